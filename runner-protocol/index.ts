@@ -1,0 +1,110 @@
+// The one contract the gateway and the local runner both import: topic names, the messages
+// exchanged on `runner:<projectId>` and `agent:<agentId>`, and the error codes. zod schemas, no I/O.
+import { z } from 'zod';
+
+/** Bumped on any incompatible change; a runner joining with another value is refused. */
+export const RUNNER_PROTOCOL_VERSION = 1;
+
+export const runnerTopic = (projectId: string): string => `runner:${projectId}`;
+export const agentTopic = (agentId: string): string => `agent:${agentId}`;
+
+/** `{code, message}`: every refusal or failure carries a machine code and an operator sentence. */
+export const Refusal = z.object({ code: z.string().min(1).max(100), message: z.string().max(4000) });
+export type Refusal = z.infer<typeof Refusal>;
+
+// ---- runner:<projectId> -------------------------------------------------------------------
+
+/** Join payload a runner sends. */
+export const RunnerJoin = z.object({
+  protocolVersion: z.number().int(),
+  runnerVersion: z.string().max(100).optional(),
+  hostname: z.string().max(255).optional(),
+  /** Dispatch ids the runner has in its journal with a final result (answers re-deliveries). */
+  journal: z.array(z.string().max(100)).max(10_000).optional(),
+});
+export type RunnerJoin = z.infer<typeof RunnerJoin>;
+
+export const TerminalAction = z.object({
+  type: z.literal('terminal'),
+  command: z.string().max(1_000_000),
+  /** Absolute path on the runner's machine, inside the root the runner serves. */
+  cwd: z.string().max(4096),
+  timeoutMs: z.number().int().positive().optional(),
+});
+export const ContainerAction = z.object({
+  type: z.enum(['container_start', 'container_stop', 'container_remove']),
+  resources: z
+    .object({ cpus: z.number().positive(), memoryMb: z.number().int().positive(), pids: z.number().int().positive() })
+    .partial()
+    .optional(),
+  image: z.string().max(500).optional(),
+});
+export const RunnerAction = z.discriminatedUnion('type', [TerminalAction, ContainerAction]);
+export type RunnerAction = z.infer<typeof RunnerAction>;
+
+/** Server -> runner: run this. `attempt` fences stale results. */
+export const Execute = z.object({
+  dispatchId: z.string().min(1).max(100),
+  attempt: z.number().int().min(1),
+  action: RunnerAction,
+});
+export type Execute = z.infer<typeof Execute>;
+
+/** Runner -> server: a chunk of output while the command runs. */
+export const Output = z.object({
+  dispatchId: z.string().min(1).max(100),
+  attempt: z.number().int().min(1),
+  stream: z.enum(['stdout', 'stderr']),
+  seq: z.number().int().min(0),
+  data: z.string().max(1_048_576),
+});
+export type Output = z.infer<typeof Output>;
+
+/** Runner -> server: the final outcome of one dispatch attempt. */
+export const Result = z.object({
+  dispatchId: z.string().min(1).max(100),
+  attempt: z.number().int().min(1),
+  status: z.enum(['executed', 'failed', 'refused']),
+  exitCode: z.number().int().nullable().optional(),
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
+  truncated: z.boolean().optional(),
+  reason: Refusal.optional(),
+  /** True when the runner answered from its journal instead of running again. */
+  fromJournal: z.boolean().optional(),
+});
+export type Result = z.infer<typeof Result>;
+
+export const RUNNER_EVENTS = { execute: 'execute', output: 'output', result: 'result' } as const;
+
+// ---- agent:<agentId> ----------------------------------------------------------------------
+
+/** Server -> agent: the decision on the action the agent's turn is waiting for. */
+export const ActionSettled = z.object({
+  actionId: z.string(),
+  status: z.enum(['executed', 'failed', 'denied']),
+  /** The command's real result, or the denial reason, in place of the tool's answer. */
+  result: z
+    .object({ exitCode: z.number().int().nullable().optional(), stdout: z.string().optional(), stderr: z.string().optional() })
+    .optional(),
+  reason: Refusal.optional(),
+});
+export type ActionSettled = z.infer<typeof ActionSettled>;
+export const AGENT_EVENTS = { actionSettled: 'task.action_settled' } as const;
+
+// ---- error codes --------------------------------------------------------------------------
+
+/** Reasons a join or push on a runner/agent topic is refused (reply status "error"). */
+export const JOIN_ERRORS = {
+  protocolVersionMismatch: 'protocol_version_mismatch',
+  forbiddenTopic: 'forbidden_topic',
+  invalidPayload: 'invalid_payload',
+} as const;
+
+/** Codes a runner uses when it refuses a dispatch (status 'refused'). */
+export const RUNNER_REFUSALS = {
+  cwdOutsideRoot: 'cwd_outside_root',
+  unsupportedAction: 'unsupported_action',
+  invalidExecute: 'invalid_execute',
+  busy: 'runner_busy',
+} as const;
