@@ -57,6 +57,12 @@ export interface DecisionInput {
   scopeRoot: string;
   /** The project is `container` mode and has a container registered `running` (floor C0). */
   containerRunning: boolean;
+  /**
+   * The project's permissions.json on disk is broken (unreadable JSON or invalid entries). The
+   * caller passes what could be salvaged (valid deny/ask entries, never allow) and this flag; the
+   * engine then never auto-approves (reason `permissions_file_invalid`).
+   */
+  permissionsBroken?: boolean;
 }
 
 /** What one fragment of a terminal command got from permissions.json (and the scope). */
@@ -116,6 +122,7 @@ export const REASON_CODES = [
   'unsafe_shell_construct',
   'git_config_override',
   'protected_file_write',
+  'permissions_file_invalid',
   'invalid_payload',
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
