@@ -75,7 +75,22 @@ export const Result = z.object({
 });
 export type Result = z.infer<typeof Result>;
 
-export const RUNNER_EVENTS = { execute: 'execute', output: 'output', result: 'result' } as const;
+/**
+ * Runner -> server, right after receiving `execute`: "I have it". Phoenix has no server-to-client
+ * request/reply, so delivery is confirmed by this push (an `output` or `result` for the same
+ * dispatchId/attempt also counts). Without it the dispatcher sees `delivery_timeout`.
+ */
+export const ExecuteAck = z.object({
+  dispatchId: z.string().min(1).max(100),
+  attempt: z.number().int().min(1),
+});
+export type ExecuteAck = z.infer<typeof ExecuteAck>;
+
+/** Server -> runner: the `ok` response to a successful join. */
+export const RunnerJoinReply = z.object({ protocolVersion: z.number().int() });
+export type RunnerJoinReply = z.infer<typeof RunnerJoinReply>;
+
+export const RUNNER_EVENTS = { execute: 'execute', ack: 'ack', output: 'output', result: 'result' } as const;
 
 // ---- agent:<agentId> ----------------------------------------------------------------------
 
@@ -92,13 +107,42 @@ export const ActionSettled = z.object({
 export type ActionSettled = z.infer<typeof ActionSettled>;
 export const AGENT_EVENTS = { actionSettled: 'task.action_settled' } as const;
 
+/** Schema of each server -> agent event, checked before it is sent. */
+export const AGENT_EVENT_SCHEMAS = { [AGENT_EVENTS.actionSettled]: ActionSettled } as const;
+
+/** Topic an admin socket joins to receive every agent's events, as `{agentId, payload}`. */
+export const ALL_AGENTS_TOPIC = 'agent:*';
+export const AgentRelay = z.object({ agentId: z.string(), payload: z.unknown() });
+export type AgentRelay = z.infer<typeof AgentRelay>;
+
 // ---- error codes --------------------------------------------------------------------------
 
-/** Reasons a join or push on a runner/agent topic is refused (reply status "error"). */
+/**
+ * Reasons a join or push on a runner/agent topic is refused: the reply has status "error" and its
+ * response is a `Refusal` `{code, message}` with one of these codes.
+ */
 export const JOIN_ERRORS = {
   protocolVersionMismatch: 'protocol_version_mismatch',
   forbiddenTopic: 'forbidden_topic',
   invalidPayload: 'invalid_payload',
+} as const;
+
+/** Error replies to a runner's pushes (`ack`, `output`, `result`): response is a `Refusal`. */
+export const PUSH_ERRORS = {
+  invalidPayload: 'invalid_payload',
+  unknownEvent: 'unknown_event',
+  /** No dispatcher is attached to the gateway yet; retry later. */
+  sinkUnavailable: 'sink_unavailable',
+  /** The dispatcher failed while recording the push; retry. */
+  sinkFailed: 'sink_failed',
+  /** Only runners push on `runner:*`; an admin watcher cannot. */
+  notARunner: 'not_a_runner',
+} as const;
+
+/** Why `RunnerHub.execute` could not hand a dispatch to a runner. */
+export const DELIVERY_ERRORS = {
+  runnerNotConnected: 'runner_not_connected',
+  deliveryTimeout: 'delivery_timeout',
 } as const;
 
 /** Codes a runner uses when it refuses a dispatch (status 'refused'). */

@@ -1,0 +1,258 @@
+// One joined topic on one socket (Phoenix.Channel.Server). Messages for it are handled one at a
+// time, in arrival order, like a channel process's mailbox; a handler that throws takes down
+// this channel only (`phx_error`, the client rejoins), never the socket or other channels.
+import type { Logger } from 'pino';
+import type { SocketIdentity } from './auth.ts';
+import { PROTOCOL_REASONS } from './errors.ts';
+import { broadcastFrame, type BroadcastMessage, type PubSub, type Unsubscribe } from './pubsub.ts';
+import { encodeControl, encodePush, encodeReply, type Frame, type Message, type ReplyStatus } from './serializer.ts';
+
+export const CHANNEL_EVENTS = {
+  join: 'phx_join',
+  leave: 'phx_leave',
+  close: 'phx_close',
+  error: 'phx_error',
+  reply: 'phx_reply',
+} as const;
+
+/** `{:ok, reply}` / `{:error, reply}` of `join/3` and `handle_in/3`. Binary responses are Uint8Array. */
+export interface Reply {
+  status: ReplyStatus;
+  response?: unknown;
+}
+export const ok = (response: unknown = {}): Reply => ({ status: 'ok', response });
+export const error = (response: unknown): Reply => ({ status: 'error', response });
+
+export type TerminateReason = 'leave' | 'closed' | 'duplicate_join' | 'kicked' | 'crash' | 'shutdown';
+
+/** What a channel module sees: Phoenix's `socket` inside a channel. */
+export interface ChannelContext {
+  readonly topic: string;
+  readonly joinRef: string;
+  readonly socketId: string;
+  readonly identity: SocketIdentity;
+  readonly logger: Logger;
+  /** Per-channel state the module owns (Phoenix's `assigns`). */
+  readonly assigns: Record<string, unknown>;
+  /** True until the channel terminates. */
+  readonly alive: boolean;
+  /** Sends `event` to this client only. */
+  push(event: string, payload: unknown): void;
+  /** Sends `event` to every subscriber of this topic, this one included. */
+  broadcast(event: string, payload: unknown): void;
+  /** Same, except this channel. */
+  broadcastFrom(event: string, payload: unknown): void;
+  /** Server-side close (`phx_close`): the client drops the channel and does not rejoin. */
+  close(): void;
+}
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** A channel module (`use Phoenix.Channel`). */
+export interface ChannelModule {
+  join(topic: string, payload: unknown, context: ChannelContext): MaybePromise<Reply>;
+  /** Called once the join reply went out (Phoenix's `send(self(), :after_join)` idiom). */
+  afterJoin?(context: ChannelContext): void;
+  /** Undefined result = `{:noreply, socket}`. */
+  handleIn?(event: string, payload: unknown, context: ChannelContext): MaybePromise<Reply | undefined>;
+  terminate?(reason: TerminateReason, context: ChannelContext): void;
+}
+
+/** The socket as seen by its channels. */
+export interface ChannelHost {
+  readonly id: string;
+  readonly identity: SocketIdentity;
+  readonly logger: Logger;
+  readonly pubsub: PubSub;
+  send(frame: Frame): void;
+  /** The channel ended: forget it, and answer the messages it had not handled yet. */
+  channelEnded(channel: ChannelServer, unhandled: Message[]): void;
+}
+
+const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> =>
+  typeof (value as Promise<T> | undefined)?.then === 'function';
+
+let nextSubscriberId = 0;
+
+export class ChannelServer {
+  readonly topic: string;
+  readonly joinRef: string;
+  readonly context: ChannelContext;
+  #state: 'joining' | 'joined' | 'closed' = 'joining';
+  readonly #host: ChannelHost;
+  readonly #module: ChannelModule;
+  readonly #mailbox: Message[] = [];
+  #busy = false;
+  #unsubscribe: Unsubscribe | null = null;
+  readonly #subscriberId = `c${++nextSubscriberId}`;
+
+  constructor(host: ChannelHost, module: ChannelModule, join: Message) {
+    this.#host = host;
+    this.#module = module;
+    this.topic = join.topic;
+    this.joinRef = join.joinRef ?? join.ref ?? '';
+    this.context = this.#makeContext();
+    this.#busy = true;
+    this.#join(join);
+  }
+
+  get state(): 'joining' | 'joined' | 'closed' {
+    return this.#state;
+  }
+
+  /** A client message for this channel; handled after the ones before it. */
+  deliver(message: Message): void {
+    if (this.#state === 'closed') return;
+    this.#mailbox.push(message);
+    if (!this.#busy) this.#drain();
+  }
+
+  /** Ends the channel from the server side. `notifyClient` sends `phx_close` (kick, duplicate join). */
+  stop(reason: TerminateReason, notifyClient: boolean): void {
+    if (this.#state === 'closed') return;
+    if (notifyClient) this.#host.send(encodeControl(this.joinRef, this.topic, CHANNEL_EVENTS.close, {}));
+    this.#end(reason, []);
+  }
+
+  #makeContext(): ChannelContext {
+    const channel = this;
+    const host = this.#host;
+    return {
+      topic: this.topic,
+      joinRef: this.joinRef,
+      socketId: host.id,
+      identity: host.identity,
+      logger: host.logger,
+      assigns: {},
+      get alive() {
+        return channel.#state !== 'closed';
+      },
+      push: (event, payload) => {
+        if (this.#state !== 'closed') host.send(encodePush(this.joinRef, this.topic, event, payload));
+      },
+      broadcast: (event, payload) => host.pubsub.broadcast({ topic: this.topic, event, payload }),
+      broadcastFrom: (event, payload) => host.pubsub.broadcast({ topic: this.topic, event, payload, from: this.#subscriberId }),
+      close: () => this.stop('kicked', true),
+    };
+  }
+
+  #join(join: Message): void {
+    let result: MaybePromise<Reply>;
+    try {
+      result = this.#module.join(this.topic, join.payload, this.context);
+    } catch (err) {
+      this.#joinCrashed(join, err);
+      return;
+    }
+    if (isPromise(result)) {
+      result.then((reply) => this.#joined(join, reply), (err: unknown) => this.#joinCrashed(join, err));
+    } else {
+      this.#joined(join, result);
+    }
+  }
+
+  #joined(join: Message, reply: Reply): void {
+    if (this.#state === 'closed') {
+      // The socket went away while the join was pending: let the module release what it took.
+      if (reply.status === 'ok') this.#terminate('closed');
+      return;
+    }
+    if (reply.status !== 'ok') {
+      this.#host.send(encodeReply(this.joinRef, join.ref, this.topic, 'error', reply.response));
+      this.#end(null, this.#mailbox.splice(0));
+      return;
+    }
+    this.#state = 'joined';
+    this.#unsubscribe = this.#host.pubsub.subscribe(this.topic, (message) => this.#onBroadcast(message));
+    this.#host.send(encodeReply(this.joinRef, join.ref, this.topic, 'ok', reply.response));
+    try {
+      this.#module.afterJoin?.(this.context);
+    } catch (err) {
+      this.#crash(err);
+      return;
+    }
+    this.#drain();
+  }
+
+  #joinCrashed(join: Message, err: unknown): void {
+    this.#host.logger.error({ code: 'join_crashed', topic: this.topic, err }, 'channel join threw; the client was told "join crashed" and will retry');
+    this.#joined(join, error({ reason: PROTOCOL_REASONS.joinCrashed }));
+  }
+
+  #onBroadcast(message: BroadcastMessage): void {
+    if (this.#state !== 'joined' || message.from === this.#subscriberId) return;
+    this.#host.send(broadcastFrame(message));
+  }
+
+  /** Runs queued messages; synchronous handlers never pay for a promise. */
+  #drain(): void {
+    this.#busy = true;
+    while (this.#state === 'joined') {
+      const message = this.#mailbox.shift();
+      if (!message) break;
+      let result: MaybePromise<Reply | undefined>;
+      try {
+        result = this.#handle(message);
+      } catch (err) {
+        this.#crash(err);
+        return;
+      }
+      if (isPromise(result)) {
+        result.then(
+          (reply) => {
+            this.#replied(message, reply);
+            this.#drain();
+          },
+          (err: unknown) => this.#crash(err),
+        );
+        return;
+      }
+      this.#replied(message, result);
+    }
+    this.#busy = false;
+  }
+
+  #handle(message: Message): MaybePromise<Reply | undefined> {
+    if (message.event === CHANNEL_EVENTS.leave) return ok();
+    if (!this.#module.handleIn) return error({ reason: PROTOCOL_REASONS.unhandledEvent });
+    return this.#module.handleIn(message.event, message.payload, this.context);
+  }
+
+  #replied(message: Message, reply: Reply | undefined): void {
+    if (this.#state !== 'joined') return;
+    if (reply && message.ref !== null) {
+      this.#host.send(encodeReply(this.joinRef, message.ref, this.topic, reply.status, reply.response));
+    }
+    // Phoenix stops a left channel with {:shutdown, :left} and the socket confirms with phx_close.
+    if (message.event === CHANNEL_EVENTS.leave) this.stop('leave', true);
+  }
+
+  #crash(err: unknown): void {
+    if (this.#state === 'closed') return;
+    this.#host.logger.error(
+      { code: 'channel_crash', topic: this.topic, socketId: this.#host.id, err },
+      'channel handler threw; the channel was closed with phx_error and the client will rejoin',
+    );
+    this.#host.send(encodeControl(this.joinRef, this.topic, CHANNEL_EVENTS.error, { reason: PROTOCOL_REASONS.channelCrash }));
+    this.#end('crash', []);
+  }
+
+  /** `reason` null: the join failed, there is nothing to terminate. */
+  #end(reason: TerminateReason | null, unhandled: Message[]): void {
+    const wasJoined = this.#state === 'joined';
+    this.#state = 'closed';
+    this.#mailbox.length = 0;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.#host.channelEnded(this, unhandled);
+    if (reason && wasJoined) this.#terminate(reason);
+  }
+
+  #terminate(reason: TerminateReason): void {
+    try {
+      this.#module.terminate?.(reason, this.context);
+    } catch (err) {
+      this.#host.logger.error({ code: 'terminate_crashed', topic: this.topic, err }, 'channel terminate threw; ignored');
+    }
+  }
+}

@@ -1,0 +1,57 @@
+// Public API of the gateway. `createRunnerGateway` wires the endpoint with the runner and agent
+// channels; `createGateway` is the bare Phoenix Channels endpoint for other channel modules.
+import pino, { type Logger } from 'pino';
+import type { Server } from 'node:http';
+import { AgentNotifier } from './agent-channel.ts';
+import type { SocketAuthenticator } from './auth.ts';
+import { createGateway, type ChannelRoute, type Gateway, type GatewayOptions } from './endpoint.ts';
+import { LocalPresence, type PresenceTracker } from './presence.ts';
+import { LocalPubSub, type PubSub } from './pubsub.ts';
+import { RunnerHub, type RunnerSink } from './runner-hub.ts';
+
+export * from './auth.ts';
+export { ChannelServer, CHANNEL_EVENTS, error, ok } from './channel.ts';
+export type { ChannelContext, ChannelModule, Reply, TerminateReason } from './channel.ts';
+export { createGateway } from './endpoint.ts';
+export type { ChannelRoute, DisconnectOptions, Gateway, GatewayOptions } from './endpoint.ts';
+export { CLOSE_CODES, InvalidOutgoingPayloadError, MalformedFrameError, PROTOCOL_REASONS, UnencodableMessageError } from './errors.ts';
+export { LocalPresence, PRESENCE_EVENTS } from './presence.ts';
+export type { PresenceMeta, PresenceState, PresenceTracker } from './presence.ts';
+export { LocalPubSub } from './pubsub.ts';
+export type { BroadcastMessage, PubSub, Subscriber, Unsubscribe } from './pubsub.ts';
+export { RunnerHub } from './runner-hub.ts';
+export type { DeliveryOutcome, RunnerHubEvents, RunnerInfo, RunnerSink, SinkAnswer } from './runner-hub.ts';
+export { AgentNotifier } from './agent-channel.ts';
+
+export interface RunnerGateway {
+  gateway: Gateway;
+  runners: RunnerHub;
+  agents: AgentNotifier;
+}
+
+/** The product's socket: `runner:*` (RunnerHub), `agent:*` (AgentNotifier), plus any extra routes. */
+export function createRunnerGateway(options: {
+  server: Server;
+  authenticate: SocketAuthenticator;
+  logger?: Logger;
+  pubsub?: PubSub;
+  presence?: PresenceTracker;
+  sink?: RunnerSink;
+  deliveryTimeoutMs?: number;
+  extraChannels?: ChannelRoute[];
+} & Pick<GatewayOptions, 'path' | 'maxFrameBytes' | 'idleTimeoutMs' | 'maxChannelsPerSocket' | 'checkOrigin'>): RunnerGateway {
+  const logger = options.logger ?? pino({ name: 'gateway' });
+  const pubsub = options.pubsub ?? new LocalPubSub();
+  const presence = options.presence ?? new LocalPresence(pubsub);
+  const runners = new RunnerHub({ presence, logger, ...(options.sink ? { sink: options.sink } : {}), ...(options.deliveryTimeoutMs ? { deliveryTimeoutMs: options.deliveryTimeoutMs } : {}) });
+  const agents = new AgentNotifier({ pubsub, logger });
+  const { sink: _sink, deliveryTimeoutMs: _timeout, extraChannels = [], ...endpoint } = options;
+  const gateway = createGateway({
+    ...endpoint,
+    logger,
+    pubsub,
+    presence,
+    channels: [{ topic: 'runner:*', module: runners.channel }, { topic: 'agent:*', module: agents.channel }, ...extraChannels],
+  });
+  return { gateway, runners, agents };
+}

@@ -1,0 +1,60 @@
+// Phoenix.PubSub in miniature: topic-keyed fan-out. The interface is what several nodes will
+// implement later (Postgres LISTEN/NOTIFY, Redis...); LocalPubSub serves one node.
+import { encodeBroadcast, type Frame } from './serializer.ts';
+
+/** A message for every subscriber of `topic`. `payload` is JSON-serialisable or a Uint8Array. */
+export interface BroadcastMessage {
+  readonly topic: string;
+  readonly event: string;
+  readonly payload: unknown;
+  /** Subscriber id to skip (Phoenix's `broadcast_from`). */
+  readonly from?: string;
+}
+
+export type Subscriber = (message: BroadcastMessage) => void;
+export type Unsubscribe = () => void;
+
+export interface PubSub {
+  subscribe(topic: string, subscriber: Subscriber): Unsubscribe;
+  /** Delivers to every subscriber of the topic, on every node. */
+  broadcast(message: BroadcastMessage): void;
+  /** Subscribers on this node (diagnostics, tests). */
+  localSubscriberCount(topic: string): number;
+}
+
+export class LocalPubSub implements PubSub {
+  readonly #topics = new Map<string, Set<Subscriber>>();
+
+  subscribe(topic: string, subscriber: Subscriber): Unsubscribe {
+    let subscribers = this.#topics.get(topic);
+    if (!subscribers) this.#topics.set(topic, (subscribers = new Set()));
+    subscribers.add(subscriber);
+    return () => {
+      subscribers.delete(subscriber);
+      if (subscribers.size === 0 && this.#topics.get(topic) === subscribers) this.#topics.delete(topic);
+    };
+  }
+
+  broadcast(message: BroadcastMessage): void {
+    const subscribers = this.#topics.get(message.topic);
+    if (!subscribers) return;
+    // A copy: a subscriber may unsubscribe (or subscribe) while we iterate.
+    for (const subscriber of [...subscribers]) subscriber(message);
+  }
+
+  localSubscriberCount(topic: string): number {
+    return this.#topics.get(topic)?.size ?? 0;
+  }
+}
+
+// Fastlane: a broadcast is encoded once however many sockets receive it.
+const encodedBroadcasts = new WeakMap<BroadcastMessage, Frame>();
+
+export function broadcastFrame(message: BroadcastMessage): Frame {
+  let frame = encodedBroadcasts.get(message);
+  if (frame === undefined) {
+    frame = encodeBroadcast(message.topic, message.event, message.payload);
+    encodedBroadcasts.set(message, frame);
+  }
+  return frame;
+}

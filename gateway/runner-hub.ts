@@ -1,0 +1,250 @@
+// The gateway side of `runner:<projectId>`: who is connected for which project (presence), handing
+// an `execute` to a runner and waiting for its ack, and passing `output`/`result` to a pluggable
+// sink whose answer becomes the reply. Knows runner-protocol messages, nothing about actions.
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import {
+  DELIVERY_ERRORS,
+  Execute,
+  ExecuteAck,
+  JOIN_ERRORS,
+  Output,
+  PUSH_ERRORS,
+  Refusal,
+  Result,
+  RUNNER_EVENTS,
+  RUNNER_PROTOCOL_VERSION,
+  RunnerJoin,
+  type RunnerJoinReply,
+} from '../runner-protocol/index.ts';
+import { error, ok, type ChannelContext, type ChannelModule, type Reply } from './channel.ts';
+import { InvalidOutgoingPayloadError } from './errors.ts';
+import { PRESENCE_EVENTS, type PresenceTracker } from './presence.ts';
+
+export const RUNNER_TOPIC_PREFIX = 'runner:';
+
+export type SinkAnswer = { ok: true } | { ok: false; reason: Refusal };
+
+/** Where incoming runner messages go (the execution dispatcher). */
+export interface RunnerSink {
+  /** The answer becomes the reply: `{ok:false}` (e.g. stale attempt) is an error reply with the Refusal. */
+  onResult(projectId: string, result: Result): Promise<SinkAnswer>;
+  onOutput?(projectId: string, output: Output): void | Promise<void>;
+}
+
+export type DeliveryOutcome =
+  | { ok: true }
+  | { ok: false; code: (typeof DELIVERY_ERRORS)[keyof typeof DELIVERY_ERRORS]; message: string };
+
+export interface RunnerInfo {
+  projectId: string;
+  tokenId: string;
+  socketId: string;
+  joinedAt: Date;
+  runnerVersion: string | null;
+  hostname: string | null;
+}
+
+export interface RunnerHubEvents {
+  runnerJoined: [RunnerInfo];
+  runnerLeft: [RunnerInfo & { reason: string }];
+}
+
+interface Connection {
+  info: RunnerInfo;
+  context: ChannelContext;
+}
+
+interface PendingDelivery {
+  connection: Connection;
+  resolve: (outcome: DeliveryOutcome) => void;
+  timer: NodeJS.Timeout;
+}
+
+const refusal = (code: string, message: string): Reply => error({ code, message } satisfies Refusal);
+
+const invalid = (what: string, issues: z.core.$ZodIssue[]): Reply =>
+  refusal(PUSH_ERRORS.invalidPayload, `${what} does not match the runner protocol: ${z.prettifyError({ issues } as z.ZodError).slice(0, 1000)}`);
+
+export class RunnerHub extends EventEmitter<RunnerHubEvents> {
+  readonly #presence: PresenceTracker;
+  readonly #logger: Logger;
+  readonly #deliveryTimeoutMs: number;
+  #sink: RunnerSink | null;
+  /** projectId -> live runner channels, most recently joined last. */
+  readonly #connections = new Map<string, Connection[]>();
+  readonly #lastSeen = new Map<string, number>();
+  readonly #pending = new Map<string, PendingDelivery>();
+
+  /** The channel module to route `runner:*` to. */
+  readonly channel: ChannelModule;
+
+  constructor(options: { presence: PresenceTracker; logger: Logger; deliveryTimeoutMs?: number; sink?: RunnerSink }) {
+    super();
+    this.#presence = options.presence;
+    this.#logger = options.logger;
+    this.#deliveryTimeoutMs = options.deliveryTimeoutMs ?? 10_000;
+    this.#sink = options.sink ?? null;
+    this.channel = {
+      join: (topic, payload, context) => this.#join(topic, payload, context),
+      afterJoin: (context) => context.push(PRESENCE_EVENTS.state, this.#presence.list(context.topic)),
+      handleIn: (event, payload, context) => this.#handleIn(event, payload, context),
+      terminate: (reason, context) => this.#left(reason, context),
+    };
+  }
+
+  setSink(sink: RunnerSink): void {
+    this.#sink = sink;
+  }
+
+  isConnected(projectId: string): boolean {
+    return (this.#connections.get(projectId)?.length ?? 0) > 0;
+  }
+
+  /** Last join, push or leave of a runner of this project; null if none since start. */
+  lastSeen(projectId: string): Date | null {
+    const at = this.#lastSeen.get(projectId);
+    return at === undefined ? null : new Date(at);
+  }
+
+  connectedRunners(): RunnerInfo[] {
+    return [...this.#connections.values()].flat().map((connection) => ({ ...connection.info }));
+  }
+
+  /** Pushes `execute` to the project's runner (the most recently joined) and waits for its ack. */
+  execute(projectId: string, execute: Execute): Promise<DeliveryOutcome> {
+    const parsed = Execute.safeParse(execute);
+    if (!parsed.success) throw new InvalidOutgoingPayloadError(`execute does not match the runner protocol: ${z.prettifyError(parsed.error)}`);
+    const connection = this.#connections.get(projectId)?.at(-1);
+    if (!connection) {
+      return Promise.resolve({ ok: false, code: DELIVERY_ERRORS.runnerNotConnected, message: `no runner is connected for project ${projectId}` });
+    }
+    const key = deliveryKey(parsed.data);
+    this.#pending.get(key)?.resolve({ ok: false, code: DELIVERY_ERRORS.deliveryTimeout, message: 'superseded by a new delivery of the same attempt' });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#settle(key, {
+          ok: false,
+          code: DELIVERY_ERRORS.deliveryTimeout,
+          message: `runner for project ${projectId} did not acknowledge dispatch ${parsed.data.dispatchId} within ${this.#deliveryTimeoutMs} ms`,
+        });
+      }, this.#deliveryTimeoutMs);
+      this.#pending.set(key, { connection, resolve, timer });
+      connection.context.push(RUNNER_EVENTS.execute, parsed.data);
+    });
+  }
+
+  #settle(key: string, outcome: DeliveryOutcome): void {
+    const pending = this.#pending.get(key);
+    if (!pending) return;
+    this.#pending.delete(key);
+    clearTimeout(pending.timer);
+    pending.resolve(outcome);
+  }
+
+  #join(topic: string, payload: unknown, context: ChannelContext): Reply {
+    const projectId = topic.slice(RUNNER_TOPIC_PREFIX.length);
+    const identity = context.identity;
+    if (identity.kind === 'admin') return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply); // a watcher
+    if (identity.kind !== 'runner' || identity.projectId !== projectId || projectId === '') {
+      this.#logger.warn({ code: JOIN_ERRORS.forbiddenTopic, topic, identity: identity.kind }, 'runner join refused: token is not scoped to this project');
+      return refusal(JOIN_ERRORS.forbiddenTopic, `this token may not join ${topic}`);
+    }
+    const join = RunnerJoin.safeParse(payload);
+    if (!join.success) return invalid('join payload', join.error.issues);
+    if (join.data.protocolVersion !== RUNNER_PROTOCOL_VERSION) {
+      return refusal(
+        JOIN_ERRORS.protocolVersionMismatch,
+        `runner speaks protocol ${join.data.protocolVersion}, this gateway speaks ${RUNNER_PROTOCOL_VERSION}; upgrade the runner or the gateway`,
+      );
+    }
+    const info: RunnerInfo = {
+      projectId,
+      tokenId: identity.tokenId,
+      socketId: context.socketId,
+      joinedAt: new Date(),
+      runnerVersion: join.data.runnerVersion ?? null,
+      hostname: join.data.hostname ?? null,
+    };
+    const connection: Connection = { info, context };
+    context.assigns['connection'] = connection;
+    context.assigns['untrack'] = this.#presence.track(topic, identity.tokenId, {
+      socket_id: context.socketId,
+      runner_version: info.runnerVersion,
+      hostname: info.hostname,
+      online_at: info.joinedAt.toISOString(),
+    });
+    const list = this.#connections.get(projectId) ?? [];
+    list.push(connection);
+    this.#connections.set(projectId, list);
+    this.#lastSeen.set(projectId, Date.now());
+    this.#logger.info({ code: 'runner_joined', projectId, tokenId: identity.tokenId, socketId: context.socketId }, 'runner connected');
+    this.emit('runnerJoined', { ...info });
+    return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply);
+  }
+
+  #left(reason: string, context: ChannelContext): void {
+    const connection = context.assigns['connection'] as Connection | undefined;
+    if (!connection) return;
+    (context.assigns['untrack'] as () => void)();
+    const { projectId } = connection.info;
+    const list = (this.#connections.get(projectId) ?? []).filter((other) => other !== connection);
+    if (list.length > 0) this.#connections.set(projectId, list);
+    else this.#connections.delete(projectId);
+    this.#lastSeen.set(projectId, Date.now());
+    for (const [key, pending] of this.#pending) {
+      if (pending.connection === connection) {
+        this.#settle(key, { ok: false, code: DELIVERY_ERRORS.runnerNotConnected, message: `runner disconnected (${reason}) before acknowledging the dispatch` });
+      }
+    }
+    this.#logger.info({ code: 'runner_left', projectId, socketId: context.socketId, reason }, 'runner disconnected');
+    this.emit('runnerLeft', { ...connection.info, reason });
+  }
+
+  async #handleIn(event: string, payload: unknown, context: ChannelContext): Promise<Reply> {
+    const connection = context.assigns['connection'] as Connection | undefined;
+    if (!connection) return refusal(PUSH_ERRORS.notARunner, 'watchers cannot push on a runner topic');
+    const { projectId } = connection.info;
+    this.#lastSeen.set(projectId, Date.now());
+    switch (event) {
+      case RUNNER_EVENTS.ack: {
+        const ack = ExecuteAck.safeParse(payload);
+        if (!ack.success) return invalid('ack', ack.error.issues);
+        this.#settle(deliveryKey(ack.data), { ok: true });
+        return ok();
+      }
+      case RUNNER_EVENTS.output: {
+        const output = Output.safeParse(payload);
+        if (!output.success) return invalid('output', output.error.issues);
+        this.#settle(deliveryKey(output.data), { ok: true });
+        return this.#toSink('output', projectId, async (sink) => {
+          await sink.onOutput?.(projectId, output.data);
+          return { ok: true };
+        });
+      }
+      case RUNNER_EVENTS.result: {
+        const result = Result.safeParse(payload);
+        if (!result.success) return invalid('result', result.error.issues);
+        this.#settle(deliveryKey(result.data), { ok: true });
+        return this.#toSink('result', projectId, (sink) => sink.onResult(projectId, result.data));
+      }
+      default:
+        return refusal(PUSH_ERRORS.unknownEvent, `unknown event ${JSON.stringify(event).slice(0, 100)} on a runner topic`);
+    }
+  }
+
+  async #toSink(what: string, projectId: string, call: (sink: RunnerSink) => Promise<SinkAnswer>): Promise<Reply> {
+    const sink = this.#sink;
+    if (!sink) return refusal(PUSH_ERRORS.sinkUnavailable, `no dispatcher is attached to take this ${what}; retry later`);
+    try {
+      const answer = await call(sink);
+      return answer.ok ? ok() : error(answer.reason);
+    } catch (err) {
+      this.#logger.error({ code: PUSH_ERRORS.sinkFailed, projectId, what, err }, `the dispatcher failed to record a runner ${what}; the runner was told to retry`);
+      return refusal(PUSH_ERRORS.sinkFailed, `the gateway could not record this ${what}; retry`);
+    }
+  }
+}
+
+const deliveryKey = (message: { dispatchId: string; attempt: number }): string => `${message.dispatchId}#${message.attempt}`;

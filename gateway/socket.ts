@@ -1,0 +1,176 @@
+// One WebSocket connection (the transport process of Phoenix.Socket): decodes frames, answers
+// heartbeats, routes joins through the router, and keeps one ChannelServer per joined topic.
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import type { SocketIdentity } from './auth.ts';
+import { CHANNEL_EVENTS, ChannelServer, type ChannelHost, type ChannelModule } from './channel.ts';
+import { CLOSE_CODES, MalformedFrameError, PROTOCOL_REASONS } from './errors.ts';
+import type { PubSub } from './pubsub.ts';
+import { decode, encodeReply, type Frame, type Message } from './serializer.ts';
+
+export const HEARTBEAT_TOPIC = 'phoenix';
+const HEARTBEAT_EVENT = 'heartbeat';
+
+export interface SocketLimits {
+  maxChannels: number;
+  /** Above this many bytes queued for a slow client, the socket is closed. */
+  maxBufferedBytes: number;
+}
+
+/** Topic -> channel module (Phoenix's `channel "runner:*", RunnerChannel`). */
+export type Router = (topic: string) => ChannelModule | null;
+
+export class Socket implements ChannelHost {
+  readonly id: string;
+  readonly identity: SocketIdentity;
+  readonly logger: Logger;
+  readonly pubsub: PubSub;
+  readonly remoteAddress: string | null;
+  /** Date.now() of the last frame received; the endpoint closes sockets silent for too long. */
+  lastActivity = Date.now();
+  readonly #ws: WebSocket;
+  readonly #router: Router;
+  readonly #limits: SocketLimits;
+  readonly #channels = new Map<string, ChannelServer>();
+  #open = true;
+  /** Resolves when the TCP connection is gone (close handshake done or connection dropped). */
+  readonly finished: Promise<void>;
+
+  constructor(options: {
+    id: string;
+    ws: WebSocket;
+    identity: SocketIdentity;
+    router: Router;
+    pubsub: PubSub;
+    logger: Logger;
+    limits: SocketLimits;
+    remoteAddress: string | null;
+  }) {
+    this.id = options.id;
+    this.#ws = options.ws;
+    this.identity = options.identity;
+    this.#router = options.router;
+    this.pubsub = options.pubsub;
+    this.logger = options.logger;
+    this.#limits = options.limits;
+    this.remoteAddress = options.remoteAddress;
+    this.#ws.on('message', (data: Buffer, isBinary: boolean) => this.#onFrame(data, isBinary));
+    this.finished = new Promise((resolve) => this.#ws.once('close', () => resolve()));
+    this.#ws.on('close', () => this.#closed());
+    this.#ws.on('error', (err) => this.logger.warn({ code: 'socket_error', socketId: this.id, err }, 'websocket error; the socket will close'));
+  }
+
+  get channelCount(): number {
+    return this.#channels.size;
+  }
+
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  send(frame: Frame): void {
+    if (!this.#open) return;
+    if (this.#ws.bufferedAmount > this.#limits.maxBufferedBytes) {
+      this.logger.warn({ code: 'slow_consumer', socketId: this.id, buffered: this.#ws.bufferedAmount }, 'client does not read what we send; closing its socket');
+      this.close(CLOSE_CODES.policyViolation, 'slow consumer');
+      return;
+    }
+    this.#ws.send(frame);
+  }
+
+  close(code: number, reason: string): void {
+    if (!this.#open) return;
+    this.#ws.close(code, reason);
+    this.#closed();
+  }
+
+  /** Drops the TCP connection without a close handshake (drain deadline). */
+  terminate(): void {
+    this.#ws.terminate();
+    this.#closed();
+  }
+
+  channelEnded(channel: ChannelServer, unhandled: Message[]): void {
+    if (this.#channels.get(channel.topic) === channel) this.#channels.delete(channel.topic);
+    for (const message of unhandled) this.#unmatched(message);
+  }
+
+  #onFrame(data: Buffer, isBinary: boolean): void {
+    this.lastActivity = Date.now();
+    let message: Message;
+    try {
+      message = decode(data, isBinary);
+    } catch (err) {
+      if (!(err instanceof MalformedFrameError)) throw err;
+      this.logger.warn(
+        { code: err.code, socketId: this.id, remoteAddress: this.remoteAddress, reason: err.message },
+        'malformed frame; closing this socket only (client bug or not a Phoenix v2 client)',
+      );
+      this.close(CLOSE_CODES.malformedFrame, 'malformed frame');
+      return;
+    }
+    this.#dispatch(message);
+  }
+
+  #dispatch(message: Message): void {
+    const { topic, event } = message;
+    if (topic === HEARTBEAT_TOPIC && event === HEARTBEAT_EVENT) {
+      this.send(encodeReply(null, message.ref, HEARTBEAT_TOPIC, 'ok', {}));
+      return;
+    }
+    const channel = this.#channels.get(topic);
+    if (event === CHANNEL_EVENTS.join) {
+      this.#join(message, channel);
+      return;
+    }
+    if (!channel) {
+      this.#unmatched(message);
+      return;
+    }
+    // A message for an earlier join of this topic (the client rejoined since): drop it.
+    if (message.joinRef !== null && message.joinRef !== channel.joinRef) {
+      this.logger.debug({ socketId: this.id, topic, event, joinRef: message.joinRef }, 'dropping message with a stale join_ref');
+      return;
+    }
+    channel.deliver(message);
+  }
+
+  #join(message: Message, existing: ChannelServer | undefined): void {
+    const module = this.#router(message.topic);
+    if (!module) {
+      this.#unmatched(message);
+      return;
+    }
+    if (existing) {
+      // Phoenix: "Duplicate channel join ... Closing existing channel for new join."
+      this.logger.debug({ socketId: this.id, topic: message.topic }, 'duplicate join; closing the existing channel');
+      existing.stop('duplicate_join', true);
+    } else if (this.#channels.size >= this.#limits.maxChannels) {
+      const joinRef = message.joinRef ?? message.ref;
+      this.logger.warn({ code: 'too_many_channels', socketId: this.id, topic: message.topic }, 'join refused: too many channels on this socket');
+      this.send(encodeReply(joinRef, message.ref, message.topic, 'error', { reason: PROTOCOL_REASONS.tooManyChannels }));
+      return;
+    }
+    // Registered before the (possibly async) join runs: later messages queue behind it.
+    const channel = new ChannelServer(this, module, message);
+    if (channel.state !== 'closed') this.#channels.set(message.topic, channel);
+  }
+
+  #unmatched(message: Message): void {
+    this.logger.debug({ socketId: this.id, topic: message.topic, event: message.event }, 'ignoring unmatched topic');
+    if (message.ref !== null) {
+      this.send(encodeReply(null, message.ref, message.topic, 'error', { reason: PROTOCOL_REASONS.unmatchedTopic }));
+    }
+  }
+
+  #closed(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    for (const channel of [...this.#channels.values()]) channel.stop('closed', false);
+    this.#channels.clear();
+    this.onClosed?.();
+  }
+
+  /** Set by the endpoint to unregister the socket. */
+  onClosed: (() => void) | null = null;
+}
