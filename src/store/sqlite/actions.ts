@@ -1,0 +1,85 @@
+import type { ActionType, ReasonCode } from '../../policy/types.ts';
+import type {
+  ActionListFilter,
+  ActionRepository,
+  ActionStatus,
+  MemberKind,
+  NewProposedAction,
+  ProposedAction,
+} from '../types.ts';
+import { json, type Row, type Statements, str, strOrNull } from './rows.ts';
+
+const toAction = (row: Row): ProposedAction => ({
+  id: str(row.id),
+  projectId: str(row.project_id),
+  proposerId: str(row.proposer_id),
+  proposerKind: str(row.proposer_kind) as MemberKind,
+  actionType: str(row.action_type) as ActionType,
+  payload: json<Record<string, unknown>>(row.payload),
+  status: str(row.status) as ActionStatus,
+  reasonCode: str(row.reason_code) as ReasonCode,
+  reason: str(row.reason),
+  scopeRoot: strOrNull(row.scope_root),
+  decidedBy: strOrNull(row.decided_by),
+  decidedAt: strOrNull(row.decided_at),
+  denialReason: strOrNull(row.denial_reason),
+  createdAt: str(row.created_at),
+});
+
+export class SqliteActions implements ActionRepository {
+  readonly #sql: Statements;
+  constructor(sql: Statements) {
+    this.#sql = sql;
+  }
+
+  async insert(a: NewProposedAction): Promise<void> {
+    this.#sql.run(
+      `INSERT INTO proposed_actions (id, project_id, proposer_id, proposer_kind, action_type, payload, status,
+         reason_code, reason, scope_root, decided_by, decided_at, denial_reason, live_merge_key, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?)`,
+      a.id, a.projectId, a.proposerId, a.proposerKind, a.actionType, JSON.stringify(a.payload), a.status,
+      a.reasonCode, a.reason, a.scopeRoot, a.decidedAt, a.liveMergeKey, a.createdAt,
+    );
+  }
+
+  async get(id: string): Promise<ProposedAction | null> {
+    const row = this.#sql.one('SELECT * FROM proposed_actions WHERE id = ?', id);
+    return row ? toAction(row) : null;
+  }
+
+  async list(projectId: string, filter: ActionListFilter): Promise<ProposedAction[]> {
+    const rows = filter.status
+      ? this.#sql.all(
+          'SELECT * FROM proposed_actions WHERE project_id = ? AND status = ? ORDER BY created_at, id LIMIT ?',
+          projectId, filter.status, filter.limit,
+        )
+      : this.#sql.all(
+          'SELECT * FROM proposed_actions WHERE project_id = ? ORDER BY created_at, id LIMIT ?',
+          projectId, filter.limit,
+        );
+    return rows.map(toAction);
+  }
+
+  async decideIfPending(
+    id: string,
+    to: 'approved' | 'denied',
+    decidedBy: string,
+    at: string,
+    denialReason: string | null,
+  ): Promise<boolean> {
+    const changes = this.#sql.run(
+      `UPDATE proposed_actions SET status = ?, decided_by = ?, decided_at = ?, denial_reason = ?
+       WHERE id = ? AND status = 'pending'`,
+      to, decidedBy, at, denialReason, id,
+    );
+    return changes === 1;
+  }
+
+  async liveMergeExists(mergeKey: string): Promise<boolean> {
+    return this.#sql.one('SELECT 1 AS x FROM proposed_actions WHERE live_merge_key = ?', mergeKey) !== undefined;
+  }
+
+  async releaseMergeKey(actionId: string): Promise<void> {
+    this.#sql.run('UPDATE proposed_actions SET live_merge_key = NULL WHERE id = ?', actionId);
+  }
+}

@@ -1,0 +1,74 @@
+import type { Role } from '../../policy/types.ts';
+import type { ExecutionMode, Member, MemberKind, MemberRepository, ModuleMap, Project, ProjectRepository } from '../types.ts';
+import { json, type Row, type Statements, str, strOrNull } from './rows.ts';
+
+const toProject = (row: Row): Project => ({
+  id: str(row.id),
+  name: str(row.name),
+  slug: str(row.slug),
+  executionMode: str(row.execution_mode) as ExecutionMode,
+  root: str(row.root),
+  workspaceDirName: str(row.workspace_dir_name),
+  ownerId: str(row.owner_id),
+  moduleMap: json<ModuleMap>(row.module_map),
+  executionActivatedAt: strOrNull(row.execution_activated_at),
+  createdAt: str(row.created_at),
+});
+
+export class SqliteProjects implements ProjectRepository {
+  readonly #sql: Statements;
+  constructor(sql: Statements) {
+    this.#sql = sql;
+  }
+
+  async insert(p: Project): Promise<void> {
+    this.#sql.run(
+      `INSERT INTO projects (id, name, slug, execution_mode, root, workspace_dir_name, owner_id, module_map,
+         execution_activated_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      p.id, p.name, p.slug, p.executionMode, p.root, p.workspaceDirName, p.ownerId,
+      JSON.stringify(p.moduleMap), p.executionActivatedAt, p.createdAt,
+    );
+  }
+
+  async get(id: string): Promise<Project | null> {
+    const row = this.#sql.one('SELECT * FROM projects WHERE id = ?', id);
+    return row ? toProject(row) : null;
+  }
+
+  async markExecutionActivated(id: string, at: string): Promise<void> {
+    this.#sql.run('UPDATE projects SET execution_activated_at = ? WHERE id = ? AND execution_activated_at IS NULL', at, id);
+  }
+}
+
+const toMember = (row: Row): Member => ({
+  projectId: str(row.project_id),
+  memberId: str(row.member_id),
+  kind: str(row.kind) as MemberKind,
+  role: str(row.role) as Role,
+  updatedAt: str(row.updated_at),
+});
+
+export class SqliteMembers implements MemberRepository {
+  readonly #sql: Statements;
+  constructor(sql: Statements) {
+    this.#sql = sql;
+  }
+
+  async upsert(m: Member): Promise<void> {
+    this.#sql.run(
+      `INSERT INTO members (project_id, member_id, kind, role, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (project_id, member_id) DO UPDATE SET kind = excluded.kind, role = excluded.role,
+         updated_at = excluded.updated_at`,
+      m.projectId, m.memberId, m.kind, m.role, m.updatedAt,
+    );
+  }
+
+  async get(projectId: string, memberId: string): Promise<Member | null> {
+    const row = this.#sql.one('SELECT * FROM members WHERE project_id = ? AND member_id = ?', projectId, memberId);
+    return row ? toMember(row) : null;
+  }
+
+  async list(projectId: string): Promise<Member[]> {
+    return this.#sql.all('SELECT * FROM members WHERE project_id = ? ORDER BY member_id', projectId).map(toMember);
+  }
+}

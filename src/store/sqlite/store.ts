@@ -1,0 +1,129 @@
+// The embedded store: one SQLite file in the data dir, WAL, synchronous=FULL (a commit is on disk
+// when transaction() resolves). One writer connection serialized by an async mutex (a transaction
+// may await between statements: other requests must not slip into it), one read-only connection
+// that sees committed data only.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
+import { SqliteActions } from './actions.ts';
+import { SqliteAgentAutonomy } from './autonomy.ts';
+import { SqliteEvents } from './events.ts';
+import { SqliteContainers, SqliteHandoffs, SqliteMerges } from './execution.ts';
+import { applyMigrations } from './migrations.ts';
+import { SqliteMembers, SqliteProjects } from './projects.ts';
+import { Statements } from './rows.ts';
+import { SqliteRunnerTokens } from './runner-tokens.ts';
+import { SqliteTasks } from './tasks.ts';
+
+export const SQLITE_FILE_NAME = 'brabo.sqlite';
+
+function repositories(db: DatabaseSync): Repositories {
+  const sql = new Statements(db);
+  return {
+    projects: new SqliteProjects(sql),
+    members: new SqliteMembers(sql),
+    autonomy: new SqliteAgentAutonomy(sql),
+    actions: new SqliteActions(sql),
+    events: new SqliteEvents(sql),
+    containers: new SqliteContainers(sql),
+    handoffs: new SqliteHandoffs(sql),
+    merges: new SqliteMerges(sql),
+    tasks: new SqliteTasks(sql),
+    runnerTokens: new SqliteRunnerTokens(sql),
+  };
+}
+
+/** Serializes async critical sections (FIFO). */
+class Mutex {
+  #tail: Promise<void> = Promise.resolve();
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const previous = this.#tail;
+    let release!: () => void;
+    this.#tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly read: Repositories;
+  readonly runnerTokens: RunnerTokenRepository;
+  readonly #writer: DatabaseSync;
+  readonly #reader: DatabaseSync;
+  readonly #tx: Repositories;
+  readonly #mutex = new Mutex();
+  #closed = false;
+
+  constructor(file: string) {
+    this.#writer = new DatabaseSync(file);
+    this.#writer.exec('PRAGMA journal_mode = WAL');
+    this.#writer.exec('PRAGMA synchronous = FULL');
+    this.#writer.exec('PRAGMA busy_timeout = 5000');
+    this.#writer.exec('PRAGMA foreign_keys = ON');
+    applyMigrations(this.#writer);
+    this.#reader = new DatabaseSync(file, { readOnly: true });
+    this.#reader.exec('PRAGMA busy_timeout = 5000');
+    this.#tx = repositories(this.#writer);
+    this.read = repositories(this.#reader);
+    const store = this;
+    this.runnerTokens = {
+      create: (projectId) => store.transaction((tx) => tx.runnerTokens.create(projectId)),
+      revoke: (tokenId) => store.transaction((tx) => tx.runnerTokens.revoke(tokenId)),
+      verify: (token) => store.read.runnerTokens.verify(token),
+      projectOf: (tokenId) => store.read.runnerTokens.projectOf(tokenId),
+    };
+  }
+
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.#mutex.run(async () => {
+      if (this.#closed) throw new StoreClosedError();
+      this.#writer.exec('BEGIN IMMEDIATE');
+      let result: T;
+      try {
+        result = await work(this.#tx);
+      } catch (error) {
+        this.#writer.exec('ROLLBACK');
+        throw error;
+      }
+      try {
+        this.#writer.exec('COMMIT');
+      } catch (error) {
+        // A failed COMMIT (disk full, I/O error) may leave the transaction open: never keep it.
+        if (this.#writer.isTransaction) this.#writer.exec('ROLLBACK');
+        throw error;
+      }
+      return result;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#mutex.run(async () => {
+      if (this.#closed) return;
+      this.#closed = true;
+      this.#reader.close();
+      this.#writer.close();
+    });
+  }
+}
+
+export class StoreClosedError extends Error {
+  override name = 'StoreClosedError';
+  readonly code = 'store_closed';
+  constructor() {
+    super('the store is closed (the server is shutting down); retry against a running server');
+  }
+}
+
+/** Opens (creating if needed) the embedded store in `dataDir` and applies pending migrations. */
+export function openSqliteStore(dataDir: string): SqliteStore {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return new SqliteStore(join(dataDir, SQLITE_FILE_NAME));
+}

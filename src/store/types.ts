@@ -1,0 +1,248 @@
+// Records and repository interfaces. Use cases depend on these only; the SQLite adapter
+// (src/store/sqlite) implements them, a Postgres adapter can follow. Every method is async so a
+// networked database fits the same shape.
+import type { ActionType, Policy, ReasonCode, ResolvedAutonomy, Role } from '../policy/types.ts';
+
+export type ExecutionMode = 'container' | 'mounted' | 'runner';
+export type MemberKind = 'human' | 'agent';
+export type ActionStatus = 'pending' | 'auto_approved' | 'approved' | 'denied';
+export type ContainerLifecycle = 'absent' | 'provisioning' | 'running' | 'stopped' | 'failed';
+export type HandoffStatus = 'queued' | 'dispatched' | 'executed' | 'failed';
+export type TaskStatus = 'todo' | 'in_progress' | 'blocked' | 'done';
+export type ActorKind = 'agent' | 'user' | 'system';
+/** Module name -> what the module declares (resources...). Free-form beyond the keys. */
+export type ModuleMap = Record<string, Record<string, unknown>>;
+
+export interface Project {
+  id: string;
+  name: string;
+  slug: string;
+  executionMode: ExecutionMode;
+  /** The absolute root computed or given at creation (display; derive the scope root anew). */
+  root: string;
+  /** Frozen at creation: `<slug>-<8 chars of id>` (container/runner) or the segment under BRABO_PROJECTS_BASE (mounted). */
+  workspaceDirName: string;
+  ownerId: string;
+  moduleMap: ModuleMap;
+  executionActivatedAt: string | null;
+  createdAt: string;
+}
+
+export interface Member {
+  projectId: string;
+  memberId: string;
+  kind: MemberKind;
+  role: Role;
+  updatedAt: string;
+}
+
+export interface AutonomyRule {
+  projectId: string;
+  agentId: string;
+  /** An action type or the wildcard `*` ("auto mode"). */
+  actionType: ActionType | '*';
+  mode: Policy;
+  updatedBy: string | null;
+  updatedAt: string;
+}
+
+export interface ProposedAction {
+  id: string;
+  projectId: string;
+  /** The proposer: an agent, or a human for container stop/remove from the containers page. */
+  proposerId: string;
+  proposerKind: MemberKind;
+  actionType: ActionType;
+  payload: Record<string, unknown>;
+  status: ActionStatus;
+  reasonCode: ReasonCode;
+  /** The decide() sentence that produced the creation status (RN-567). */
+  reason: string;
+  scopeRoot: string | null;
+  /** NULL for auto_approved (nobody decided) and pending. */
+  decidedBy: string | null;
+  decidedAt: string | null;
+  /** What the human wrote when denying. */
+  denialReason: string | null;
+  createdAt: string;
+}
+
+export interface NewProposedAction {
+  id: string;
+  projectId: string;
+  proposerId: string;
+  proposerKind: MemberKind;
+  actionType: ActionType;
+  payload: Record<string, unknown>;
+  status: ActionStatus;
+  reasonCode: ReasonCode;
+  reason: string;
+  scopeRoot: string | null;
+  /** Set for denied-at-creation (the time of the policy decision); NULL otherwise. */
+  decidedAt: string | null;
+  /** git_merge: `<projectId>:<prNumber>` while the proposal is live; unique. */
+  liveMergeKey: string | null;
+  createdAt: string;
+}
+
+export interface SessionEvent {
+  /** The cursor: strictly increasing per store. */
+  id: number;
+  projectId: string;
+  type: string;
+  actorKind: ActorKind;
+  actorId: string | null;
+  actionId: string | null;
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+export type NewSessionEvent = Omit<SessionEvent, 'id' | 'createdAt'> & { createdAt?: string };
+
+export interface ContainerRecord {
+  projectId: string;
+  state: ContainerLifecycle;
+  containerId: string | null;
+  updatedAt: string;
+}
+
+export interface Handoff {
+  id: string;
+  actionId: string;
+  projectId: string;
+  status: HandoffStatus;
+  /** Whose provider credential the executor uses: the project owner's (RN-082), never decided_by. */
+  credentialRef: string | null;
+  outcome: Record<string, unknown> | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Task {
+  id: string;
+  projectId: string;
+  title: string;
+  status: TaskStatus;
+  prNumber: number | null;
+  blockedReason: string | null;
+  blockedSource: string | null;
+  updatedAt: string;
+}
+
+export interface RunnerTokenGrant {
+  tokenId: string;
+  projectId: string;
+  /** Shown once; only its sha256 is stored. */
+  token: string;
+}
+
+export interface ProjectRepository {
+  insert(project: Project): Promise<void>;
+  get(id: string): Promise<Project | null>;
+  markExecutionActivated(id: string, at: string): Promise<void>;
+}
+
+export interface MemberRepository {
+  upsert(member: Member): Promise<void>;
+  get(projectId: string, memberId: string): Promise<Member | null>;
+  list(projectId: string): Promise<Member[]>;
+}
+
+export interface AgentAutonomyRepository {
+  set(rule: AutonomyRule): Promise<void>;
+  get(projectId: string, agentId: string, actionType: ActionType | '*'): Promise<AutonomyRule | null>;
+  /** Specific rule and wildcard in one query; the specific one wins; origin says which (RN-603). */
+  resolve(projectId: string, agentId: string, actionType: ActionType): Promise<ResolvedAutonomy | null>;
+  list(projectId: string): Promise<AutonomyRule[]>;
+}
+
+export interface ActionListFilter {
+  status?: ActionStatus;
+  limit: number;
+}
+
+export interface ActionRepository {
+  insert(action: NewProposedAction): Promise<void>;
+  get(id: string): Promise<ProposedAction | null>;
+  list(projectId: string, filter: ActionListFilter): Promise<ProposedAction[]>;
+  /** `UPDATE ... WHERE status = 'pending'`: true only for the one caller that moved it. */
+  decideIfPending(
+    id: string,
+    to: 'approved' | 'denied',
+    decidedBy: string,
+    at: string,
+    denialReason: string | null,
+  ): Promise<boolean>;
+  /** Is a git_merge for this PR live (holds the merge key)? */
+  liveMergeExists(mergeKey: string): Promise<boolean>;
+  /** A rejected or failed proposal no longer blocks a retry. */
+  releaseMergeKey(actionId: string): Promise<void>;
+}
+
+export interface EventRepository {
+  append(event: NewSessionEvent): Promise<SessionEvent>;
+  listAfter(projectId: string, after: number, limit: number): Promise<SessionEvent[]>;
+  count(projectId: string, type: string): Promise<number>;
+}
+
+export interface ContainerRepository {
+  get(projectId: string): Promise<ContainerRecord | null>;
+  setState(projectId: string, state: ContainerLifecycle, containerId: string | null, at: string): Promise<void>;
+  list(): Promise<ContainerRecord[]>;
+}
+
+export interface HandoffRepository {
+  /** Written in the same transaction as the approval or auto-approval; status `queued`. */
+  enqueue(handoff: Omit<Handoff, 'outcome' | 'updatedAt' | 'status'>): Promise<void>;
+  getByAction(actionId: string): Promise<Handoff | null>;
+  listQueued(limit: number): Promise<Handoff[]>;
+  setStatus(actionId: string, status: HandoffStatus, outcome: Record<string, unknown> | null, at: string): Promise<void>;
+}
+
+export interface MergeRepository {
+  isMerged(projectId: string, prNumber: number): Promise<boolean>;
+  /** True when this call recorded it (first merge of that PR). */
+  recordMerged(projectId: string, prNumber: number, actionId: string, at: string): Promise<boolean>;
+}
+
+export interface TaskRepository {
+  insert(task: Omit<Task, 'blockedReason' | 'blockedSource'>): Promise<void>;
+  get(id: string): Promise<Task | null>;
+  findByPr(projectId: string, prNumber: number): Promise<Task | null>;
+  /** Conditional: false when the task already had that status. */
+  transition(id: string, to: TaskStatus, at: string, blocked?: { reason: string; source: string }): Promise<boolean>;
+  listBlocked(projectId: string): Promise<Task[]>;
+}
+
+export interface RunnerTokenRepository {
+  create(projectId: string): Promise<RunnerTokenGrant>;
+  verify(token: string): Promise<{ projectId: string; tokenId: string } | null>;
+  /** True when a live token was revoked. */
+  revoke(tokenId: string): Promise<boolean>;
+  /** Project of a token (revoked or not), for scoped revocation. */
+  projectOf(tokenId: string): Promise<string | null>;
+}
+
+export interface Repositories {
+  projects: ProjectRepository;
+  members: MemberRepository;
+  autonomy: AgentAutonomyRepository;
+  actions: ActionRepository;
+  events: EventRepository;
+  containers: ContainerRepository;
+  handoffs: HandoffRepository;
+  merges: MergeRepository;
+  tasks: TaskRepository;
+  runnerTokens: RunnerTokenRepository;
+}
+
+/**
+ * `read` answers from committed data and never writes. Every write goes through `transaction`,
+ * which is serialized and durable when it resolves.
+ */
+export interface Store {
+  read: Repositories;
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** The gateway's view: verify on committed data, create/revoke in their own transaction. */
+  runnerTokens: RunnerTokenRepository;
+  close(): Promise<void>;
+}
