@@ -37,6 +37,7 @@ class FailureSignal extends Error {
 }
 
 const CREATE_ATTEMPTS = 3;
+const CONFLICT_REFIND_DELAYS_MS = [0, 50, 150, 300, 500];
 
 export class DockerBroker implements ContainerBrokerPort {
   readonly docker: Docker;
@@ -172,9 +173,13 @@ export class DockerBroker implements ContainerBrokerPort {
         return { id: created.id, state: 'stopped', image: options.Image ?? '', memoryMb: spec.resources.memoryMb };
       } catch (error) {
         if (dockerErrorFacts(error).statusCode !== 409) throw error;
-        // Another process created it first (same deterministic name): use theirs.
-        const theirs = await this.#find(spec.projectId);
-        if (theirs !== undefined) return theirs;
+        // Another process created it first (same deterministic name): use theirs. The engine
+        // reserves the name before the container shows up in listings, so look a few times.
+        for (const wait of CONFLICT_REFIND_DELAYS_MS) {
+          await delay(wait);
+          const theirs = await this.#find(spec.projectId);
+          if (theirs !== undefined) return theirs;
+        }
         if (attempt === CREATE_ATTEMPTS) {
           throw new FailureSignal(brokerError(`create the container of project ${spec.projectId}`,
             `the name "${containerName(this.config, spec.projectId)}" is taken by a container this broker does not manage; remove or rename it`));
@@ -260,6 +265,10 @@ export class DockerBroker implements ContainerBrokerPort {
       return failed(failure);
     }
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function dockerState(state: string): ContainerState {
