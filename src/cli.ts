@@ -1,0 +1,87 @@
+// `brabo <command> [...]`: the command-line entry (bin/brabo runs this file). A tiny dispatcher:
+// each subcommand lives in ./cli/<name>.ts and exports `run(argv): Promise<number>` (the exit
+// code). Modules are imported only when their command is asked for, so `brabo check` never loads
+// the server, and a build without a module says so instead of crashing.
+import { existsSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+interface CommandEntry {
+  module: string;
+  summary: string;
+}
+
+const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  serve: { module: './cli/serve.ts', summary: 'run the HTTP API, the console and the Phoenix socket' },
+  runner: { module: './cli/runner.ts', summary: 'run the local runner for one project on this machine' },
+  check: { module: './cli/check.ts', summary: 'explain the policy decision for a command (or --jsonl batches)' },
+};
+
+/** Exit codes shared by every subcommand: 0 done, 2 usage or input error. */
+export const EXIT_USAGE = 2;
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`);
+  return `usage: brabo <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun \`brabo <command> --help\` for the options of one command.\n`;
+}
+
+type CommandModule = { run: (argv: string[]) => Promise<number> };
+
+function isCommandModule(x: unknown): x is CommandModule {
+  return typeof x === 'object' && x !== null && typeof (x as { run?: unknown }).run === 'function';
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    process.stderr.write(usage());
+    return EXIT_USAGE;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return 0;
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (entry === undefined) {
+    process.stderr.write(`brabo: unknown command "${name}"\n\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  const url = new URL(entry.module, import.meta.url);
+  // Checked up front so that a module missing from this build is told apart from a module that
+  // exists but fails to load (the latter is a bug and must surface with its stack).
+  if (!existsSync(fileURLToPath(url))) {
+    process.stderr.write(`brabo ${name}: not available in this build (${entry.module} is missing)\n`);
+    return EXIT_USAGE;
+  }
+  const loaded: unknown = await import(url.href);
+  if (!isCommandModule(loaded)) {
+    process.stderr.write(`brabo ${name}: not available in this build (${entry.module} exports no run())\n`);
+    return EXIT_USAGE;
+  }
+  return loaded.run(rest);
+}
+
+// Run only as the entry point (tests import main() directly).
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  // exitCode, not exit(): a long-running command (serve, runner) keeps its handles, and stdout
+  // pipes are flushed before the process ends.
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`brabo: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

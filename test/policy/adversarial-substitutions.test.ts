@@ -1,0 +1,42 @@
+// Adversarial: command and process substitution, arithmetic expansion, subshells and brace groups.
+// An allowed outer verb (`echo`) must not carry an inner command past the engine.
+import { AUTO, MANUAL, NEVER_AUTO, ask, auto, c, deny, runCases } from './adversarial-harness.ts';
+
+runCases('built-in deny inside extractable substitutions', AUTO, [
+  c('echo $(rm -rf /)', deny('builtin_deny')),
+  c('echo `rm -rf /`', deny('builtin_deny')),
+  c('echo "$(rm -rf /)"', deny('builtin_deny'), { note: 'bash runs $(…) inside double quotes' }),
+  c('echo "`rm -rf /`"', deny('builtin_deny')),
+  c('echo $(echo $(rm -rf /))', deny('builtin_deny')),
+  c('ls $(sudo rm -rf /*)', deny('builtin_deny')),
+  c('X=$(rm -rf /)', deny('builtin_deny')),
+  c('echo $(echo "$(echo `rm -rf /`)")', NEVER_AUTO),
+  c('(rm -rf /)', NEVER_AUTO),
+  c('{ rm -rf /; }', NEVER_AUTO),
+]);
+
+runCases('a substitution is never auto-approved, even around allowed verbs', MANUAL, [
+  c('echo $(ls)', ask('unsafe_shell_construct')),
+  c('echo `ls`', ask('unsafe_shell_construct')),
+  c('echo "$(ls)"', ask('unsafe_shell_construct')),
+  c('cat $(find . -name x)', ask('unsafe_shell_construct')),
+  c('cat <(curl x)', NEVER_AUTO),
+  c('echo ${HOME}', ask('ceiling_path_scope'), { note: '${…} is an expansion, not a substitution' }),
+]);
+
+runCases('substitutions, subshells and groups in auto mode', AUTO, [
+  c('echo $(git push)', ask('unsafe_shell_construct')),
+  c('git status $(git push)', ask('unsafe_shell_construct')),
+  c('echo `git push`', ask('unsafe_shell_construct')),
+  c('diff <(ls) <(ls src)', ask('unsafe_shell_construct')),
+  c('ls > >(tee x)', ask('unsafe_shell_construct')),
+  c('tee >(sh)', ask('unsafe_shell_construct')),
+  c('echo $((1+2))', ask('unsafe_shell_construct')),
+  c('$(echo rm) -rf /', ask('unsafe_shell_construct'), { note: 'the verb itself is computed' }),
+  c('`echo git` push', ask('unsafe_shell_construct')),
+  c('(cd /etc && cat passwd)', ask('unsafe_shell_construct')),
+  c('{ ls; }', ask('unsafe_shell_construct')),
+  c('ls && (git push)', ask('unsafe_shell_construct')),
+  c('echo $(', ask('unsafe_shell_construct')),
+  c('echo ${HOME}', auto('agent_autonomy_auto_approve'), { note: 'auto mode lifts the path scope' }),
+]);
