@@ -111,7 +111,7 @@ export class ChannelServer {
   stop(reason: TerminateReason, notifyClient: boolean): void {
     if (this.#state === 'closed') return;
     if (notifyClient) this.#host.send(encodeControl(this.joinRef, this.topic, CHANNEL_EVENTS.close, {}));
-    this.#end(reason, []);
+    this.#end(reason, this.#mailbox.splice(0));
   }
 
   #makeContext(): ChannelContext {
@@ -234,10 +234,13 @@ export class ChannelServer {
       'channel handler threw; the channel was closed with phx_error and the client will rejoin',
     );
     this.#host.send(encodeControl(this.joinRef, this.topic, CHANNEL_EVENTS.error, { reason: PROTOCOL_REASONS.channelCrash }));
-    this.#end('crash', []);
+    this.#end('crash', this.#mailbox.splice(0));
   }
 
-  /** `reason` null: the join failed, there is nothing to terminate. */
+  /**
+   * `reason` null: the join failed, there is nothing to terminate. `unhandled` are the queued
+   * messages the channel will never handle: the socket answers them as unmatched.
+   */
   #end(reason: TerminateReason | null, unhandled: Message[]): void {
     const wasJoined = this.#state === 'joined';
     this.#state = 'closed';
