@@ -1,0 +1,26 @@
+// What every use case is built with (the composition root fills it in).
+import type { Logger } from '../logger.ts';
+import type { PermissionsFile } from '../store/permissions-file.ts';
+import type { Store } from '../store/types.ts';
+import type { ActionExecutionPort, ActionObserver } from './ports.ts';
+
+export interface ProjectRoots {
+  /** PROJECT_WORKSPACES_ROOT */
+  projectWorkspacesRoot: string;
+  /** BRABO_PROJECTS_BASE */
+  projectsBase: string;
+  /** The gateway's own checkout (RN-170 overlap check). */
+  gatewayCheckout: string;
+}
+
+export interface ActionDeps {
+  store: Store;
+  permissionsFile: PermissionsFile;
+  roots: ProjectRoots;
+  execution: ActionExecutionPort;
+  observer: ActionObserver;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export const nowIso = (deps: ActionDeps): string => (deps.now ? deps.now() : new Date()).toISOString();

@@ -1,0 +1,35 @@
+// Where a project's scope root is, derived anew every time (a tampered row never widens it):
+// container -> PROJECT_WORKSPACES_ROOT/<workspace_dir_name>; mounted -> BRABO_PROJECTS_BASE/<segment>;
+// runner -> the stored absolute root, re-validated lexically (RN-170).
+import { join } from 'node:path';
+import { scopeRootLabel, validateLocalRoot } from '../policy/index.ts';
+import type { Project } from '../store/types.ts';
+import type { ProjectRoots } from './deps.ts';
+import { ActionError } from './errors.ts';
+
+export interface ScopeRoot {
+  /** Absolute host path decide() compares against. */
+  root: string;
+  /** `mode:relative-id` for events (RN-609); never absolute. */
+  label: string;
+}
+
+export function isSafeSegment(segment: string): boolean {
+  if (segment.length === 0 || segment.length > 255) return false;
+  return segment.split('/').every((part) => part.length > 0 && part !== '.' && part !== '..');
+}
+
+export function deriveScopeRoot(project: Project, roots: ProjectRoots): ScopeRoot {
+  const label = scopeRootLabel(project.executionMode, project.workspaceDirName);
+  if (project.executionMode !== 'runner' && !isSafeSegment(project.workspaceDirName)) {
+    throw invalidRoot(project, `workspace_dir_name ${JSON.stringify(project.workspaceDirName)} is not a plain relative folder name`);
+  }
+  if (project.executionMode === 'container') return { root: join(roots.projectWorkspacesRoot, project.workspaceDirName), label };
+  if (project.executionMode === 'mounted') return { root: join(roots.projectsBase, project.workspaceDirName), label };
+  const checked = validateLocalRoot(project.root, { gatewayCheckout: roots.gatewayCheckout });
+  if (!checked.ok) throw invalidRoot(project, checked.message);
+  return { root: checked.root, label };
+}
+
+const invalidRoot = (project: Project, why: string): ActionError =>
+  new ActionError('conflict', 'project_root_invalid', `project ${project.id} has an unusable root (${why}); nothing is decided for it until the row is fixed`);

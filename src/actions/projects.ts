@@ -1,0 +1,134 @@
+// Projects and members. The root and workspace_dir_name are fixed at creation (RN-109, RN-170).
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import { validateLocalRoot } from '../policy/index.ts';
+import type { Role } from '../policy/types.ts';
+import type { ExecutionMode, Member, MemberKind, ModuleMap, Project } from '../store/types.ts';
+import { requireProject } from './access.ts';
+import { type ActionDeps, nowIso } from './deps.ts';
+import { ActionError } from './errors.ts';
+import { EVENT } from './events.ts';
+import { isSafeSegment } from './project-root.ts';
+
+export interface CreateProjectInput {
+  name: string;
+  executionMode: ExecutionMode;
+  root?: string | undefined;
+  ownerId: string;
+  moduleMap?: ModuleMap | undefined;
+}
+
+/** ASCII, lowercase, dashes; never empty. */
+export function slugify(name: string): string {
+  let slug = '';
+  let dash = false;
+  for (const ch of name.normalize('NFKD').toLowerCase()) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+      if (dash && slug.length > 0) slug += '-';
+      slug += ch;
+      dash = false;
+    } else if (ch.charCodeAt(0) < 0x300 || ch.charCodeAt(0) > 0x36f) {
+      dash = true; // combining accents vanish, everything else separates
+    }
+    if (slug.length >= 40) break;
+  }
+  return slug.length > 0 ? slug : 'project';
+}
+
+export async function createProject(deps: ActionDeps, input: CreateProjectInput): Promise<Project> {
+  const id = randomUUID();
+  const slug = slugify(input.name);
+  const generatedDir = `${slug}-${id.slice(0, 8)}`;
+  const { root, workspaceDirName } = await placeProject(deps, input, generatedDir);
+  const at = nowIso(deps);
+  const project: Project = {
+    id,
+    name: input.name,
+    slug,
+    executionMode: input.executionMode,
+    root,
+    workspaceDirName,
+    ownerId: input.ownerId,
+    moduleMap: input.moduleMap ?? {},
+    executionActivatedAt: null,
+    createdAt: at,
+  };
+  await deps.store.transaction(async (tx) => {
+    await tx.projects.insert(project);
+    await tx.members.upsert({ projectId: id, memberId: input.ownerId, kind: 'human', role: 'owner', updatedAt: at });
+    await tx.events.append({
+      projectId: id,
+      type: EVENT.projectCreated,
+      actorKind: 'user',
+      actorId: input.ownerId,
+      actionId: null,
+      payload: { executionMode: project.executionMode, workspaceDirName },
+      createdAt: at,
+    });
+  });
+  return project;
+}
+
+async function placeProject(deps: ActionDeps, input: CreateProjectInput, generatedDir: string): Promise<{ root: string; workspaceDirName: string }> {
+  const { roots } = deps;
+  if (input.executionMode === 'container') {
+    if (input.root !== undefined) throw invalidRoot('root_not_allowed', 'a container project\'s root is PROJECT_WORKSPACES_ROOT/<workspace_dir_name>; do not send root');
+    const root = join(roots.projectWorkspacesRoot, generatedDir);
+    try {
+      await mkdir(root, { recursive: true, mode: 0o755 });
+    } catch (error) {
+      throw new ActionError('unavailable', 'workspace_create_failed', `could not create ${root} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check that PROJECT_WORKSPACES_ROOT=${roots.projectWorkspacesRoot} is writable by the gateway's user`);
+    }
+    return { root, workspaceDirName: generatedDir };
+  }
+  if (input.executionMode === 'mounted') {
+    // Only the format and the base are checked; the folder is created by container_start (RN-501).
+    const segment = input.root === undefined ? generatedDir : isAbsolute(input.root) ? relative(roots.projectsBase, input.root) : input.root;
+    const clean = stripTrailingSlashes(segment);
+    if (!isSafeSegment(clean) || isAbsolute(clean)) {
+      throw invalidRoot('root_outside_projects_base', `a mounted project's root must be a folder under BRABO_PROJECTS_BASE=${roots.projectsBase} (got ${JSON.stringify(input.root)})`);
+    }
+    return { root: join(roots.projectsBase, clean), workspaceDirName: clean };
+  }
+  if (input.root === undefined) throw invalidRoot('root_required', 'a runner project needs root: the absolute folder on the user\'s machine');
+  const checked = validateLocalRoot(input.root, { gatewayCheckout: roots.gatewayCheckout });
+  if (!checked.ok) throw invalidRoot(checked.code, checked.message);
+  const info = await stat(checked.root).catch(() => null);
+  if (!info?.isDirectory()) throw invalidRoot('root_not_found', `${checked.root} does not exist or is not a folder; create it first`);
+  try {
+    await access(checked.root, constants.W_OK);
+  } catch {
+    throw invalidRoot('root_not_writable', `${checked.root} is not writable by the gateway's user; fix its owner or permissions`);
+  }
+  return { root: checked.root, workspaceDirName: generatedDir };
+}
+
+function stripTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return path.slice(0, end);
+}
+
+const invalidRoot = (code: string, message: string): ActionError => new ActionError('invalid', code, message);
+
+export async function getProject(deps: ActionDeps, projectId: string): Promise<Project> {
+  return requireProject(deps.store.read, projectId);
+}
+
+export async function setMember(deps: ActionDeps, projectId: string, memberId: string, role: Role, kind: MemberKind): Promise<Member> {
+  return deps.store.transaction(async (tx) => {
+    await requireProject(tx, projectId);
+    const at = nowIso(deps);
+    const member: Member = { projectId, memberId, kind, role, updatedAt: at };
+    await tx.members.upsert(member);
+    await tx.events.append({ projectId, type: EVENT.memberChanged, actorKind: 'system', actorId: null, actionId: null, payload: { memberId, kind, role }, createdAt: at });
+    return member;
+  });
+}
+
+export async function listMembers(deps: ActionDeps, projectId: string): Promise<Member[]> {
+  await requireProject(deps.store.read, projectId);
+  return deps.store.read.members.list(projectId);
+}

@@ -1,0 +1,112 @@
+// ProposeAction: IAM role of the proposer, the container floor, autonomy and permissions.json go
+// into decide(); the proposal and its proposed_action.created event are stored in one
+// transaction; an auto-approved action is handed to execution before the call returns.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { decide } from '../policy/index.ts';
+import type { ActionType, Decision } from '../policy/types.ts';
+import type { ActionStatus, MemberKind, ProposedAction } from '../store/types.ts';
+import { requireMember, requireProject } from './access.ts';
+import { type ActionDeps, nowIso } from './deps.ts';
+import { actorKindOf, EVENT } from './events.ts';
+import { enqueueHandoff } from './handoff.ts';
+import { guardNewMerge, mergeKeyOf, prNumberOf } from './merge.ts';
+import { deriveScopeRoot } from './project-root.ts';
+
+export interface ProposeInput {
+  projectId: string;
+  /** The agent (or, for container stop/remove, the human) proposing. Must be a member. */
+  proposerId: string;
+  actionType: ActionType;
+  payload: Record<string, unknown>;
+}
+
+export interface ProposeOutcome {
+  action: ProposedAction;
+  decision: Decision;
+  /** Set when permissions.json on disk is broken (decisions then never auto-approve). */
+  permissionsProblem: { code: string; message: string } | null;
+}
+
+const STATUS_OF: Record<Decision['policy'], ActionStatus> = {
+  auto_approve: 'auto_approved',
+  require_approval: 'pending',
+  deny: 'denied',
+};
+
+export async function propose(deps: ActionDeps, input: ProposeInput): Promise<ProposeOutcome> {
+  const { read } = deps.store;
+  const project = await requireProject(read, input.projectId);
+  const proposer = await requireMember(read, project.id, input.proposerId);
+  const prNumber = input.actionType === 'git_merge' ? prNumberOf(input.payload) : null;
+  const scope = deriveScopeRoot(project, deps.roots);
+
+  const [container, autonomy, file] = await Promise.all([
+    read.containers.get(project.id),
+    read.autonomy.resolve(project.id, proposer.memberId, input.actionType),
+    deps.permissionsFile.read(scope.root),
+  ]);
+  if (file.broken) {
+    deps.logger.warn({ projectId: project.id, code: file.problem?.code, problem: file.problem?.message }, 'permissions.json is broken; deciding with its deny/ask only, nothing auto-approved');
+  }
+  const started = performance.now();
+  const decision = decide({
+    actionType: input.actionType,
+    payload: input.payload,
+    role: proposer.role,
+    autonomy,
+    permissions: file.permissions,
+    scopeRoot: scope.root,
+    containerRunning: project.executionMode === 'container' && container?.state === 'running',
+    permissionsBroken: file.broken,
+  });
+  const decideSeconds = (performance.now() - started) / 1000;
+
+  const status = STATUS_OF[decision.policy];
+  const at = nowIso(deps);
+  const action: ProposedAction = {
+    id: randomUUID(),
+    projectId: project.id,
+    proposerId: proposer.memberId,
+    proposerKind: proposer.kind,
+    actionType: input.actionType,
+    payload: input.payload,
+    status,
+    reasonCode: decision.reasonCode,
+    reason: decision.reason,
+    scopeRoot: input.actionType === 'terminal' ? scope.label : null,
+    decidedBy: null,
+    decidedAt: status === 'pending' ? null : at,
+    denialReason: null,
+    createdAt: at,
+  };
+
+  await deps.store.transaction(async (tx) => {
+    if (prNumber !== null) await guardNewMerge(tx, project.id, prNumber);
+    await tx.actions.insert({
+      ...action,
+      liveMergeKey: prNumber !== null && status !== 'denied' ? mergeKeyOf(project.id, prNumber) : null,
+    });
+    await tx.events.append({
+      projectId: project.id,
+      type: EVENT.actionCreated,
+      actorKind: actorKindOf(proposer.kind as MemberKind),
+      actorId: proposer.memberId,
+      actionId: action.id,
+      payload: {
+        actionType: action.actionType,
+        status,
+        reason: decision.reason,
+        reasonCode: decision.reasonCode,
+        ...(action.scopeRoot ? { scopeRoot: action.scopeRoot } : {}),
+      },
+      createdAt: at,
+    });
+    if (status === 'auto_approved') await enqueueHandoff(tx, project, action, at);
+  });
+
+  deps.observer.proposed({ actionType: action.actionType, status, reasonCode: decision.reasonCode, decideSeconds });
+  if (status !== 'pending') deps.observer.decided({ by: 'policy', outcome: status === 'denied' ? 'denied' : 'approved' });
+  if (status === 'auto_approved') deps.execution.notify(action.id);
+  return { action, decision, permissionsProblem: file.problem ? { code: file.problem.code, message: file.problem.message } : null };
+}

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Actions } from '../../actions/index.ts';
+import type { Permissions } from '../../policy/types.ts';
+import { ActionTypeSchema, errorResponses, MemberId, PermissionsSchema, ProjectParams } from '../schemas.ts';
+
+const AutonomyRuleSchema = z.object({
+  projectId: z.string(),
+  agentId: z.string(),
+  actionType: z.string(),
+  mode: z.enum(['auto_approve', 'require_approval', 'deny']),
+  updatedBy: z.string().nullable(),
+  updatedAt: z.string(),
+});
+
+const plain = (p: Permissions) => ({ allow: [...p.allow], deny: [...p.deny], ask: [...p.ask] });
+
+export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async (app, { actions }) => {
+  app.get(
+    '/api/projects/:id/permissions',
+    {
+      schema: {
+        tags: ['permissions'],
+        params: ProjectParams,
+        response: {
+          200: z.object({
+            permissions: PermissionsSchema,
+            broken: z.boolean(),
+            exists: z.boolean(),
+            problem: z.object({ code: z.string(), message: z.string(), issues: z.array(z.unknown()).optional() }).nullable(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const view = await actions.getPermissions(request.params.id);
+      return { ...view, permissions: plain(view.permissions) };
+    },
+  );
+
+  app.put(
+    '/api/projects/:id/permissions',
+    {
+      schema: {
+        tags: ['permissions'],
+        params: ProjectParams,
+        // allow/deny/ask are checked by the policy engine's own validator (its named errors).
+        body: z.object({ userId: MemberId, allow: z.unknown().optional(), deny: z.unknown().optional(), ask: z.unknown().optional() }),
+        response: { 200: z.object({ permissions: PermissionsSchema }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId, ...raw } = request.body;
+      return { permissions: plain(await actions.putPermissions(request.params.id, userId, raw)) };
+    },
+  );
+
+  app.put(
+    '/api/projects/:id/agent-autonomy',
+    {
+      schema: {
+        tags: ['agent-autonomy'],
+        params: ProjectParams,
+        body: z.object({
+          userId: MemberId,
+          agentId: MemberId,
+          actionType: z.union([ActionTypeSchema, z.literal('*')]),
+          mode: z.enum(['auto_approve', 'require_approval', 'deny', 'manual']),
+        }),
+        response: { 200: AutonomyRuleSchema, ...errorResponses },
+      },
+    },
+    async (request) => actions.setAgentAutonomy({ projectId: request.params.id, ...request.body }),
+  );
+
+  app.get(
+    '/api/projects/:id/agent-autonomy',
+    { schema: { tags: ['agent-autonomy'], params: ProjectParams, response: { 200: z.object({ rules: z.array(AutonomyRuleSchema) }), ...errorResponses } } },
+    async (request) => ({ rules: await actions.listAgentAutonomy(request.params.id) }),
+  );
+};

@@ -1,0 +1,38 @@
+// zod schemas shared by several route files (each route file keeps its own request schemas).
+import { z } from 'zod';
+import { ACTION_TYPES, ROLES } from '../policy/types.ts';
+
+export const Id = z.string().min(1).max(200);
+/** A user or agent id as the caller names it. */
+export const MemberId = z.string().min(1).max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, 'letters, digits and . _ : @ -');
+export const ActionTypeSchema = z.enum(ACTION_TYPES);
+export const RoleSchema = z.enum(ROLES);
+export const ProjectParams = z.object({ id: Id });
+export const ActionParams = z.object({ id: Id });
+export const UserBody = z.object({ userId: MemberId });
+
+export const ErrorBody = z.looseObject({ error: z.string(), message: z.string() });
+export const errorResponses = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 503: ErrorBody };
+
+export const ActionSchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  proposerId: z.string(),
+  proposerKind: z.enum(['human', 'agent']),
+  actionType: ActionTypeSchema,
+  payload: z.record(z.string(), z.unknown()),
+  status: z.enum(['pending', 'auto_approved', 'approved', 'denied']),
+  reasonCode: z.string(),
+  reason: z.string(),
+  scopeRoot: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  denialReason: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const PermissionsSchema = z.object({
+  allow: z.array(z.string()),
+  deny: z.array(z.string()),
+  ask: z.array(z.string()),
+});

@@ -1,0 +1,79 @@
+// The HTTP API: fastify + zod schemas (validation and OpenAPI at /docs), bearer admin token on
+// /api, the {error, message} envelope, /healthz and /metrics.
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Actions } from '../actions/index.ts';
+import type { Logger } from '../logger.ts';
+import type { RunnerTokenRepository } from '../store/types.ts';
+import { bearerOf, tokenMatches } from './admin-token.ts';
+import { errorHandler } from './errors.ts';
+import type { Metrics } from './metrics.ts';
+import { actionRoutes } from './routes/actions.ts';
+import { containerRoutes } from './routes/containers.ts';
+import { eventRoutes } from './routes/events.ts';
+import { healthRoutes } from './routes/health.ts';
+import { permissionRoutes } from './routes/permissions.ts';
+import { projectRoutes } from './routes/projects.ts';
+import { runnerTokenRoutes } from './routes/runner-tokens.ts';
+import { taskRoutes } from './routes/tasks.ts';
+
+export interface HttpDeps {
+  actions: Actions;
+  runnerTokens: RunnerTokenRepository;
+  metrics: Metrics;
+  logger: Logger;
+  adminToken: string;
+  /** Default true; benchmarks turn per-request logs off. */
+  requestLogs?: boolean;
+}
+
+export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    disableRequestLogging: deps.requestLogs === false,
+    bodyLimit: 1_048_576,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') && request.url !== '/api') return;
+    const presented = bearerOf(request.headers.authorization);
+    if (presented === null || !tokenMatches(presented, deps.adminToken)) {
+      return reply.code(401).send({ error: 'unauthorized', message: 'send Authorization: Bearer <admin token> (BRABO_ADMIN_TOKEN or <data-dir>/admin-token)' });
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'brabo-gateway', description: 'Proposals, decisions and approvals of AI agents\' actions', version: '0.1.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  const { actions } = deps;
+  await app.register(healthRoutes, { metrics: deps.metrics });
+  await app.register(projectRoutes, { actions });
+  await app.register(permissionRoutes, { actions });
+  await app.register(runnerTokenRoutes, { actions, runnerTokens: deps.runnerTokens });
+  await app.register(actionRoutes, { actions });
+  await app.register(eventRoutes, { actions });
+  await app.register(containerRoutes, { actions });
+  await app.register(taskRoutes, { actions });
+  return app;
+}

@@ -1,0 +1,151 @@
+// permissions.json is a real file at the project root (spec "File"): read on every decision so a
+// hand edit takes effect, written atomically (temp file + fsync + rename), one writer per root at a
+// time, validated with the engine's named errors before anything touches the disk.
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EMPTY_PERMISSIONS, parsePermissions, parsePermissionsText, type PermissionsError } from '../policy/index.ts';
+import type { Permissions } from '../policy/types.ts';
+
+export const PERMISSIONS_FILE_NAME = 'permissions.json';
+
+export interface PermissionsProblem {
+  code: string;
+  message: string;
+  issues?: PermissionsError['issues'];
+}
+
+export interface PermissionsSnapshot {
+  /** What decide() gets: the file, or only its salvaged deny/ask when broken. */
+  permissions: Permissions;
+  /** True when the file exists but cannot be used as written: decisions never auto-approve. */
+  broken: boolean;
+  problem: PermissionsProblem | null;
+  exists: boolean;
+  path: string;
+}
+
+/** A write refused before touching the file; `code` is the wire code. */
+export class PermissionsWriteError extends Error {
+  override name = 'PermissionsWriteError';
+  readonly code: string;
+  readonly issues: PermissionsError['issues'] | undefined;
+  constructor(code: string, message: string, issues?: PermissionsError['issues']) {
+    super(message);
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+const errnoOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | null)?.code;
+
+export class PermissionsFile {
+  readonly #locks = new Map<string, Promise<unknown>>();
+
+  pathOf(root: string): string {
+    return join(root, PERMISSIONS_FILE_NAME);
+  }
+
+  async read(root: string): Promise<PermissionsSnapshot> {
+    const path = this.pathOf(root);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return { permissions: EMPTY_PERMISSIONS, broken: false, problem: null, exists: false, path };
+      const message = `${path} cannot be read (${errnoOf(error) ?? String(error)}); nothing is auto-approved until the gateway can read it`;
+      return { permissions: EMPTY_PERMISSIONS, broken: true, problem: { code: 'permissions_unreadable', message }, exists: true, path };
+    }
+    const parsed = parsePermissionsText(text);
+    if (parsed.ok) return { permissions: parsed.value, broken: false, problem: null, exists: true, path };
+    return {
+      permissions: parsed.salvaged,
+      broken: true,
+      problem: { code: parsed.error.code, message: `${path}: ${parsed.error.message}`, issues: parsed.error.issues },
+      exists: true,
+      path,
+    };
+  }
+
+  /** Replaces the whole file with `raw` after validating it. */
+  async replace(root: string, raw: unknown): Promise<Permissions> {
+    const parsed = parsePermissions(raw);
+    if (!parsed.ok) throw new PermissionsWriteError(parsed.error.code, parsed.error.message, parsed.error.issues);
+    return this.#serialized(root, async () => {
+      await this.#write(root, parsed.value);
+      return parsed.value;
+    });
+  }
+
+  /**
+   * Read-modify-write under the root's lock. `change` returns the next content, or null to leave
+   * the file alone. A broken file is never rewritten from its salvage (that would drop the user's
+   * allow list silently): the caller gets `permissions_file_invalid`.
+   */
+  async update(root: string, change: (current: Permissions) => Permissions | null): Promise<{ before: Permissions; after: Permissions }> {
+    return this.#serialized(root, async () => {
+      const snapshot = await this.read(root);
+      if (snapshot.broken) {
+        throw new PermissionsWriteError(
+          'permissions_file_invalid',
+          `${snapshot.problem?.message ?? snapshot.path} - fix or replace the file (PUT /api/projects/:id/permissions) before writing to it`,
+          snapshot.problem?.issues,
+        );
+      }
+      const next = change(snapshot.permissions);
+      if (next === null) return { before: snapshot.permissions, after: snapshot.permissions };
+      const parsed = parsePermissions(next);
+      if (!parsed.ok) throw new PermissionsWriteError(parsed.error.code, parsed.error.message, parsed.error.issues);
+      await this.#write(root, parsed.value);
+      return { before: snapshot.permissions, after: parsed.value };
+    });
+  }
+
+  async #serialized<T>(root: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#locks.get(root) ?? Promise.resolve();
+    const current = previous.then(work, work);
+    const settled = current.then(() => undefined, () => undefined);
+    this.#locks.set(root, settled);
+    try {
+      return await current;
+    } finally {
+      if (this.#locks.get(root) === settled) this.#locks.delete(root);
+    }
+  }
+
+  async #write(root: string, permissions: Permissions): Promise<void> {
+    const folder = await stat(root).catch(() => null);
+    if (!folder?.isDirectory()) {
+      throw new PermissionsWriteError(
+        'project_folder_missing',
+        `the project folder ${root} does not exist yet; a mounted project's folder is created by its first container_start`,
+      );
+    }
+    const path = this.pathOf(root);
+    const temp = join(root, `.${PERMISSIONS_FILE_NAME}.${randomBytes(6).toString('hex')}.tmp`);
+    const text = `${JSON.stringify({ allow: permissions.allow, deny: permissions.deny, ask: permissions.ask }, null, 2)}\n`;
+    try {
+      const handle = await open(temp, 'wx', 0o644);
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, path);
+      const dir = await open(root, 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+    } catch (error) {
+      await rm(temp, { force: true });
+      if (error instanceof PermissionsWriteError) throw error;
+      throw new PermissionsWriteError(
+        'permissions_write_failed',
+        `could not write ${path} (${errnoOf(error) ?? String(error)}); check that the gateway's user can write the project folder`,
+      );
+    }
+  }
+}
