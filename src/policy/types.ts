@@ -124,5 +124,7 @@ export const REASON_CODES = [
   'protected_file_write',
   'permissions_file_invalid',
   'invalid_payload',
+  // decide() itself failed: never auto-approve
+  'policy_internal_error',
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];

@@ -1,0 +1,86 @@
+// "Always allow" (RN-675): the patterns a click writes, one unit per fragment (verb + subcommand,
+// verb only, or the exact fragment), and the refusals: types that are always decided one by one
+// (teto_do_sempre_permitir), external effects, privileged commands, unsafe constructs.
+import { analyzeCommand } from './analysis.ts';
+import { firstEffect, firstGitOverride } from './ceilings.ts';
+import { CEILING_COMMANDS } from './external-effect.ts';
+import { isActionType, TIPOS_SEM_SEMPRE_PERMITIR } from './labels.ts';
+import { typePattern } from './pattern.ts';
+import { findProtectedWrite } from './scope.ts';
+import { isAssignment, renderWord } from './tokenizer.ts';
+import type { Fragment } from './tokenizer.ts';
+import type { ActionType } from './types.ts';
+
+export type AlwaysAllowRefusal = 'teto_do_sempre_permitir' | 'external_effect' | 'privileged' | 'unsafe_command';
+
+export type AlwaysAllowPlan =
+  | { kind: 'patterns'; patterns: string[] }
+  | { kind: 'refused'; reason: AlwaysAllowRefusal; message: string };
+
+const refuse = (reason: AlwaysAllowRefusal, message: string): AlwaysAllowPlan => ({ kind: 'refused', reason, message });
+
+/** `[A-Za-z][A-Za-z0-9._:-]*`, by a scan. */
+function isWord(token: string): boolean {
+  if (token === '') return false;
+  for (let i = 0; i < token.length; i++) {
+    const c = token[i]!;
+    const letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    if (i === 0 ? !letter : !(letter || (c >= '0' && c <= '9') || c === '.' || c === '_' || c === ':' || c === '-')) return false;
+  }
+  return true;
+}
+
+/** A pattern with these tokens would also match an RN-418 ceiling command (`git`, `gh pr`). */
+function isCeilingPrefix(tokens: readonly string[]): boolean {
+  return CEILING_COMMANDS.some((ceiling) => tokens.length <= ceiling.length && tokens.every((t, k) => ceiling[k] === t));
+}
+
+const render = (tokens: readonly string[]): string => tokens.map(renderWord).join(' ');
+
+/** The pattern content for one fragment, or null when it writes nothing. */
+function unitFor(fragment: Fragment): string | null {
+  const argv = fragment.argv;
+  if (argv.length === 0) return null;
+  const exact = (): string | null => (isCeilingPrefix(argv) && fragment.redirects.length === 0 ? null : fragment.text);
+  // `FOO=1 cmd`: a unit starting with an assignment would allow the whole verb; keep it exact.
+  if (isAssignment(argv[0]!)) return exact();
+  let unit: string[];
+  if (argv.length === 1) unit = [argv[0]!];
+  else if (argv[1]!.startsWith('-')) return exact();
+  else if (isWord(argv[1]!)) unit = [argv[0]!, argv[1]!];
+  else unit = [argv[0]!];
+  if (isCeilingPrefix(unit)) return argv.length === unit.length ? null : exact();
+  return render(unit);
+}
+
+export function patternsForAction(actionType: ActionType, payload: Record<string, unknown>): AlwaysAllowPlan {
+  if (!isActionType(actionType)) return refuse('unsafe_command', `Unknown action type ${String(actionType)}: nothing was written.`);
+  if (TIPOS_SEM_SEMPRE_PERMITIR.includes(actionType)) {
+    return refuse('teto_do_sempre_permitir', `${actionType} is always decided one instance at a time: "Always allow" writes nothing (teto_do_sempre_permitir).`);
+  }
+  if (actionType !== 'terminal') return { kind: 'patterns', patterns: [typePattern(actionType)] };
+
+  const command = payload?.['command'];
+  if (typeof command !== 'string' || command.trim() === '') return refuse('unsafe_command', 'The action has no command: nothing was written.');
+  const analysis = analyzeCommand(command);
+  const finding = analysis.findings[0];
+  if (finding !== undefined) return refuse('unsafe_command', `The command contains ${finding.what}: approve this instance; "Always allow" writes nothing.`);
+  const override = firstGitOverride(analysis);
+  if (override !== null) return refuse('unsafe_command', `git ${override} changes what git runs: approve this instance; "Always allow" writes nothing.`);
+  const write = findProtectedWrite(analysis, null, '');
+  if (write !== null) return refuse('unsafe_command', `The command writes the protected file ${write}: "Always allow" writes nothing.`);
+  const effect = firstEffect(analysis);
+  if (effect !== null) {
+    return effect.kind === 'privileged'
+      ? refuse('privileged', `${effect.what} is a privileged command: approve this instance; "Always allow" writes nothing (RN-418).`)
+      : refuse('external_effect', `${effect.what} has an external effect: approve this instance; "Always allow" writes nothing (RN-418).`);
+  }
+  const patterns: string[] = [];
+  for (const f of analysis.fragments) {
+    const unit = unitFor(f.fragment);
+    if (unit === null) continue;
+    const pattern = `Terminal(${unit})`;
+    if (!patterns.includes(pattern)) patterns.push(pattern);
+  }
+  return { kind: 'patterns', patterns };
+}

@@ -1,0 +1,96 @@
+// Everything decide() needs to know about a terminal command, computed once: fragments, the
+// readings behind wrappers, the commands hidden in `sh -c` strings and substitutions (bounded
+// depth), and the unsafe constructs found anywhere.
+import { tokenize } from './tokenizer.ts';
+import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
+import { UNSAFE_WHAT } from './shell-scan.ts';
+import { unwrap } from './wrappers.ts';
+
+/** `sh -c "sh -c '…'"` deeper than this is not read further: it is unsafe. */
+export const MAX_NESTING = 3;
+
+export interface AnalyzedFragment {
+  fragment: Fragment;
+  /** argv plus every reading behind wrappers (for deny and ceilings; never for allow). */
+  views: string[][];
+  /** A reading was cut short: deny matching then tries every position of argv. */
+  truncated: boolean;
+  /** Commands found in `sh -c STRING` / `env -S STRING`, analysed one level deeper. */
+  nested: AnalyzedCommand[];
+}
+
+export interface AnalyzedCommand {
+  tokenized: TokenizedCommand;
+  fragments: AnalyzedFragment[];
+  /** Commands inside `…` / "$(…)" that the tokens do not expose. */
+  substitutions: AnalyzedCommand[];
+  /** Unsafe constructs found here or at any depth below. */
+  findings: UnsafeFinding[];
+}
+
+export function analyzeCommand(command: string, depth = 0): AnalyzedCommand {
+  const tokenized = tokenize(command);
+  const findings: UnsafeFinding[] = [...tokenized.findings];
+  const below = (text: string): AnalyzedCommand | null => {
+    if (depth >= MAX_NESTING) {
+      findings.push({ kind: 'nesting_too_deep', what: UNSAFE_WHAT.nesting_too_deep });
+      return null;
+    }
+    const nested = analyzeCommand(text, depth + 1);
+    findings.push(...nested.findings);
+    return nested;
+  };
+  const fragments = tokenized.fragments.map((fragment): AnalyzedFragment => {
+    const unwrapped = unwrap(fragment.argv);
+    const nested: AnalyzedCommand[] = [];
+    for (const text of unwrapped.commandStrings) {
+      const analysed = below(text);
+      if (analysed !== null) nested.push(analysed);
+    }
+    if (unwrapped.truncated) findings.push({ kind: 'nesting_too_deep', what: UNSAFE_WHAT.nesting_too_deep });
+    return { fragment, views: unwrapped.views, truncated: unwrapped.truncated, nested };
+  });
+  const substitutions: AnalyzedCommand[] = [];
+  for (const text of tokenized.substitutions) {
+    const analysed = below(text);
+    if (analysed !== null) substitutions.push(analysed);
+  }
+  return { tokenized, fragments, substitutions, findings: dedupe(findings) };
+}
+
+function dedupe(findings: UnsafeFinding[]): UnsafeFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => (seen.has(f.kind) ? false : (seen.add(f.kind), true)));
+}
+
+/** Visits every reading of every fragment, at every depth (fragments, nested, substitutions). */
+export function forEachView(
+  command: AnalyzedCommand,
+  visit: (view: readonly string[], fragment: AnalyzedFragment) => boolean | void,
+): boolean {
+  for (const fragment of command.fragments) {
+    if (forEachViewOfFragment(fragment, visit)) return true;
+  }
+  for (const sub of command.substitutions) if (forEachView(sub, visit)) return true;
+  return false;
+}
+
+/** Visits the readings of one top-level fragment and of the commands nested in it. Stops on true. */
+export function forEachViewOfFragment(
+  fragment: AnalyzedFragment,
+  visit: (view: readonly string[], fragment: AnalyzedFragment) => boolean | void,
+): boolean {
+  for (const view of fragment.views) if (visit(view, fragment) === true) return true;
+  for (const nested of fragment.nested) if (forEachView(nested, visit)) return true;
+  return false;
+}
+
+/** Every fragment at every depth (for redirect and scope checks of nested commands). */
+export function allFragments(command: AnalyzedCommand, out: Fragment[] = []): Fragment[] {
+  for (const f of command.fragments) {
+    out.push(f.fragment);
+    for (const nested of f.nested) allFragments(nested, out);
+  }
+  for (const sub of command.substitutions) allFragments(sub, out);
+  return out;
+}

@@ -1,0 +1,97 @@
+// Step 6: the ceilings. They only lower `auto_approve` to `require_approval` and never touch a
+// deny; the first that fires names the reason. Order: broken file, unsafe construct, git config
+// override, protected file write, external effect / privileged, typed ceilings, path scope,
+// compound rule. Only the last two are lifted, by auto mode (the `*` wildcard, RN-603).
+import { forEachView } from './analysis.ts';
+import type { AnalyzedCommand } from './analysis.ts';
+import { effectOf, gitConfigOverride } from './external-effect.ts';
+import type { Effect } from './external-effect.ts';
+import { isProtectedBranch } from './labels.ts';
+import type { ReasonDetail } from './reasons.ts';
+import { findProtectedWrite } from './scope.ts';
+import type { ScopeResult } from './scope.ts';
+import { UNSAFE_WHAT } from './shell-scan.ts';
+import type { ActionType, FragmentVerdictKind, ReasonCode } from './types.ts';
+
+export interface Ceiling {
+  code: ReasonCode;
+  detail: ReasonDetail;
+}
+
+export interface TerminalCeilingInput {
+  analysis: AnalyzedCommand;
+  cwd: string | null;
+  root: string;
+  scope: ScopeResult;
+  verdicts: readonly FragmentVerdictKind[];
+  fragmentTexts: readonly string[];
+  autoMode: boolean;
+  tokenizerHealthy: boolean;
+}
+
+/** The first external effect or privileged command in any reading of any fragment. */
+export function firstEffect(analysis: AnalyzedCommand): Effect | null {
+  let found: Effect | null = null;
+  forEachView(analysis, (view) => {
+    found = effectOf(view);
+    return found !== null;
+  });
+  return found;
+}
+
+export function firstGitOverride(analysis: AnalyzedCommand): string | null {
+  let found: string | null = null;
+  forEachView(analysis, (view) => {
+    found = gitConfigOverride(view);
+    return found !== null;
+  });
+  return found;
+}
+
+/** Ceilings b-e, g, h for a terminal command. */
+export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
+  if (!input.tokenizerHealthy) {
+    return { code: 'unsafe_shell_construct', detail: { what: UNSAFE_WHAT.tokenizer_self_test_failed } };
+  }
+  const finding = input.analysis.findings[0];
+  if (finding !== undefined) return { code: 'unsafe_shell_construct', detail: { what: finding.what } };
+  const override = firstGitOverride(input.analysis);
+  if (override !== null) return { code: 'git_config_override', detail: { what: override } };
+  const write = findProtectedWrite(input.analysis, input.cwd, input.root);
+  if (write !== null) return { code: 'protected_file_write', detail: { path: write } };
+  const effect = firstEffect(input.analysis);
+  if (effect !== null) {
+    return { code: effect.kind === 'privileged' ? 'ceiling_privileged' : 'ceiling_external_effect', detail: { what: effect.what } };
+  }
+  if (!input.autoMode) {
+    if (input.scope.outside !== null) return { code: 'ceiling_path_scope', detail: { path: input.scope.outside } };
+    if (input.verdicts.length > 1) {
+      const none = input.verdicts.indexOf('none');
+      if (none >= 0) return { code: 'ceiling_compound_unmatched', detail: { fragment: input.fragmentTexts[none] ?? '' } };
+    }
+  }
+  return null;
+}
+
+/** Ceiling f: the typed action types that are never auto-approved (RN-006/007/086/495/689). */
+export function typedCeiling(actionType: ActionType, payload: Readonly<Record<string, unknown>>): Ceiling | null {
+  switch (actionType) {
+    case 'git_push':
+    case 'pr_open':
+      return { code: 'ceiling_typed_external_effect', detail: { actionType } };
+    case 'git_merge': {
+      const branch = payload['branch'];
+      if (typeof branch !== 'string' || branch.trim() === '') return { code: 'ceiling_protected_branch_merge', detail: { branch: null } };
+      return isProtectedBranch(branch) ? { code: 'ceiling_protected_branch_merge', detail: { branch } } : null;
+    }
+    case 'instruction_patch':
+      return { code: 'ceiling_instruction_patch', detail: {} };
+    case 'parallelize':
+    case 'raise_max_parallel':
+      return { code: 'ceiling_parallelism', detail: { actionType } };
+    case 'container_remove':
+      return { code: 'ceiling_container_remove', detail: {} };
+    default:
+      return null;
+  }
+}

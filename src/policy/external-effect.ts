@@ -1,0 +1,177 @@
+// RN-418 (amending RN-106): terminal commands with an external effect (push, PR, release,
+// deploy, publish) or privileged (sudo, doas, su, pkexec) are never auto-approved. Global options
+// before the subcommand are skipped with per-CLI tables; an unknown one fails closed.
+import { optionTable, stepOption } from './options.ts';
+import type { OptionTable } from './options.ts';
+import { basename } from './wrappers.ts';
+
+export type EffectKind = 'external' | 'privileged';
+export interface Effect {
+  kind: EffectKind;
+  /** What was found, for people: `git push`, `sudo`, `kubectl (unknown option --foo)`. */
+  what: string;
+}
+
+interface CliSpec {
+  /** Global options before the first subcommand. */
+  global: OptionTable;
+  /** Subcommand paths with an external effect (`['remote', 'add']`). */
+  effects: readonly (readonly string[])[];
+  /** Options allowed between subcommand levels (`gh pr --repo x create`). */
+  inner?: OptionTable;
+}
+
+const NONE = optionTable('', '');
+
+const CLIS: ReadonlyMap<string, CliSpec> = new Map<string, CliSpec>([
+  ['git', {
+    global: optionTable(
+      '-C -c --git-dir --work-tree --namespace --config-env --super-prefix --exec-path --list-cmds --attr-source',
+      '-p -P --paginate --no-pager --bare --no-replace-objects --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks --no-lazy-fetch --no-advice --html-path --man-path --info-path --version --help -v -h',
+    ),
+    effects: [['push'], ['remote', 'add'], ['remote', 'set-url'], ['merge']],
+  }],
+  ['gh', {
+    global: optionTable('-R --repo', '--help --version'),
+    inner: optionTable('-R --repo', ''),
+    effects: [['pr', 'create'], ['pr', 'merge'], ['release', 'create'], ['workflow', 'run']],
+  }],
+  ['glab', {
+    global: optionTable('-R --repo', '--help --version'),
+    inner: optionTable('-R --repo', ''),
+    effects: [['mr', 'create'], ['mr', 'merge'], ['release', 'create']],
+  }],
+  ['kubectl', {
+    global: optionTable(
+      '-n --namespace --context --cluster --user --kubeconfig -s --server --token --as --as-group --as-uid --certificate-authority --client-certificate --client-key --cache-dir --request-timeout --tls-server-name -v --v --vmodule --log-dir --log-file --profile --profile-output --password --username',
+      '--insecure-skip-tls-verify --match-server-version --warnings-as-errors --disable-compression',
+    ),
+    effects: [['apply'], ['create'], ['replace'], ['patch'], ['delete'], ['rollout'], ['scale']],
+  }],
+  ['helm', {
+    global: optionTable(
+      '-n --namespace --kube-context --kubeconfig --registry-config --repository-cache --repository-config --burst-limit --kube-apiserver --kube-as-user --kube-as-group --kube-ca-file --kube-token --kube-tls-server-name --qps',
+      '--debug --kube-insecure-skip-tls-verify',
+    ),
+    effects: [['install'], ['upgrade'], ['uninstall'], ['delete'], ['del'], ['un'], ['rollback']],
+  }],
+  ['terraform', { global: optionTable('', '-help -version -v --help --version'), effects: [['apply'], ['destroy'], ['import']] }],
+  ['tofu', { global: optionTable('', '-help -version -v --help --version'), effects: [['apply'], ['destroy'], ['import']] }],
+  ['docker', {
+    global: optionTable('-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey', '-D --debug --tls --tlsverify --help -v --version'),
+    effects: [['push'], ['image', 'push']],
+  }],
+  ['podman', {
+    global: optionTable('--url -c --connection --identity --log-level --root --runroot', '--remote -r --help -v --version'),
+    effects: [['push'], ['image', 'push']],
+  }],
+  ['npm', {
+    global: optionTable('--registry --otp --tag --access -w --workspace --prefix --userconfig --cache --loglevel', '-g --global -s --silent -q --quiet -d --verbose --ws --workspaces --dry-run -y --yes --force -f --json'),
+    effects: [['publish']],
+  }],
+  ['pnpm', {
+    global: optionTable('--registry --otp --tag --access -C --dir --filter -F --workspace-root -w --loglevel --reporter', '-r --recursive -s --silent --dry-run --json --no-git-checks -g --global --stream --parallel'),
+    effects: [['publish']],
+  }],
+  ['yarn', {
+    global: optionTable('--registry --otp --tag --access --cwd', '-s --silent --verbose --json'),
+    effects: [['publish'], ['npm', 'publish']],
+  }],
+  ['cargo', {
+    global: optionTable('--color --config -Z -C', '-v -vv --verbose -q --quiet --locked --offline --frozen --help -h --version -V'),
+    effects: [['publish']],
+  }],
+  ['gem', { global: optionTable('', '--help -h --version -V'), effects: [['push']] }],
+]);
+
+const PRIVILEGED = new Set(['sudo', 'doas', 'su', 'pkexec', 'sudoedit', 'run0']);
+
+/** Every ceiling command as tokens (`git push`, `kubectl apply`, `sudo`): for RN-675 units. */
+export const CEILING_COMMANDS: readonly (readonly string[])[] = Object.freeze([
+  ...[...CLIS].flatMap(([cli, spec]) => spec.effects.map((path) => [cli, ...path])),
+  ...[...PRIVILEGED].map((verb) => [verb]),
+]);
+
+/** The effect of one argv (already looked through wrappers by the caller), or null. */
+export function effectOf(argv: readonly string[]): Effect | null {
+  const verb = argv[0];
+  if (verb === undefined) return null;
+  const name = basename(verb);
+  if (PRIVILEGED.has(name)) return { kind: 'privileged', what: name };
+  const spec = CLIS.get(name);
+  if (spec === undefined) return null;
+  if (name === 'git') {
+    const alias = gitAliasOverride(argv);
+    if (alias !== null) return { kind: 'external', what: `git -c ${alias} (an alias can run push)` };
+  }
+  let i = 1;
+  const subcommands: string[] = [];
+  let table = spec.global;
+  while (i < argv.length) {
+    const step = stepOption(argv, i, table);
+    if (step.kind === 'unknown') {
+      // Before the first subcommand an unknown option may hide it: fail closed. Between
+      // subcommand levels (`git remote -v add`) options are read as flags.
+      if (subcommands.length === 0) return { kind: 'external', what: `${name} with unknown option ${step.option} before its subcommand` };
+      i++;
+      continue;
+    }
+    if (step.kind === 'skip') {
+      i = step.next;
+      continue;
+    }
+    subcommands.push(argv[i]!);
+    const matched = spec.effects.find((path) => startsWith(subcommands, path) && subcommands.length === path.length);
+    if (matched !== undefined) return { kind: 'external', what: [name, ...matched].join(' ') };
+    if (!spec.effects.some((path) => path.length > subcommands.length && startsWith(path, subcommands))) return null;
+    table = spec.inner ?? NONE;
+    i++;
+  }
+  return null;
+}
+
+function startsWith(list: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (list[k] !== prefix[k]) return false;
+  return true;
+}
+
+/** Git's global options before its subcommand, as `[option, value]` pairs. */
+function gitGlobalOptions(argv: readonly string[]): Array<[string, string]> {
+  const git = CLIS.get('git')!;
+  const found: Array<[string, string]> = [];
+  let i = 1;
+  while (i < argv.length) {
+    const word = argv[i]!;
+    const step = stepOption(argv, i, git.global);
+    if (step.kind === 'end') break;
+    const eq = word.indexOf('=');
+    if (word.startsWith('--') && eq > 0) found.push([word.slice(0, eq), word.slice(eq + 1)]);
+    else if (!word.startsWith('--') && word.length > 2 && word !== '-vv') found.push([word.slice(0, 2), word.slice(2)]);
+    else found.push([word, step.kind === 'skip' && step.next === i + 2 ? (argv[i + 1] ?? '') : '']);
+    if (step.kind === 'unknown') break;
+    i = step.next;
+  }
+  return found;
+}
+
+/** `git -c alias.p=push p`: an alias set on the command line counts as an external effect. */
+function gitAliasOverride(argv: readonly string[]): string | null {
+  for (const [option, value] of gitGlobalOptions(argv)) {
+    if (option === '-c' && value.toLowerCase().startsWith('alias.')) return value;
+  }
+  return null;
+}
+
+const GIT_OVERRIDES = new Set(['-c', '--config-env', '--exec-path']);
+
+/**
+ * Git options that change what git runs (`-c`, `--config-env`, `--exec-path`) before its
+ * subcommand: the command's meaning is no longer what its words say. Returns the option or null.
+ */
+export function gitConfigOverride(argv: readonly string[]): string | null {
+  const verb = argv[0];
+  if (verb === undefined || basename(verb) !== 'git') return null;
+  for (const [option] of gitGlobalOptions(argv)) if (GIT_OVERRIDES.has(option)) return option;
+  return null;
+}

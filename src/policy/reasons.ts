@@ -1,0 +1,90 @@
+// The one function that turns a reason code into the sentence stored in events and shown to
+// people (RN-567, RN-614). Literal texts from the specification are kept exactly.
+import type { ReasonCode } from './types.ts';
+
+export interface ReasonDetail {
+  actionType?: string;
+  role?: string;
+  minRole?: string;
+  /** The pattern(s) that decided (`Terminal(pnpm test:*)`). */
+  patterns?: readonly string[];
+  /** What a ceiling or an unsafe construct found (`git push`, `command substitution $(…)`). */
+  what?: string;
+  branch?: string | null;
+  /** The token or path that left the scope. */
+  path?: string;
+  /** A fragment's text. */
+  fragment?: string;
+  problem?: string;
+}
+
+const joined = (patterns: readonly string[] | undefined): string => (patterns ?? []).join(', ');
+
+/** The typed action to use instead of a terminal git command (RN-418 message). */
+function typedAlternative(what: string): string {
+  if (what.startsWith('git push') || what.startsWith('git remote') || what.startsWith('git -c')) return '; use the typed action git_push';
+  if (what.startsWith('git merge')) return '; use the typed action git_merge';
+  if (what.startsWith('gh pr') || what.startsWith('glab mr')) return '; use the typed action pr_open';
+  return '';
+}
+
+export function renderReason(code: ReasonCode, detail: ReasonDetail = {}): string {
+  switch (code) {
+    case 'iam_role_below_minimum':
+      return `iam: role ${detail.role ?? '?'} is below the minimum ${detail.minRole ?? '?'} for ${detail.actionType ?? 'this action'}`;
+    case 'default_require_approval':
+      return 'no rule: approval required by default';
+    case 'container_floor':
+      return 'container floor: terminal in a running project container';
+    case 'builtin_deny':
+      return `built-in deny ${joined(detail.patterns)}`;
+    case 'agent_autonomy_deny':
+      return 'agent_autonomy: deny';
+    case 'agent_autonomy_auto_approve':
+      return 'agent_autonomy: auto_approve';
+    case 'agent_autonomy_require_approval':
+      return 'agent_autonomy: require_approval';
+    case 'permissions_deny':
+      return `permissions.json: deny ${joined(detail.patterns)}`;
+    case 'permissions_ask':
+      return `permissions.json: ask ${joined(detail.patterns)}`;
+    case 'permissions_allow':
+      return `permissions.json: allow ${joined(detail.patterns)}`;
+    case 'scope_cd_in_project':
+      return 'escopo: cd dentro da pasta do projeto';
+    case 'ceiling_external_effect': {
+      const what = detail.what ?? 'external effect';
+      return `ceiling: ${what} has an external effect and always needs a human decision (RN-418)${typedAlternative(what)}`;
+    }
+    case 'ceiling_privileged':
+      return `ceiling: ${detail.what ?? 'sudo'} is a privileged command and always needs a human decision (RN-418)`;
+    case 'ceiling_typed_external_effect':
+      return `ceiling: ${detail.actionType ?? 'git_push'} has an external effect and always needs a human decision (RN-689)`;
+    case 'ceiling_protected_branch_merge':
+      return typeof detail.branch === 'string'
+        ? `ceiling: merge into protected branch ${detail.branch} is always a human decision (RN-006)`
+        : 'ceiling: merge without a valid target branch is always a human decision (RN-006)';
+    case 'ceiling_instruction_patch':
+      return "ceiling: instruction_patch changes another agent's behaviour; a human reviews the diff (RN-007)";
+    case 'ceiling_parallelism':
+      return `ceiling: ${detail.actionType ?? 'parallelize'} spends money on more agents; a human decides (RN-086)`;
+    case 'ceiling_container_remove':
+      return 'ceiling: container_remove discards the container; decided every time (RN-495)';
+    case 'ceiling_path_scope':
+      return `ceiling: path scope: ${detail.path ?? 'a path'} is outside the project folder (RN-075)`;
+    case 'ceiling_compound_unmatched':
+      return `ceiling: compound command: fragment "${detail.fragment ?? '?'}" has no rule`;
+    case 'unsafe_shell_construct':
+      return `unsafe shell construct: ${detail.what ?? 'unreadable command'}`;
+    case 'git_config_override':
+      return `git option ${detail.what ?? '-c'} changes what git runs; approval required`;
+    case 'protected_file_write':
+      return `writes the protected file ${detail.path ?? '?'}; approval required`;
+    case 'permissions_file_invalid':
+      return `permissions.json is invalid${detail.problem !== undefined ? ` (${detail.problem})` : ''}; nothing is auto-approved until it is fixed`;
+    case 'invalid_payload':
+      return `invalid payload: ${detail.problem ?? 'missing fields'}`;
+    case 'policy_internal_error':
+      return `the policy engine failed (${detail.problem ?? 'unknown error'}); approval required`;
+  }
+}

@@ -1,0 +1,264 @@
+// A linear, quote-aware pre-pass over a command line, before shell-quote sees it. It finds what
+// shell-quote cannot represent faithfully (substitutions, subshells, here-docs, comments...),
+// splits on unquoted newlines (shell-quote reads a newline as a blank), and rewrites the line so
+// that shell-quote's reading is the shell's: `$` is escaped (no expansion ever happens, `$HOME`
+// stays literal), a word-leading fd number of a redirection (`2>`) is dropped, a `#` inside a
+// word is escaped, backticks become separators. One pass, no regular expressions, no recursion.
+
+export type UnsafeKind =
+  | 'command_substitution'
+  | 'backtick_substitution'
+  | 'process_substitution'
+  | 'subshell'
+  | 'brace_group'
+  | 'here_document'
+  | 'line_continuation'
+  | 'comment'
+  | 'unbalanced_quotes'
+  | 'control_character'
+  | 'ansi_c_quoting'
+  | 'case_terminator'
+  | 'non_ascii_verb'
+  | 'tokenizer_error'
+  | 'nesting_too_deep'
+  | 'tokenizer_self_test_failed';
+
+/** One construct that keeps a command from being auto-approved; `what` is for people. */
+export interface UnsafeFinding {
+  kind: UnsafeKind;
+  what: string;
+}
+
+export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
+  command_substitution: 'command substitution $(…)',
+  backtick_substitution: 'command substitution `…`',
+  process_substitution: 'process substitution <(…) or >(…)',
+  subshell: 'subshell ( … )',
+  brace_group: 'brace group or brace expansion { … }',
+  here_document: 'here-document or here-string <<',
+  line_continuation: 'line continuation (backslash-newline)',
+  comment: 'comment # that hides the rest of the line',
+  unbalanced_quotes: 'unbalanced quotes',
+  control_character: 'control character',
+  ansi_c_quoting: "ANSI-C or locale quoting $'…' / $\"…\"",
+  case_terminator: 'case terminator ;; or ;&',
+  non_ascii_verb: 'non-ASCII character in a command name',
+  tokenizer_error: 'text the tokenizer could not read',
+  nesting_too_deep: 'sh -c or substitution nested too deeply',
+  tokenizer_self_test_failed: 'the tokenizer self-test failed (shell-quote does not behave as expected)',
+});
+
+export interface ScanResult {
+  /** Rewritten lines, each safe to hand to shell-quote. */
+  lines: string[];
+  findings: UnsafeFinding[];
+  /** Bodies of `…` and "$(…)" that the token stream does not expose (for deny look-through). */
+  substitutions: string[];
+}
+
+const WORD_BREAK = ' \t\r;&|()<>';
+
+function isControl(code: number): boolean {
+  return (code < 0x20 && code !== 0x0a && code !== 0x09) || code === 0x7f;
+}
+
+function isDigit(c: string): boolean {
+  return c >= '0' && c <= '9';
+}
+
+export function scanCommand(command: string): ScanResult {
+  const lines: string[] = [];
+  const found = new Set<UnsafeKind>();
+  const substitutions: string[] = [];
+  const flag = (kind: UnsafeKind): void => {
+    found.add(kind);
+  };
+
+  let out = '';
+  let quote: '' | "'" | '"' = '';
+  const parenKinds: Array<'sub' | 'group'> = [];
+  let paramDepth = 0; // inside ${…}
+  let backtickStart = -1; // raw index after an unquoted opening backtick
+  const n = command.length;
+
+  const atWordStart = (): boolean => out.length === 0 || WORD_BREAK.includes(out[out.length - 1]!);
+
+  for (let i = 0; i < n; i++) {
+    const c = command[i]!;
+    const code = c.charCodeAt(0);
+    if (isControl(code)) flag('control_character');
+
+    if (quote === "'") {
+      out += c;
+      if (c === "'") quote = '';
+      continue;
+    }
+
+    if (quote === '"') {
+      if (c === '"') {
+        quote = '';
+        out += c;
+      } else if (c === '\\') {
+        const next = command[i + 1];
+        if (next === '\n') {
+          flag('line_continuation');
+          i++;
+        } else if (next !== undefined) {
+          out += c + next;
+          i++;
+        }
+      } else if (c === '$') {
+        if (command[i + 1] === '(') {
+          flag('command_substitution');
+          const close = command.indexOf(')', i + 2);
+          substitutions.push(command.slice(i + 2, close < 0 ? n : close));
+        }
+        out += '\\$';
+      } else if (c === '`') {
+        flag('backtick_substitution');
+        const close = command.indexOf('`', i + 1);
+        substitutions.push(command.slice(i + 1, close < 0 ? n : close));
+        out += c;
+      } else {
+        out += c;
+      }
+      continue;
+    }
+
+    // Unquoted.
+    switch (c) {
+      case '\n':
+        lines.push(out);
+        out = '';
+        break;
+      case '\\': {
+        const next = command[i + 1];
+        if (next === '\n' || next === undefined) {
+          flag('line_continuation');
+        } else {
+          out += c + next;
+        }
+        i++;
+        break;
+      }
+      case "'":
+        quote = "'";
+        out += c;
+        break;
+      case '"':
+        quote = '"';
+        out += c;
+        break;
+      case '$': {
+        const next = command[i + 1];
+        if (next === '(') {
+          flag('command_substitution');
+          parenKinds.push('sub');
+          out += ' (';
+          i++;
+        } else if (next === "'" || next === '"') {
+          flag('ansi_c_quoting');
+          out += '\\$';
+        } else if (next === '{') {
+          paramDepth++;
+          out += '\\${';
+          i++;
+        } else {
+          out += '\\$';
+        }
+        break;
+      }
+      case '`':
+        flag('backtick_substitution');
+        if (backtickStart < 0) {
+          backtickStart = i + 1;
+        } else {
+          substitutions.push(command.slice(backtickStart, i));
+          backtickStart = -1;
+        }
+        out += ' ; ';
+        break;
+      case '(':
+        flag('subshell');
+        parenKinds.push('group');
+        out += c;
+        break;
+      case ')':
+        if (parenKinds.length === 0) flag('subshell');
+        else parenKinds.pop();
+        out += c;
+        break;
+      case '<':
+      case '>': {
+        const next = command[i + 1];
+        if (next === '(') {
+          flag('process_substitution');
+          parenKinds.push('sub');
+          out += c + next;
+          i++;
+          break;
+        } else if (c === '<' && next === '<') {
+          flag('here_document');
+        }
+        out += c;
+        break;
+      }
+      case '{':
+        if (command[i + 1] === '}') {
+          out += '{}';
+          i++;
+        } else {
+          flag('brace_group');
+          out += '\\{';
+        }
+        break;
+      case '}':
+        if (paramDepth > 0) {
+          paramDepth--;
+          out += c;
+        } else {
+          flag('brace_group');
+          out += '\\}';
+        }
+        break;
+      case '#':
+        if (atWordStart()) {
+          flag('comment');
+          // The shell ignores the rest of the line: so do we (the finding keeps it from passing).
+          const newline = command.indexOf('\n', i);
+          i = newline < 0 ? n : newline - 1;
+        } else {
+          out += '\\#';
+        }
+        break;
+      case ';':
+        if (command[i + 1] === ';' || command[i + 1] === '&') flag('case_terminator');
+        out += c;
+        break;
+      default:
+        if (isDigit(c) && atWordStart()) {
+          let j = i;
+          while (j < n && isDigit(command[j]!)) j++;
+          if (command[j] === '>' || command[j] === '<') {
+            // `2>file`: the fd number is part of the redirection, not a word of the command.
+            i = j - 1;
+            break;
+          }
+          out += command.slice(i, j);
+          i = j - 1;
+          break;
+        }
+        out += c;
+    }
+  }
+  if (backtickStart >= 0) substitutions.push(command.slice(backtickStart));
+  if (quote !== '') {
+    flag('unbalanced_quotes');
+    out += quote; // close it so the tokens we still need for deny matching come out whole
+  }
+  if (parenKinds.length > 0) flag('subshell');
+  lines.push(out);
+
+  const findings = [...found].map((kind) => ({ kind, what: UNSAFE_WHAT[kind] }));
+  return { lines, findings, substitutions };
+}

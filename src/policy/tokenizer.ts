@@ -1,0 +1,216 @@
+// Turns a command line into fragments the policy can judge. The shell-quote wrapper: the
+// pre-pass (shell-scan.ts) makes its reading faithful, shell-quote splits words and operators,
+// and this file groups them into fragments (split on && || ; | |& & and newlines; redirections
+// stay in their fragment). Behaviours of shell-quote 1.12.0 we rely on are checked by
+// tokenizerSelfTest(); decide() fails closed when it does not pass.
+import { parse, quote } from 'shell-quote';
+import { scanCommand, UNSAFE_WHAT } from './shell-scan.ts';
+import type { UnsafeFinding } from './shell-scan.ts';
+
+export type { UnsafeFinding, UnsafeKind } from './shell-scan.ts';
+
+/** A word or an operator, in source order. */
+export type Item = { word: string } | { op: string };
+
+export interface Redirect {
+  op: string;
+  /** The word after the operator (a path, or an fd for `>&`), null when missing. */
+  target: string | null;
+}
+
+export interface Fragment {
+  /** Every word and operator of the fragment, in order. */
+  items: Item[];
+  /** The words that are not redirections nor their targets: the command and its arguments. */
+  argv: string[];
+  redirects: Redirect[];
+  /** For people: the fragment rendered back to shell text. */
+  text: string;
+}
+
+export interface TokenizedCommand {
+  fragments: Fragment[];
+  findings: UnsafeFinding[];
+  /** Bodies of substitutions hidden inside one word (deny look-through tokenizes them too). */
+  substitutions: string[];
+}
+
+const SEPARATORS = new Set(['&&', '||', ';', '|', '|&', '&', ';;', ';&', ';;&', '(', ')', '<(', '>(']);
+const REDIRECTIONS = new Set(['>', '>>', '<', '>|', '&>', '&>>', '>&', '<&', '<>', '<<', '<<<', '<<-']);
+
+export function isRedirectionOp(op: string): boolean {
+  return REDIRECTIONS.has(op);
+}
+
+// Belt and braces: the pre-pass escapes every `$`, and should one reach shell-quote anyway it is
+// given back literally instead of being expanded to an empty string.
+const literalVariables = (name: string): string => `$${name}`;
+
+function parseLine(line: string, findings: UnsafeFinding[]): Item[] {
+  let entries: ReturnType<typeof parse>;
+  try {
+    entries = parse(line, literalVariables);
+  } catch {
+    findings.push({ kind: 'tokenizer_error', what: UNSAFE_WHAT.tokenizer_error });
+    // Blank-separated words still let deny patterns see the command.
+    return line.split(' ').filter((w) => w !== '').map((word) => ({ word }));
+  }
+  const items: Item[] = [];
+  for (const entry of entries) {
+    if (typeof entry === 'string') items.push({ word: entry });
+    else if ('comment' in entry) findings.push({ kind: 'comment', what: UNSAFE_WHAT.comment });
+    else {
+      const op = (entry as { op: string; pattern?: string }).op;
+      if (op === 'glob') items.push({ word: (entry as { pattern: string }).pattern });
+      else items.push({ op });
+    }
+  }
+  return items;
+}
+
+/** A word as shell text: bare when it only has characters no shell treats specially. */
+export function renderWord(word: string): string {
+  if (word === '') return "''";
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    const plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || '_./:=@%+,-'.includes(c);
+    if (!plain) return quote([word]);
+  }
+  return word;
+}
+
+function renderItems(items: readonly Item[]): string {
+  return items.map((item) => ('op' in item ? item.op : renderWord(item.word))).join(' ');
+}
+
+function buildFragment(items: Item[]): Fragment {
+  const argv: string[] = [];
+  const redirects: Redirect[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if ('word' in item) {
+      argv.push(item.word);
+      continue;
+    }
+    const next = items[i + 1];
+    if (next !== undefined && 'word' in next) {
+      redirects.push({ op: item.op, target: next.word });
+      i++;
+    } else {
+      redirects.push({ op: item.op, target: null });
+    }
+  }
+  return { items, argv, redirects, text: renderItems(items) };
+}
+
+function isAsciiPrintable(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e) return false;
+  }
+  return true;
+}
+
+/** `NAME=value` as a leading environment assignment (a scan, no regex). */
+export function isAssignment(word: string): boolean {
+  const eq = word.indexOf('=');
+  if (eq <= 0) return false;
+  for (let i = 0; i < eq; i++) {
+    const c = word[i]!;
+    const ok = c === '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (i > 0 && c >= '0' && c <= '9');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** The command name: the first word that is not a leading assignment. */
+export function verbOf(argv: readonly string[]): string | undefined {
+  for (const word of argv) if (!isAssignment(word)) return word;
+  return undefined;
+}
+
+export function tokenize(command: string): TokenizedCommand {
+  const scan = scanCommand(command);
+  const findings = [...scan.findings];
+  const fragments: Fragment[] = [];
+  for (const line of scan.lines) {
+    let current: Item[] = [];
+    const flush = (): void => {
+      if (current.length > 0) fragments.push(buildFragment(current));
+      current = [];
+    };
+    for (const item of parseLine(line, findings)) {
+      if ('op' in item && SEPARATORS.has(item.op)) flush();
+      else current.push(item);
+    }
+    flush();
+  }
+  for (const fragment of fragments) {
+    const verb = verbOf(fragment.argv);
+    if (verb !== undefined && !isAsciiPrintable(verb)) {
+      findings.push({ kind: 'non_ascii_verb', what: UNSAFE_WHAT.non_ascii_verb });
+      break;
+    }
+  }
+  return { fragments, findings: dedupeFindings(findings), substitutions: scan.substitutions };
+}
+
+function dedupeFindings(findings: UnsafeFinding[]): UnsafeFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => (seen.has(f.kind) ? false : (seen.add(f.kind), true)));
+}
+
+interface SelfTestCase {
+  command: string;
+  argvs: string[][];
+}
+
+// Each case pins one behaviour the engine relies on (fragments as argv lists).
+const SELF_TEST_CASES: readonly SelfTestCase[] = [
+  { command: 'echo $HOME ${HOME} "$HOME"', argvs: [['echo', '$HOME', '${HOME}', '$HOME']] },
+  { command: 'a && b || c ; d | e |& f & g', argvs: [['a'], ['b'], ['c'], ['d'], ['e'], ['f'], ['g']] },
+  { command: 'a\nb', argvs: [['a'], ['b']] },
+  { command: 'ls *.ts /x/*', argvs: [['ls', '*.ts', '/x/*']] },
+  { command: `echo "a b" 'c d' e\\ f c'u'rl`, argvs: [['echo', 'a b', 'c d', 'e f', 'curl']] },
+  { command: '2>/dev/null cat x >>y <z', argvs: [['cat', 'x']] },
+  { command: 'cmd >|a &>b >&2', argvs: [['cmd']] },
+  { command: 'git log --format=%H a#b', argvs: [['git', 'log', '--format=%H', 'a#b']] },
+  { command: 'find . -exec ls {} ;', argvs: [['find', '.', '-exec', 'ls', '{}']] },
+  { command: 'FOO=1 pnpm test:unit', argvs: [['FOO=1', 'pnpm', 'test:unit']] },
+];
+
+function sameArgvs(actual: string[][], expected: string[][]): boolean {
+  return JSON.stringify(actual) === JSON.stringify(expected);
+}
+
+/** Checks the shell-quote behaviours we rely on. */
+export function tokenizerSelfTest(): { ok: true } | { ok: false; failures: string[] } {
+  const failures: string[] = [];
+  for (const c of SELF_TEST_CASES) {
+    try {
+      const result = tokenize(c.command);
+      const argvs = result.fragments.map((f) => f.argv);
+      if (!sameArgvs(argvs, c.argvs) || result.findings.length > 0) {
+        failures.push(`${JSON.stringify(c.command)} gave ${JSON.stringify(argvs)}, expected ${JSON.stringify(c.argvs)}`);
+      }
+    } catch (error) {
+      failures.push(`${JSON.stringify(c.command)} threw ${String(error)}`);
+    }
+  }
+  // Redirection targets stay in their fragment.
+  try {
+    const redirect = tokenize('echo x > /etc/passwd').fragments[0]?.redirects[0];
+    if (redirect?.op !== '>' || redirect.target !== '/etc/passwd') failures.push('redirect target not kept');
+  } catch (error) {
+    failures.push(`redirect case threw ${String(error)}`);
+  }
+  return failures.length === 0 ? { ok: true } : { ok: false, failures };
+}
+
+let selfTestVerdict: ReturnType<typeof tokenizerSelfTest> | undefined;
+
+/** The self-test, run once per process. */
+export function tokenizerHealthy(): boolean {
+  selfTestVerdict ??= tokenizerSelfTest();
+  return selfTestVerdict.ok;
+}
