@@ -2,6 +2,7 @@
 declare module 'phoenix' {
   export const Socket: PhoenixSocketClass;
   export const Presence: PhoenixPresenceClass;
+  export const Serializer: { encode(message: unknown, callback: (out: any) => any): any; decode(raw: unknown, callback: (message: any) => any): any };
 }
 declare module 'phoenix17' {
   export const Socket: PhoenixSocketClass;
