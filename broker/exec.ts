@@ -55,7 +55,7 @@ const WATCHDOG_GRACE_MS = 1000;
 const KILL_GRACE_MS = 5000;
 /** Docker may report the exec as running for a moment after its stream closed. */
 const EXIT_POLL_DELAYS_MS = [0, 10, 25, 50, 100, 200, 300, 400, 500, 600];
-const KILL_ATTEMPT_DELAYS_MS = [0, 200, 500, 1000];
+const KILL_ATTEMPT_DELAYS_MS = [0, 250, 750, 1500, 2500];
 
 export interface ExecTarget {
   docker: Docker;
@@ -226,12 +226,13 @@ async function killExec(target: ExecTarget, header: ExecHeader | undefined, nonc
 
 /** Exit 137 is SIGKILL; it is an OOM kill when the engine saw an `oom` event in this window. */
 async function sawOomKill(target: ExecTarget, startedMs: number): Promise<boolean> {
-  // The oom event can trail the exit by a moment: look twice.
+  // Only events since this exec started count (an earlier OOM is not this command's). The oom
+  // event can trail the exit by a moment: look twice.
   for (const wait of [0, 300]) {
     if (wait > 0) await delay(wait);
     try {
       const events = await target.docker.getEvents({
-        since: (startedMs - 1000) / 1000,
+        since: startedMs / 1000,
         until: Date.now() / 1000,
         filters: { container: [target.containerId], event: ['oom'] },
       });
