@@ -83,6 +83,7 @@ export function checkScope(command: AnalyzedCommand, startCwd: string | null, ro
   for (const analysed of command.fragments) {
     const fragment = analysed.fragment;
     if (!inRoot(cwd)) note(cwd ?? startCwd ?? '(unknown working directory)');
+    const before = cwd;
     const argv = fragment.argv;
     if (argv[0] === 'cd') {
       const target = argv.length === 2 ? argv[1]! : undefined;
@@ -98,10 +99,11 @@ export function checkScope(command: AnalyzedCommand, startCwd: string | null, ro
     } else {
       cdInScope.push(false);
     }
-    const words = pathWords(fragment);
-    for (let k = argv[0] === 'cd' ? 1 : 0; k < words.length; k++) {
-      if (root === null || tokenOutside(words[k]!, cwd, root)) {
-        note(words[k]!);
+    // A cd's own target was judged above, against the cwd before it.
+    const words = argv[0] === 'cd' ? pathWords({ ...fragment, argv: [] }) : pathWords(fragment);
+    for (const word of words) {
+      if (root === null || tokenOutside(word, before, root)) {
+        note(word);
         break;
       }
     }
@@ -109,7 +111,7 @@ export function checkScope(command: AnalyzedCommand, startCwd: string | null, ro
     for (const nested of analysed.nested) {
       for (const inner of allFragments(nested)) {
         for (const word of pathWords(inner)) {
-          if (root === null || tokenOutside(word, cwd, root)) note(word);
+          if (root === null || tokenOutside(word, before, root)) note(word);
         }
       }
     }

@@ -19,6 +19,7 @@ export type UnsafeKind =
   | 'ansi_c_quoting'
   | 'case_terminator'
   | 'non_ascii_verb'
+  | 'unicode_space'
   | 'tokenizer_error'
   | 'nesting_too_deep'
   | 'tokenizer_self_test_failed';
@@ -43,6 +44,7 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
   ansi_c_quoting: "ANSI-C or locale quoting $'…' / $\"…\"",
   case_terminator: 'case terminator ;; or ;&',
   non_ascii_verb: 'non-ASCII character in a command name',
+  unicode_space: 'Unicode space the shell does not split words on',
   tokenizer_error: 'text the tokenizer could not read',
   nesting_too_deep: 'sh -c or substitution nested too deeply',
   tokenizer_self_test_failed: 'the tokenizer self-test failed (shell-quote does not behave as expected)',
@@ -61,6 +63,9 @@ const WORD_BREAK = ' \t\r;&|()<>';
 function isControl(code: number): boolean {
   return (code < 0x20 && code !== 0x0a && code !== 0x09) || code === 0x7f;
 }
+
+// Characters JavaScript's \s matches (and so shell-quote splits on) that a shell keeps in a word.
+const UNICODE_SPACES = '\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0085';
 
 function isDigit(c: string): boolean {
   return c >= '0' && c <= '9';
@@ -87,6 +92,7 @@ export function scanCommand(command: string): ScanResult {
     const c = command[i]!;
     const code = c.charCodeAt(0);
     if (isControl(code)) flag('control_character');
+    else if (code > 0x7e && quote === '' && UNICODE_SPACES.includes(c)) flag('unicode_space');
 
     if (quote === "'") {
       out += c;
