@@ -44,6 +44,15 @@ runCases('git options that change what git runs', AUTO, [
   c('ls && git -c alias.s=status s', G),
 ]);
 runCases('git -c is not matched by the DEV allow patterns', MANUAL, [c('git -c core.pager=cat log', ask())]);
+runCases('DEV preset git reads are auto-approved (family 2)', MANUAL, [
+  c('git remote -v', auto('permissions_allow')),
+  c('git remote show origin', auto('permissions_allow')),
+  c('git branch -a', auto('permissions_allow')),
+  c('git worktree list', auto('permissions_allow')),
+  c('git config --get user.name', auto('permissions_allow')),
+  c('git branch -D main', ask(), { note: 'the bare verb is never pre-seeded' }),
+  c('git remote add origin x', ask()),
+]);
 
 runCases('RN-418 provider CLIs', AUTO, [
   c('gh pr create --fill', Z),

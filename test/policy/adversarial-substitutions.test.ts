@@ -38,5 +38,5 @@ runCases('substitutions, subshells and groups in auto mode', AUTO, [
   c('{ ls; }', ask('unsafe_shell_construct')),
   c('ls && (git push)', ask('unsafe_shell_construct')),
   c('echo $(', ask('unsafe_shell_construct')),
-  c('echo ${HOME}', auto('agent_autonomy_auto_approve'), { note: 'auto mode lifts the path scope' }),
+  c('echo ${HOME}', auto('permissions_allow'), { note: 'auto mode lifts the path scope' }),
 ]);

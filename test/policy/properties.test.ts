@@ -3,12 +3,12 @@
 // means what it says; garbage inputs are generated without any such care.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decide, parsePermissions, parsePermissionsText } from '../../src/policy/index.ts';
+import { decide, parsePermissions, parsePermissionsText, tokenize } from '../../src/policy/index.ts';
 import { ACTION_TYPES } from '../../src/policy/types.ts';
 import type { Decision, DecisionInput, Permissions, Policy, ResolvedAutonomy } from '../../src/policy/types.ts';
 import { DEV_ALLOW, ROOT } from './adversarial-harness.ts';
 
-const RUNS = 400;
+const RUNS = 500;
 const RANK: Record<Policy, number> = { deny: 0, require_approval: 1, auto_approve: 2 };
 const POLICIES = ['auto_approve', 'require_approval', 'deny'];
 
@@ -286,6 +286,39 @@ describe('parsePermissions() / parsePermissionsText()', () => {
           permissionsBroken: true,
         });
         expect(decision.policy).not.toBe('auto_approve');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('tokenize(): fragment split', () => {
+  const printable = (exclude: string) =>
+    fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)).filter((ch) => !exclude.includes(ch)), minLength: 1, maxLength: 12 });
+  // Each word: its value and one shell spelling of it.
+  const wordArb = fc.oneof(
+    fc.stringMatching(/^[A-Za-z0-9._/:=@%+,-]{1,12}$/).map((w) => ({ value: w, text: w })),
+    printable("'").map((w) => ({ value: w, text: `'${w}'` })),
+    printable('"\\$`').map((w) => ({ value: w, text: `"${w}"` })),
+  );
+  const fragmentWords = fc.array(wordArb, { minLength: 1, maxLength: 5 });
+
+  it('quoted separators stay inside words; unquoted ones split exactly there', () => {
+    fc.assert(
+      fc.property(fragmentWords, fc.array(fc.tuple(separatorArb, fragmentWords), { maxLength: 4 }), (first, rest) => {
+        const fragments = [first, ...rest.map(([, words]) => words)];
+        const command = first.map((w) => w.text).join(' ') + rest.map(([sep, words]) => sep + words.map((w) => w.text).join(' ')).join('');
+        const tokenized = tokenize(command);
+        expect(tokenized.findings, JSON.stringify(command)).toEqual([]);
+        expect(tokenized.fragments.map((f) => f.argv), JSON.stringify(command)).toEqual(fragments.map((words) => words.map((w) => w.value)));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it('never throws on arbitrary text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(Array.isArray(tokenize(text).fragments)).toBe(true);
       }),
       { numRuns: RUNS },
     );
