@@ -22,7 +22,7 @@ interface Server {
 }
 
 async function serve(dataDir: string, workspaces: string): Promise<Server> {
-  const env = { ...process.env, PROJECT_WORKSPACES_ROOT: workspaces, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PROJECT_WORKSPACES_ROOT: workspaces, LOG_LEVEL: 'warn' };
   delete env.BRABO_ADMIN_TOKEN;
   const child = spawn(BIN, ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
