@@ -206,18 +206,24 @@ export class DockerBroker implements ContainerBrokerPort {
   }
 
   async #remove(projectId: string): Promise<ContainerInfo> {
-    const found = await this.#find(projectId);
+    // The container we know is removed while the label lookup runs; the lookup then catches a
+    // container another process put in its place.
+    const known = this.#known.get(projectId);
+    const [found] = await Promise.all([this.#find(projectId), known === undefined ? undefined : this.#removeById(known.id)]);
     this.#known.delete(projectId);
-    if (found === undefined) return info(projectId, undefined);
+    if (found !== undefined && found.id !== known?.id) await this.#removeById(found.id);
+    if (found !== undefined || known !== undefined) this.#log.info({ projectId, containerId: found?.id ?? known?.id }, 'container removed');
+    return info(projectId, undefined);
+  }
+
+  async #removeById(containerId: string): Promise<void> {
     try {
-      await this.docker.getContainer(found.id).remove({ force: true, v: true });
+      await this.docker.getContainer(containerId).remove({ force: true, v: true });
     } catch (error) {
       const facts = dockerErrorFacts(error);
       // 404: already gone; 409 "removal already in progress": someone else is removing it.
       if (facts.statusCode !== 404 && !(facts.statusCode === 409 && /already in progress/i.test(facts.message))) throw error;
     }
-    this.#log.info({ projectId, containerId: found.id }, 'container removed');
-    return info(projectId, undefined);
   }
 
   /** The project's container by label; the oldest wins if a foreign race ever made two. */
