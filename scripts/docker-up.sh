@@ -30,4 +30,9 @@ DOCKERFILE
   docker build -q -t brabo-test-busybox:latest "$ctx" >/dev/null
   rm -rf "$ctx"
 fi
+# A dynamically linked busybox copied by mistake builds fine and fails at run time: check now.
+if ! docker run --rm --network none brabo-test-busybox:latest sh -c 'pwd -P >/dev/null && setsid true' >/dev/null 2>&1; then
+  echo "docker-up: image brabo-test-busybox:latest does not run (is $(command -v busybox) static?); remove it and install busybox-static"
+  exit 1
+fi
 echo "docker-up: engine $(docker version --format '{{.Server.Version}}'), image brabo-test-busybox ready"
