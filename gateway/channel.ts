@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { SocketIdentity } from './auth.ts';
 import { PROTOCOL_REASONS } from './errors.ts';
-import { broadcastFrame, type BroadcastMessage, type PubSub, type Unsubscribe } from './pubsub.ts';
+import { broadcastFrame, type BroadcastMessage, type PubSub, type Subscriber } from './pubsub.ts';
 import { encodeControl, encodePush, encodeReply, type Frame, type Message, type ReplyStatus } from './serializer.ts';
 
 export const CHANNEL_EVENTS = {
@@ -72,38 +72,75 @@ export interface ChannelHost {
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> =>
   typeof (value as Promise<T> | undefined)?.then === 'function';
 
-let nextSubscriberId = 0;
-
-export class ChannelServer {
+/**
+ * The channel is its own context and its own pub/sub subscriber: no per-channel closures, which
+ * keeps an idle joined socket small.
+ */
+export class ChannelServer implements ChannelContext, Subscriber {
   readonly topic: string;
   readonly joinRef: string;
-  readonly context: ChannelContext;
   #state: 'joining' | 'joined' | 'closed' = 'joining';
   readonly #host: ChannelHost;
   readonly #module: ChannelModule;
-  readonly #mailbox: Message[] = [];
+  #mailbox: Message[] | null = null;
   #busy = false;
-  #unsubscribe: Unsubscribe | null = null;
-  readonly #subscriberId = `c${++nextSubscriberId}`;
+  #assigns: Record<string, unknown> | null = null;
 
   constructor(host: ChannelHost, module: ChannelModule, join: Message) {
     this.#host = host;
     this.#module = module;
     this.topic = join.topic;
     this.joinRef = join.joinRef ?? join.ref ?? '';
-    this.context = this.#makeContext();
     this.#busy = true;
     this.#join(join);
   }
+
+  // ---- ChannelContext
+
+  get socketId(): string {
+    return this.#host.id;
+  }
+  get identity(): SocketIdentity {
+    return this.#host.identity;
+  }
+  get logger(): Logger {
+    return this.#host.logger;
+  }
+  get assigns(): Record<string, unknown> {
+    return (this.#assigns ??= {});
+  }
+  get alive(): boolean {
+    return this.#state !== 'closed';
+  }
+  push(event: string, payload: unknown): void {
+    if (this.#state !== 'closed') this.#host.send(encodePush(this.joinRef, this.topic, event, payload));
+  }
+  broadcast(event: string, payload: unknown): void {
+    this.#host.pubsub.broadcast({ topic: this.topic, event, payload });
+  }
+  broadcastFrom(event: string, payload: unknown): void {
+    this.#host.pubsub.broadcast({ topic: this.topic, event, payload, from: this });
+  }
+  close(): void {
+    this.stop('kicked', true);
+  }
+
+  // ---- Subscriber
+
+  deliver(message: BroadcastMessage): void {
+    if (this.#state === 'joined') this.#host.send(broadcastFrame(message));
+  }
+
+  // ---- lifecycle
 
   get state(): 'joining' | 'joined' | 'closed' {
     return this.#state;
   }
 
   /** A client message for this channel; handled after the ones before it. */
-  deliver(message: Message): void {
+  receive(message: Message): void {
     if (this.#state === 'closed') return;
-    this.#mailbox.push(message);
+    (this.#mailbox ??= []).push(message);
     if (!this.#busy) this.#drain();
   }
 
@@ -111,35 +148,13 @@ export class ChannelServer {
   stop(reason: TerminateReason, notifyClient: boolean): void {
     if (this.#state === 'closed') return;
     if (notifyClient) this.#host.send(encodeControl(this.joinRef, this.topic, CHANNEL_EVENTS.close, {}));
-    this.#end(reason, this.#mailbox.splice(0));
-  }
-
-  #makeContext(): ChannelContext {
-    const channel = this;
-    const host = this.#host;
-    return {
-      topic: this.topic,
-      joinRef: this.joinRef,
-      socketId: host.id,
-      identity: host.identity,
-      logger: host.logger,
-      assigns: {},
-      get alive() {
-        return channel.#state !== 'closed';
-      },
-      push: (event, payload) => {
-        if (this.#state !== 'closed') host.send(encodePush(this.joinRef, this.topic, event, payload));
-      },
-      broadcast: (event, payload) => host.pubsub.broadcast({ topic: this.topic, event, payload }),
-      broadcastFrom: (event, payload) => host.pubsub.broadcast({ topic: this.topic, event, payload, from: this.#subscriberId }),
-      close: () => this.stop('kicked', true),
-    };
+    this.#end(reason, this.#takeMailbox());
   }
 
   #join(join: Message): void {
     let result: MaybePromise<Reply>;
     try {
-      result = this.#module.join(this.topic, join.payload, this.context);
+      result = this.#module.join(this.topic, join.payload, this);
     } catch (err) {
       this.#joinCrashed(join, err);
       return;
@@ -159,14 +174,14 @@ export class ChannelServer {
     }
     if (reply.status !== 'ok') {
       this.#host.send(encodeReply(this.joinRef, join.ref, this.topic, 'error', reply.response));
-      this.#end(null, this.#mailbox.splice(0));
+      this.#end(null, this.#takeMailbox());
       return;
     }
     this.#state = 'joined';
-    this.#unsubscribe = this.#host.pubsub.subscribe(this.topic, (message) => this.#onBroadcast(message));
+    this.#host.pubsub.subscribe(this.topic, this);
     this.#host.send(encodeReply(this.joinRef, join.ref, this.topic, 'ok', reply.response));
     try {
-      this.#module.afterJoin?.(this.context);
+      this.#module.afterJoin?.(this);
     } catch (err) {
       this.#crash(err);
       return;
@@ -179,16 +194,11 @@ export class ChannelServer {
     this.#joined(join, error({ reason: PROTOCOL_REASONS.joinCrashed }));
   }
 
-  #onBroadcast(message: BroadcastMessage): void {
-    if (this.#state !== 'joined' || message.from === this.#subscriberId) return;
-    this.#host.send(broadcastFrame(message));
-  }
-
   /** Runs queued messages; synchronous handlers never pay for a promise. */
   #drain(): void {
     this.#busy = true;
     while (this.#state === 'joined') {
-      const message = this.#mailbox.shift();
+      const message = this.#mailbox?.shift();
       if (!message) break;
       let result: MaybePromise<Reply | undefined>;
       try {
@@ -215,7 +225,7 @@ export class ChannelServer {
   #handle(message: Message): MaybePromise<Reply | undefined> {
     if (message.event === CHANNEL_EVENTS.leave) return ok();
     if (!this.#module.handleIn) return error({ reason: PROTOCOL_REASONS.unhandledEvent });
-    return this.#module.handleIn(message.event, message.payload, this.context);
+    return this.#module.handleIn(message.event, message.payload, this);
   }
 
   #replied(message: Message, reply: Reply | undefined): void {
@@ -234,7 +244,7 @@ export class ChannelServer {
       'channel handler threw; the channel was closed with phx_error and the client will rejoin',
     );
     this.#host.send(encodeControl(this.joinRef, this.topic, CHANNEL_EVENTS.error, { reason: PROTOCOL_REASONS.channelCrash }));
-    this.#end('crash', this.#mailbox.splice(0));
+    this.#end('crash', this.#takeMailbox());
   }
 
   /**
@@ -244,16 +254,21 @@ export class ChannelServer {
   #end(reason: TerminateReason | null, unhandled: Message[]): void {
     const wasJoined = this.#state === 'joined';
     this.#state = 'closed';
-    this.#mailbox.length = 0;
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
+    this.#mailbox = null;
+    if (wasJoined) this.#host.pubsub.unsubscribe(this.topic, this);
     this.#host.channelEnded(this, unhandled);
     if (reason && wasJoined) this.#terminate(reason);
   }
 
+  #takeMailbox(): Message[] {
+    const messages = this.#mailbox ?? [];
+    this.#mailbox = null;
+    return messages;
+  }
+
   #terminate(reason: TerminateReason): void {
     try {
-      this.#module.terminate?.(reason, this.context);
+      this.#module.terminate?.(reason, this);
     } catch (err) {
       this.#host.logger.error({ code: 'terminate_crashed', topic: this.topic, err }, 'channel terminate threw; ignored');
     }

@@ -77,6 +77,12 @@ function originAllowed(check: GatewayOptions['checkOrigin'], origin: string | nu
   return origin !== null && check.includes(origin);
 }
 
+// Module-level on purpose: a closure here would keep the whole upgrade scope (the request, its
+// headers, the parsed URL) alive for as long as the connection lives.
+function destroyOnError(this: Duplex): void {
+  this.destroy();
+}
+
 function refuse(socket: Duplex, status: number, text: string): void {
   if (socket.destroyed) return;
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`);
@@ -112,7 +118,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (options.server.listenerCount('upgrade') === 1) refuse(tcp, 404, 'Not Found');
       return;
     }
-    tcp.on('error', () => tcp.destroy());
+    tcp.on('error', destroyOnError);
     const remoteAddress = request.socket.remoteAddress ?? null;
     const origin = request.headers.origin ?? null;
     const refused = (status: number, text: string, code: string, sentence: string): void => {
@@ -135,6 +141,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (!identity) return refused(403, 'Forbidden', 'bad_token', 'upgrade refused: missing, unknown or revoked token');
         if (draining) return refused(503, 'Service Unavailable', 'draining', 'upgrade refused: gateway is draining');
         if (tcp.destroyed) return;
+        tcp.off('error', destroyOnError); // ws takes over error handling
         wss.handleUpgrade(request, tcp, head, (ws) => accept(ws, identity, remoteAddress));
       },
       (err: unknown) => {
@@ -145,9 +152,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   const accept = (ws: import('ws').WebSocket, identity: SocketIdentity, remoteAddress: string | null): void => {
-    const socket = new Socket({ id: randomUUID(), ws, identity, router, pubsub, logger, limits, remoteAddress });
-    sockets.add(socket);
-    socket.onClosed = () => sockets.delete(socket);
+    const socket = new Socket({ id: randomUUID(), ws, identity, router, pubsub, logger, limits, remoteAddress, registry: sockets });
     logger.debug({ socketId: socket.id, identity: identity.kind, remoteAddress }, 'socket connected');
   };
 

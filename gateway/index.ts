@@ -18,7 +18,7 @@ export { CLOSE_CODES, InvalidOutgoingPayloadError, MalformedFrameError, PROTOCOL
 export { LocalPresence, PRESENCE_EVENTS } from './presence.ts';
 export type { PresenceMeta, PresenceState, PresenceTracker } from './presence.ts';
 export { LocalPubSub } from './pubsub.ts';
-export type { BroadcastMessage, PubSub, Subscriber, Unsubscribe } from './pubsub.ts';
+export type { BroadcastMessage, PubSub, Subscriber } from './pubsub.ts';
 export { RunnerHub } from './runner-hub.ts';
 export type { DeliveryOutcome, RunnerHubEvents, RunnerInfo, RunnerSink, SinkAnswer } from './runner-hub.ts';
 export { AgentNotifier } from './agent-channel.ts';

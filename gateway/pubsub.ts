@@ -7,15 +7,18 @@ export interface BroadcastMessage {
   readonly topic: string;
   readonly event: string;
   readonly payload: unknown;
-  /** Subscriber id to skip (Phoenix's `broadcast_from`). */
-  readonly from?: string;
+  /** Local subscriber to skip (Phoenix's `broadcast_from`); never sent to other nodes. */
+  readonly from?: Subscriber;
 }
 
-export type Subscriber = (message: BroadcastMessage) => void;
-export type Unsubscribe = () => void;
+/** An object rather than a closure: one per joined channel, so 10 000 sockets stay cheap. */
+export interface Subscriber {
+  deliver(message: BroadcastMessage): void;
+}
 
 export interface PubSub {
-  subscribe(topic: string, subscriber: Subscriber): Unsubscribe;
+  subscribe(topic: string, subscriber: Subscriber): void;
+  unsubscribe(topic: string, subscriber: Subscriber): void;
   /** Delivers to every subscriber of the topic, on every node. */
   broadcast(message: BroadcastMessage): void;
   /** Subscribers on this node (diagnostics, tests). */
@@ -25,21 +28,23 @@ export interface PubSub {
 export class LocalPubSub implements PubSub {
   readonly #topics = new Map<string, Set<Subscriber>>();
 
-  subscribe(topic: string, subscriber: Subscriber): Unsubscribe {
+  subscribe(topic: string, subscriber: Subscriber): void {
     let subscribers = this.#topics.get(topic);
     if (!subscribers) this.#topics.set(topic, (subscribers = new Set()));
     subscribers.add(subscriber);
-    return () => {
-      subscribers.delete(subscriber);
-      if (subscribers.size === 0 && this.#topics.get(topic) === subscribers) this.#topics.delete(topic);
-    };
+  }
+
+  unsubscribe(topic: string, subscriber: Subscriber): void {
+    const subscribers = this.#topics.get(topic);
+    if (!subscribers?.delete(subscriber)) return;
+    if (subscribers.size === 0) this.#topics.delete(topic);
   }
 
   broadcast(message: BroadcastMessage): void {
     const subscribers = this.#topics.get(message.topic);
     if (!subscribers) return;
     // A copy: a subscriber may unsubscribe (or subscribe) while we iterate.
-    for (const subscriber of [...subscribers]) subscriber(message);
+    for (const subscriber of [...subscribers]) if (subscriber !== message.from) subscriber.deliver(message);
   }
 
   localSubscriberCount(topic: string): number {

@@ -8,6 +8,20 @@ import { CLOSE_CODES, MalformedFrameError, PROTOCOL_REASONS } from './errors.ts'
 import type { PubSub } from './pubsub.ts';
 import { decode, encodeReply, type Frame, type Message } from './serializer.ts';
 
+const SOCKET = Symbol('gateway.socket');
+type SocketCarrier = WebSocket & { [SOCKET]: Socket };
+
+function onMessage(this: WebSocket, data: Buffer, isBinary: boolean): void {
+  Socket.frame((this as SocketCarrier)[SOCKET], data, isBinary);
+}
+function onClose(this: WebSocket): void {
+  Socket.ended((this as SocketCarrier)[SOCKET]);
+}
+function onError(this: WebSocket, err: Error): void {
+  const socket = (this as SocketCarrier)[SOCKET];
+  socket.logger.warn({ code: 'socket_error', socketId: socket.id, err }, 'websocket error; the socket will close');
+}
+
 export const HEARTBEAT_TOPIC = 'phoenix';
 const HEARTBEAT_EVENT = 'heartbeat';
 
@@ -32,9 +46,8 @@ export class Socket implements ChannelHost {
   readonly #router: Router;
   readonly #limits: SocketLimits;
   readonly #channels = new Map<string, ChannelServer>();
+  readonly #registry: Set<Socket>;
   #open = true;
-  /** Resolves when the TCP connection is gone (close handshake done or connection dropped). */
-  readonly finished: Promise<void>;
 
   constructor(options: {
     id: string;
@@ -45,6 +58,8 @@ export class Socket implements ChannelHost {
     logger: Logger;
     limits: SocketLimits;
     remoteAddress: string | null;
+    /** The endpoint's live sockets: the socket adds itself and leaves when it closes. */
+    registry: Set<Socket>;
   }) {
     this.id = options.id;
     this.#ws = options.ws;
@@ -54,10 +69,27 @@ export class Socket implements ChannelHost {
     this.logger = options.logger;
     this.#limits = options.limits;
     this.remoteAddress = options.remoteAddress;
-    this.#ws.on('message', (data: Buffer, isBinary: boolean) => this.#onFrame(data, isBinary));
-    this.finished = new Promise((resolve) => this.#ws.once('close', () => resolve()));
-    this.#ws.on('close', () => this.#closed());
-    this.#ws.on('error', (err) => this.logger.warn({ code: 'socket_error', socketId: this.id, err }, 'websocket error; the socket will close'));
+    this.#registry = options.registry;
+    this.#registry.add(this);
+    // Shared listeners find their Socket through the ws: no closures per connection.
+    (this.#ws as SocketCarrier)[SOCKET] = this;
+    this.#ws.on('message', onMessage);
+    this.#ws.on('close', onClose);
+    this.#ws.on('error', onError);
+  }
+
+  /** Resolves when the TCP connection is gone (close handshake done or connection dropped). */
+  get finished(): Promise<void> {
+    if (this.#ws.readyState === this.#ws.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => this.#ws.once('close', () => resolve()));
+  }
+
+  /** @internal entry points of the shared ws listeners. */
+  static frame(socket: Socket, data: Buffer, isBinary: boolean): void {
+    socket.#onFrame(data, isBinary);
+  }
+  static ended(socket: Socket): void {
+    socket.#closed();
   }
 
   get channelCount(): number {
@@ -132,7 +164,7 @@ export class Socket implements ChannelHost {
       this.logger.debug({ socketId: this.id, topic, event, joinRef: message.joinRef }, 'dropping message with a stale join_ref');
       return;
     }
-    channel.deliver(message);
+    channel.receive(message);
   }
 
   #join(message: Message, existing: ChannelServer | undefined): void {
@@ -168,9 +200,6 @@ export class Socket implements ChannelHost {
     this.#open = false;
     for (const channel of [...this.#channels.values()]) channel.stop('closed', false);
     this.#channels.clear();
-    this.onClosed?.();
+    this.#registry.delete(this);
   }
-
-  /** Set by the endpoint to unregister the socket. */
-  onClosed: (() => void) | null = null;
 }
