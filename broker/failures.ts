@@ -99,7 +99,7 @@ export function resourceLimitInvalid(field: string, value: unknown, rule: string
 export function brokerError(action: string, cause: string, detail?: Record<string, unknown>): BrokerFailure {
   return failure(
     'broker_error',
-    `The Docker engine refused to ${action}: ${cause}. Check the engine logs for this container.`,
+    `The broker could not ${action}: ${cause}. If the cause is unclear, check the Docker engine logs for this container.`,
     { action, ...detail },
   );
 }
