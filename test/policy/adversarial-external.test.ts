@@ -150,3 +150,14 @@ runCases('a broken permissions.json never auto-approves', { ...AUTO, label: 'aut
   c('ls', ask('permissions_file_invalid')),
   c('curl x', deny('permissions_deny')),
 ]);
+
+runCases('more spellings of the same push and deploy', AUTO, [
+  c("git pu''sh", Z),
+  c('git -C. push', Z),
+  c('git --git-dir .git push', Z),
+  c('git -C src -C . push', Z),
+  c('git add -A && git push --force', Z),
+  c('kubectl apply --dry-run=client -f x', Z),
+  c('KUBECONFIG=x kubectl apply -f y', Z),
+  c('git -c user.name=x commit -m y', G),
+]);

@@ -168,3 +168,17 @@ runCases('protected writes are never lifted, not even by auto mode', AUTO, [
   c('echo x | sudo tee permissions.json', ask()),
   c('echo x | tee notes.txt', auto()),
 ]);
+
+runCases('protected writes: bare redirects, fd numbers, cd into .git', MANUAL, [
+  c('echo x 1>permissions.json', P),
+  c('ls -la > permissions.json', P),
+  c('git status > .git/hooks/pre-commit', P),
+  c('cd .git/hooks && echo x > pre-commit', P),
+  c('cd .git && echo x > config', P),
+  c('echo x > .git/hooks/../config', P, { note: 'resolves to .git/config' }),
+]);
+runCases('protected writes without a verb', AUTO, [
+  c('> permissions.json', P),
+  c(': > permissions.json', P),
+  c('echo x>>.git/config', P),
+]);

@@ -40,3 +40,14 @@ runCases('substitutions, subshells and groups in auto mode', AUTO, [
   c('echo $(', ask('unsafe_shell_construct')),
   c('echo ${HOME}', auto('permissions_allow'), { note: 'auto mode lifts the path scope' }),
 ]);
+
+runCases('ANSI-C quoting and brace expansion are not represented faithfully', AUTO, [
+  c("git $'push'", ask('unsafe_shell_construct')),
+  c("$'\\x67it' push", ask('unsafe_shell_construct')),
+  c('git {push,origin}', ask('unsafe_shell_construct'), { note: 'bash expands this to git push origin' }),
+  c('{rm,-rf,/}', NEVER_AUTO, { note: 'bash expands this to rm -rf /' }),
+]);
+runCases('ANSI-C quoting around an allowed verb', MANUAL, [
+  c("$'\\x72m' -rf /", NEVER_AUTO),
+  c('ls {a,b}', ask('unsafe_shell_construct')),
+]);

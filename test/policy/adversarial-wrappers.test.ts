@@ -113,3 +113,27 @@ runCases('quoting neither forges nor hides an allowed verb', MANUAL, [
   c("'ls' -la", auto('permissions_allow')),
   c('"git" status', auto('permissions_allow')),
 ]);
+
+runCases('wrapper options and shell flag clusters do not hide the command', MANUAL, [
+  c('sudo -u root rm -rf /', deny('builtin_deny')),
+  c('timeout -k 5 10 rm -rf /', deny('builtin_deny')),
+  c('env -C /tmp rm -rf /', deny('builtin_deny')),
+  c('xargs -0 rm -rf /', deny('builtin_deny')),
+  c('nice -n10 rm -rf /', deny('builtin_deny')),
+  c('command -p rm -rf /', deny('builtin_deny')),
+  c('exec -a x rm -rf /', deny('builtin_deny')),
+  c("bash -lc 'rm -rf /'", deny('builtin_deny')),
+  c("rm -rf '/'*", deny('builtin_deny'), { note: 'the glob token is the literal /*' }),
+  c('/bin/rm -rf /', deny('builtin_deny'), { note: 'a path to rm is rm' }),
+  c('/usr/bin/curl x', deny('permissions_deny')),
+]);
+runCases('shell flag clusters and absolute verbs in auto mode', AUTO, [
+  c("bash -lc 'git push'", ask('ceiling_external_effect')),
+  c("bash -l -c 'git push'", ask('ceiling_external_effect')),
+  c("sh -ec 'git push'", ask('ceiling_external_effect')),
+  c("bash --login -c 'git push'", ask('ceiling_external_effect')),
+  c("bash -c 'git push' arg0", ask('ceiling_external_effect')),
+  c("nohup bash -c 'git push' &", ask('ceiling_external_effect')),
+  c('/usr/bin/git push', ask('ceiling_external_effect')),
+  c('/usr/bin/sudo ls', ask('ceiling_privileged')),
+]);
