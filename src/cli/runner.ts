@@ -1,0 +1,62 @@
+// `brabo runner`: parses the flags, sets up the terminal UI and the structured log, and runs the
+// local runner until it is stopped or has to give up. Returns the process exit code.
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import { parseRunnerArgs, RUNNER_USAGE, UsageError } from '../runner/config.ts';
+import type { RunnerConfig } from '../runner/config.ts';
+import { EXIT, runRunner } from '../runner/runner-app.ts';
+import { TerminalUi } from '../runner/terminal-ui.ts';
+
+export async function run(argv: string[]): Promise<number> {
+  const ui = TerminalUi.forStdout();
+  let config: RunnerConfig | 'help';
+  try {
+    config = parseRunnerArgs(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`brabo runner: ${error.message}\n\n${RUNNER_USAGE}`);
+    return EXIT.usage;
+  }
+  if (config === 'help') {
+    process.stdout.write(RUNNER_USAGE);
+    return EXIT.ok;
+  }
+
+  const destination = config.logFile === null ? pino.destination(2) : pino.destination({ dest: config.logFile, mkdir: true, sync: false });
+  const logger: Logger = pino({ name: 'brabo-runner', level: config.logLevel }, destination);
+  const logTarget = config.logFile === null ? `stderr (level ${config.logLevel})` : `${config.logFile} (level ${config.logLevel})`;
+
+  // A runner must outlive a bug in a callback (a malformed frame, a library throwing in an event
+  // handler): log it and keep serving instead of dropping every running command.
+  const onUncaught = (error: unknown): void => {
+    logger.error({ event: 'uncaught', err: error }, 'unexpected error; the runner keeps going');
+    ui.warning('unexpected_error', (error as Error)?.message ?? String(error));
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
+
+  const stopRequested = new Promise<void>((resolve) => {
+    let asked = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (asked) process.exit(130); // a second Ctrl-C does not wait any longer
+      asked = true;
+      logger.info({ event: 'signal', signal }, 'stop requested');
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+
+  try {
+    return await runRunner(config, { ui, logger, logTarget, stopRequested });
+  } finally {
+    process.off('uncaughtException', onUncaught);
+    process.off('unhandledRejection', onUncaught);
+    logger.flush();
+  }
+}
+
+// Lets the runner start without the top-level CLI: `node src/cli/runner.ts --url ...`.
+if (import.meta.main) {
+  process.exitCode = await run(process.argv.slice(2));
+}

@@ -1,0 +1,151 @@
+// Handles every `execute` the server pushes: validates it, answers a re-delivery from the journal
+// (or from the run already in flight) instead of running twice, runs it, journals the final result
+// durably and only then hands it to the outbox. Never throws: every path ends in a Result or a log.
+import { Execute, RUNNER_REFUSALS } from '../../runner-protocol/index.ts';
+import type { Output, Result } from '../../runner-protocol/index.ts';
+import { executeContainer } from './container-action.ts';
+import type { ContainerContext } from './container-action.ts';
+import type { Journal } from './journal.ts';
+import type { RunnerObserver } from './observer.ts';
+import { executeTerminal } from './terminal-action.ts';
+import type { TerminalLimits } from './terminal-action.ts';
+
+export interface DispatcherOptions {
+  root: string;
+  projectId: string;
+  journal: Journal;
+  limits: TerminalLimits & { maxConcurrent: number };
+  broker: ContainerContext['broker'];
+  env: NodeJS.ProcessEnv;
+  observer: RunnerObserver;
+  /** Final results go here (the outbox re-sends until the server acknowledges). */
+  deliver: (result: Result) => void;
+  sendOutput: (message: Output) => void;
+}
+
+const KNOWN_ACTIONS = new Set(['terminal', 'container_start', 'container_stop', 'container_remove']);
+
+export class Dispatcher {
+  readonly #options: DispatcherOptions;
+  /** dispatchId -> attempts re-delivered while the first run is still going. */
+  readonly #inFlight = new Map<string, Set<number>>();
+  readonly #shutdown = new AbortController();
+  readonly #running = new Set<Promise<void>>();
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+  }
+
+  get runningCount(): number {
+    return this.#inFlight.size;
+  }
+
+  /** Entry point for the raw `execute` payload. Resolves when the dispatch is answered. */
+  handle(payload: unknown): Promise<void> {
+    const task = this.#handle(payload).catch((error: unknown) => {
+      this.#options.observer.warning('dispatch_crashed', `unexpected error while handling an execute: ${(error as Error).stack ?? String(error)}`);
+    });
+    this.#running.add(task);
+    void task.finally(() => this.#running.delete(task));
+    return task;
+  }
+
+  /** Kills every running command's process group and waits for their results to be journaled. */
+  async shutdown(): Promise<void> {
+    this.#shutdown.abort();
+    await Promise.allSettled([...this.#running]);
+  }
+
+  async #handle(payload: unknown): Promise<void> {
+    const { observer, journal } = this.#options;
+    const parsed = Execute.safeParse(payload);
+    if (!parsed.success) {
+      this.#refuseInvalid(payload, parsed.error.issues);
+      return;
+    }
+    const execute = parsed.data;
+    const { dispatchId, attempt } = execute;
+
+    const known = journal.get(dispatchId);
+    if (known !== undefined) {
+      const answer: Result = { ...known, attempt, fromJournal: true };
+      observer.dispatchReplayed(answer, 'journal');
+      this.#options.deliver(answer);
+      return;
+    }
+    const waiting = this.#inFlight.get(dispatchId);
+    if (waiting !== undefined) {
+      waiting.add(attempt); // answered when the running attempt finishes; never started twice
+      return;
+    }
+    if (this.#inFlight.size >= this.#options.limits.maxConcurrent) {
+      const busy: Result = {
+        dispatchId,
+        attempt,
+        status: 'refused',
+        reason: { code: RUNNER_REFUSALS.busy, message: `the runner is already running ${this.#inFlight.size} commands (its --max-concurrent); retry later` },
+      };
+      observer.dispatchFinished(busy, 0);
+      this.#options.deliver(busy); // not journaled: a later re-delivery may run it
+      return;
+    }
+
+    this.#inFlight.set(dispatchId, new Set());
+    observer.dispatchStarted(execute);
+    const started = performance.now();
+    let result: Result;
+    try {
+      result = await this.#run(execute);
+    } catch (error) {
+      result = { dispatchId, attempt, status: 'failed', reason: { code: 'runner_error', message: `the runner failed while executing: ${(error as Error).message}` } };
+    }
+    try {
+      await journal.recordResult(result);
+    } catch (error) {
+      observer.warning('journal_write_failed', `the result of ${dispatchId} could not be written to the journal ${journal.file} (${(error as Error).message}); a re-delivery would run it again`);
+    }
+    const laterAttempts = this.#inFlight.get(dispatchId) ?? new Set<number>();
+    this.#inFlight.delete(dispatchId);
+    observer.dispatchFinished(result, Math.round(performance.now() - started));
+    this.#options.deliver(result);
+    for (const later of laterAttempts) {
+      if (later === attempt) continue;
+      const answer: Result = { ...result, attempt: later, fromJournal: true };
+      observer.dispatchReplayed(answer, 'in_flight');
+      this.#options.deliver(answer);
+    }
+  }
+
+  #run(execute: Execute): Promise<Result> {
+    const options = this.#options;
+    const { action } = execute;
+    if (action.type === 'terminal') {
+      return executeTerminal(
+        { ...execute, action },
+        { root: options.root, limits: options.limits, env: options.env, sendOutput: options.sendOutput, signal: this.#shutdown.signal },
+      );
+    }
+    return executeContainer({ ...execute, action }, { projectId: options.projectId, root: options.root, broker: options.broker });
+  }
+
+  #refuseInvalid(payload: unknown, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): void {
+    const record = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
+    const dispatchId = typeof record.dispatchId === 'string' && record.dispatchId.length > 0 && record.dispatchId.length <= 100 ? record.dispatchId : null;
+    const detail = issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.map(String).join('.') || '(payload)'}: ${issue.message}`)
+      .join('; ');
+    this.#options.observer.invalidExecute(detail, dispatchId);
+    if (dispatchId === null) return;
+    const attempt = Number.isInteger(record.attempt) && (record.attempt as number) >= 1 ? (record.attempt as number) : 1;
+    const action = typeof record.action === 'object' && record.action !== null ? (record.action as Record<string, unknown>) : {};
+    const type = typeof action.type === 'string' ? action.type : null;
+    const reason =
+      type !== null && !KNOWN_ACTIONS.has(type)
+      ? { code: RUNNER_REFUSALS.unsupportedAction, message: `this runner does not know the action type "${type.slice(0, 100)}"` }
+      : { code: RUNNER_REFUSALS.invalidExecute, message: `the execute message is not valid: ${detail}`.slice(0, 4000) };
+    const refusal: Result = { dispatchId, attempt, status: 'refused', reason };
+    this.#options.observer.dispatchFinished(refusal, 0);
+    this.#options.deliver(refusal);
+  }
+}

@@ -1,0 +1,9 @@
+// Codes the runner puts in `reason.code` of a `failed` result (refusals live in
+// runner-protocol's RUNNER_REFUSALS). Broker failures pass their own code through unchanged.
+export const RUNNER_FAILURES = {
+  commandTimeout: 'command_timeout',
+  commandSignalled: 'command_signalled',
+  spawnFailed: 'spawn_failed',
+  runnerShutdown: 'runner_shutdown',
+  brokerUnavailable: 'broker_unavailable',
+} as const;

@@ -1,0 +1,78 @@
+// Final results waiting for the server's ok. A result stays here until the server replies: `ok`
+// acknowledges it (and is journaled as such), `error` means the server settled it otherwise (stale
+// attempt, unknown dispatch) and is logged, `timeout` or a lost connection keeps it for the next
+// flush, which happens on every (re)join and periodically while joined.
+import type { Result } from '../../runner-protocol/index.ts';
+import { RUNNER_EVENTS } from '../../runner-protocol/index.ts';
+
+export type ReplyStatus = 'ok' | 'error' | 'timeout';
+
+export interface PushChannel {
+  canPush(): boolean;
+  push(event: string, payload: object, timeoutMs: number): Promise<{ status: ReplyStatus; response: unknown }>;
+}
+
+export interface ResultOutboxOptions {
+  channel: PushChannel;
+  pushTimeoutMs: number;
+  onAcknowledged: (result: Result) => void;
+  onRejected: (result: Result, reason: string) => void;
+}
+
+export class ResultOutbox {
+  readonly #options: ResultOutboxOptions;
+  readonly #pending = new Map<string, Result>();
+  readonly #sending = new Set<string>();
+
+  constructor(options: ResultOutboxOptions) {
+    this.#options = options;
+  }
+
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** Queues the result and sends it now if the channel is joined. */
+  deliver(result: Result): void {
+    const key = keyOf(result);
+    this.#pending.set(key, result);
+    this.#send(key, result);
+  }
+
+  /** Sends everything not yet acknowledged; returns how many were (re)sent. */
+  flush(): number {
+    let sent = 0;
+    for (const [key, result] of this.#pending) if (this.#send(key, result)) sent += 1;
+    return sent;
+  }
+
+  #send(key: string, result: Result): boolean {
+    if (this.#sending.has(key) || !this.#options.channel.canPush()) return false;
+    this.#sending.add(key);
+    void this.#options.channel
+      .push(RUNNER_EVENTS.result, result, this.#options.pushTimeoutMs)
+      .then(({ status, response }) => {
+        if (status === 'ok') {
+          this.#pending.delete(key);
+          this.#options.onAcknowledged(result);
+        } else if (status === 'error') {
+          this.#pending.delete(key);
+          this.#options.onRejected(result, describeReply(response));
+        }
+      })
+      .finally(() => this.#sending.delete(key));
+    return true;
+  }
+}
+
+const keyOf = (result: Result): string => `${result.attempt}:${result.dispatchId}`;
+
+function describeReply(response: unknown): string {
+  if (typeof response === 'object' && response !== null) {
+    const fields = response as Record<string, unknown>;
+    const code = fields.code ?? fields.reason ?? fields.error;
+    const message = fields.message;
+    if (typeof code === 'string') return typeof message === 'string' ? `${code}: ${message}` : code;
+  }
+  return JSON.stringify(response) ?? 'no reason given';
+}

@@ -1,0 +1,157 @@
+// Puts the runner together: journal, dispatcher, result outbox and connection, and runs it until
+// it is stopped (SIGINT/SIGTERM) or must give up (token or join refused). Returns the exit code.
+import os from 'node:os';
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { RUNNER_PROTOCOL_VERSION, runnerTopic } from '../../runner-protocol/index.ts';
+import { lazyBroker } from './broker-loader.ts';
+import type { RunnerConfig } from './config.ts';
+import { RunnerConnection } from './connection.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { Journal } from './journal.ts';
+import { logObserver } from './log-observer.ts';
+import { combineObservers } from './observer.ts';
+import { ResultOutbox } from './result-outbox.ts';
+import type { TerminalUi } from './terminal-ui.ts';
+import { TOKEN_REFUSED_MESSAGE } from './upgrade-probe.ts';
+
+export const EXIT = { ok: 0, failure: 1, usage: 2, tokenRefused: 3, joinRefused: 4 } as const;
+
+export interface RunnerIo {
+  ui: TerminalUi;
+  logger: Logger;
+  logTarget: string;
+  /** Resolves when the process is asked to stop (signals); the runner then shuts down cleanly. */
+  stopRequested: Promise<void>;
+}
+
+const PUSH_TIMEOUT_MS = 10_000;
+const OUTBOX_RETRY_MS = 15_000;
+const DRAIN_ON_STOP_MS = 2_000;
+
+export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<number> {
+  const { ui, logger } = io;
+  let journal: Journal;
+  let journalResults: number;
+  try {
+    const opened = await Journal.open(config.journalFile);
+    journal = opened.journal;
+    journalResults = opened.report.results;
+    if (opened.report.skippedLines > 0) {
+      const torn = opened.report.tornTail ? ' (a torn last line from an interrupted write was cut off)' : '';
+      ui.warning('journal_repaired', `${opened.report.skippedLines} unreadable line(s) in ${config.journalFile} were skipped${torn}`);
+      logger.warn({ event: 'journal_repaired', ...opened.report }, 'journal had unreadable lines');
+    }
+  } catch (error) {
+    ui.fatal(`cannot open the journal ${config.journalFile}: ${(error as Error).message}; pass --journal with a writable path`);
+    return EXIT.failure;
+  }
+
+  const observer = combineObservers(ui, logObserver(logger));
+  const topic = runnerTopic(config.projectId);
+  const childEnv = { ...process.env };
+  delete childEnv.BRABO_RUNNER_TOKEN; // commands never see the runner's credential
+
+  let dispatcher: Dispatcher | null = null;
+  let outbox: ResultOutbox | null = null;
+  const connection = new RunnerConnection({
+    url: config.url,
+    token: config.token,
+    projectId: config.projectId,
+    joinPayload: () => ({ protocolVersion: RUNNER_PROTOCOL_VERSION, runnerVersion: RUNNER_VERSION, hostname: os.hostname(), journal: journal.dispatchIds() }),
+    onExecute: (payload) => void dispatcher?.handle(payload),
+    onJoined: () => observer.joined(topic, outbox?.flush() ?? 0),
+    observer,
+    logger,
+    backoff: { baseMs: config.reconnectBaseMs, maxMs: config.reconnectMaxMs },
+    probeAfterErrors: 3,
+  });
+  outbox = new ResultOutbox({
+    channel: connection,
+    pushTimeoutMs: PUSH_TIMEOUT_MS,
+    onAcknowledged: (result) => void journal.recordAck(result.dispatchId, result.attempt).catch(() => {}),
+    onRejected: (result, reason) => {
+      observer.resultRejected(result, reason);
+      // The server has settled this attempt otherwise; re-sending it after a restart is pointless.
+      void journal.recordAck(result.dispatchId, result.attempt).catch(() => {});
+    },
+  });
+  const deliver = outbox.deliver.bind(outbox);
+  dispatcher = new Dispatcher({
+    root: config.root,
+    projectId: config.projectId,
+    journal,
+    limits: {
+      defaultTimeoutMs: config.defaultTimeoutMs,
+      killGraceMs: config.killGraceMs,
+      maxOutputBytes: config.maxOutputBytes,
+      maxConcurrent: config.maxConcurrent,
+      chunkChars: 16_384,
+      flushIntervalMs: 100,
+    },
+    broker: lazyBroker({ projectId: config.projectId, defaultImage: config.containerImage, logger }),
+    env: childEnv,
+    observer,
+    deliver,
+    sendOutput: (message) => connection.sendOutput(message),
+  });
+  for (const result of journal.unacknowledged()) deliver(result);
+
+  ui.banner({
+    version: RUNNER_VERSION,
+    url: config.url,
+    projectId: config.projectId,
+    root: config.root,
+    journal: config.journalFile,
+    journalResults,
+    logTarget: io.logTarget,
+  });
+
+  const retry = setInterval(() => outbox.flush(), OUTBOX_RETRY_MS);
+  const activeDispatcher = dispatcher;
+  const activeOutbox = outbox;
+  void io.stopRequested.then(async () => {
+    ui.info('stopping: killing running commands, sending their results, then disconnecting');
+    await activeDispatcher.shutdown();
+    await drain(activeOutbox, DRAIN_ON_STOP_MS);
+    connection.stop();
+  });
+
+  const reason = await connection.run();
+  clearInterval(retry);
+  await activeDispatcher.shutdown();
+  await journal.close();
+  switch (reason.kind) {
+    case 'token_refused':
+      ui.fatal(TOKEN_REFUSED_MESSAGE);
+      logger.error({ event: 'token_refused', status: reason.status }, TOKEN_REFUSED_MESSAGE);
+      return EXIT.tokenRefused;
+    case 'join_refused':
+      ui.fatal(`giving up: the server refused the join with ${reason.code}${joinAdvice(reason.code)}`);
+      return EXIT.joinRefused;
+    case 'stopped':
+      ui.info(activeOutbox.size > 0 ? `stopped; ${activeOutbox.size} result(s) not yet acknowledged stay in the journal and are re-sent on the next start` : 'stopped');
+      return EXIT.ok;
+  }
+}
+
+function joinAdvice(code: string): string {
+  if (code === 'forbidden_topic') return ': this token does not belong to the --project given; check the project id or create a token for it';
+  if (code === 'protocol_version_mismatch') return `: this runner speaks protocol ${RUNNER_PROTOCOL_VERSION}; update brabo on this machine to match the gateway`;
+  return '';
+}
+
+async function drain(outbox: ResultOutbox, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (outbox.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+export const RUNNER_VERSION: string = (() => {
+  try {
+    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    const version = (JSON.parse(text) as { version?: unknown }).version;
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+})();
