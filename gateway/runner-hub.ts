@@ -102,8 +102,9 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     return (this.#connections.get(projectId)?.length ?? 0) > 0;
   }
 
-  /** Last join, push or leave of a runner of this project; null if none since start. */
+  /** Now while a runner is connected; otherwise when the last one left. Null if none since start. */
   lastSeen(projectId: string): Date | null {
+    if (this.isConnected(projectId)) return new Date();
     const at = this.#lastSeen.get(projectId);
     return at === undefined ? null : new Date(at);
   }
@@ -178,7 +179,6 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const list = this.#connections.get(projectId) ?? [];
     list.push(connection);
     this.#connections.set(projectId, list);
-    this.#lastSeen.set(projectId, Date.now());
     this.#logger.info({ code: 'runner_joined', projectId, tokenId: identity.tokenId, socketId: context.socketId }, 'runner connected');
     this.emit('runnerJoined', { ...info });
     return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply);
@@ -206,7 +206,6 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const connection = context.assigns['connection'] as Connection | undefined;
     if (!connection) return refusal(PUSH_ERRORS.notARunner, 'watchers cannot push on a runner topic');
     const { projectId } = connection.info;
-    this.#lastSeen.set(projectId, Date.now());
     switch (event) {
       case RUNNER_EVENTS.ack: {
         const ack = ExecuteAck.safeParse(payload);

@@ -1,7 +1,7 @@
 // Phoenix Channels conformance: the official phoenix clients (1.8.16 and 1.7.21), unmodified,
 // over the `ws` transport against the gateway. Every scenario runs for both client versions.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Presence as Presence18 } from 'phoenix';
+import { Presence18 } from './phoenix-clients.ts';
 import {
   ADMIN_TOKEN,
   answer,

@@ -4,8 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, connect as tcpConnect, type Socket as TcpSocket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Socket as Socket18 } from 'phoenix';
-import { Socket as Socket17 } from 'phoenix17';
+import { Socket17, Socket18, type PhoenixPush, type PhoenixSocket } from './phoenix-clients.ts';
 import pino from 'pino';
 import WebSocket from 'ws';
 import {

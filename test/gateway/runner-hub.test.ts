@@ -174,6 +174,9 @@ describe('revocation', () => {
     expect(gw.tokens.revoke(tokenId)).toBe(true);
     expect(gw.wired.gateway.disconnect(byRunnerToken(tokenId), { reason: 'token revoked' })).toBe(1);
     await left;
+    const seen = gw.wired.runners.lastSeen('p1');
+    await delay(20);
+    expect(gw.wired.runners.lastSeen('p1')).toEqual(seen); // frozen at the disconnect
     await waitFor(() => errors.some((message) => message.includes('403')), 'a refused reconnect');
     expect(gw.wired.runners.isConnected('p1')).toBe(false);
     expect(gw.wired.gateway.socketCount).toBe(0);

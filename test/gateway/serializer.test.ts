@@ -2,10 +2,10 @@
 // decode, what we encode the client decodes; arbitrary bytes never escape as anything but
 // MalformedFrameError.
 import fc from 'fast-check';
-import { Serializer } from 'phoenix';
 import { describe, expect, it } from 'vitest';
 import { MalformedFrameError } from '../../gateway/errors.ts';
 import { decode, encodeBroadcast, encodePush, encodeReply } from '../../gateway/serializer.ts';
+import { Serializer } from './phoenix-clients.ts';
 
 const field = fc.string({ maxLength: 40 });
 const json = fc.jsonValue() as fc.Arbitrary<unknown>;
