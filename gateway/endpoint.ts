@@ -130,25 +130,35 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (vsn === null || !SUPPORTED_VSN.test(vsn)) {
       return refused(403, 'Forbidden', 'unsupported_vsn', `upgrade refused: serializer vsn ${JSON.stringify(vsn)} is not supported (2.0.x only)`);
     }
-    if (!originAllowed(options.checkOrigin, origin)) {
+    let allowed: boolean;
+    try {
+      allowed = originAllowed(options.checkOrigin, origin);
+    } catch (err) {
+      logger.error({ code: 'origin_check_failed', err, origin }, 'upgrade refused: the origin check threw');
+      allowed = false;
+    }
+    if (!allowed) {
       return refused(403, 'Forbidden', 'origin_refused', `upgrade refused: origin ${JSON.stringify(origin)} is not allowed`);
     }
     const params: Record<string, string> = {};
     for (const [key, value] of url.searchParams) if (key !== 'vsn') params[key] = value;
     const authToken = authTokenFromProtocols(request.headers['sec-websocket-protocol']);
-    options.authenticate.authenticate(params, { origin, remoteAddress, authToken }).then(
-      (identity) => {
-        if (!identity) return refused(403, 'Forbidden', 'bad_token', 'upgrade refused: missing, unknown or revoked token');
-        if (draining) return refused(503, 'Service Unavailable', 'draining', 'upgrade refused: gateway is draining');
-        if (tcp.destroyed) return;
-        tcp.off('error', destroyOnError); // ws takes over error handling
-        wss.handleUpgrade(request, tcp, head, (ws) => accept(ws, identity, remoteAddress));
-      },
-      (err: unknown) => {
-        logger.error({ code: 'authenticator_failed', err, remoteAddress }, 'upgrade refused: the authenticator threw (token store down?)');
-        refuse(tcp, 503, 'Service Unavailable');
-      },
-    );
+    // Through a resolved promise: an authenticator that throws synchronously is a rejection too.
+    Promise.resolve()
+      .then(() => options.authenticate.authenticate(params, { origin, remoteAddress, authToken }))
+      .then(
+        (identity) => {
+          if (!identity) return refused(403, 'Forbidden', 'bad_token', 'upgrade refused: missing, unknown or revoked token');
+          if (draining) return refused(503, 'Service Unavailable', 'draining', 'upgrade refused: gateway is draining');
+          if (tcp.destroyed) return;
+          tcp.off('error', destroyOnError); // ws takes over error handling
+          wss.handleUpgrade(request, tcp, head, (ws) => accept(ws, identity, remoteAddress));
+        },
+        (err: unknown) => {
+          logger.error({ code: 'authenticator_failed', err, remoteAddress }, 'upgrade refused: the authenticator threw (token store down?)');
+          refuse(tcp, 503, 'Service Unavailable');
+        },
+      );
   };
 
   const accept = (ws: import('ws').WebSocket, identity: SocketIdentity, remoteAddress: string | null): void => {

@@ -1,6 +1,10 @@
 // Wire-level behaviour checked frame by frame with a raw `ws` client: what a phoenix client relies
 // on but cannot easily provoke (duplicate joins, stale join_refs, malformed and oversized frames).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGateway } from '../../gateway/index.ts';
 import {
   ADMIN_TOKEN,
   answer,
@@ -154,5 +158,33 @@ describe('raw Phoenix v2 protocol', () => {
     expect(await closing).toEqual({ code: 1008, reason: 'token revoked' });
     admin.send([null, '1', 'phoenix', 'heartbeat', {}]);
     await waitFor(() => admin.received.length === 1, 'admin still served');
+  });
+
+  it('an authenticator that throws (token store down) refuses with 503, and the server stays up', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const logs: Array<{ code?: string }> = [];
+    let calls = 0;
+    const gateway = createGateway({
+      server,
+      channels: [],
+      logger: pino({}, { write: (line: string) => void logs.push(JSON.parse(line) as { code?: string }) }),
+      authenticate: {
+        authenticate: () => {
+          calls++;
+          if (calls === 1) throw new Error('sync failure');
+          return Promise.reject(new Error('connection refused'));
+        },
+      },
+    });
+    try {
+      const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/socket/websocket?vsn=2.0.0&token=x`;
+      expect(await upgradeStatus(url)).toBe(503);
+      expect(await upgradeStatus(url)).toBe(503);
+      expect(logs.filter((line) => line.code === 'authenticator_failed')).toHaveLength(2);
+    } finally {
+      await gateway.close();
+      server.close();
+    }
   });
 });
