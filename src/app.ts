@@ -24,7 +24,6 @@ export interface App {
 
 export interface AppOptions {
   logger?: Logger;
-  requestLogs?: boolean;
   defaultMetrics?: boolean;
 }
 
@@ -53,7 +52,6 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       metrics,
       logger,
       adminToken: adminToken.token,
-      ...(options.requestLogs === undefined ? {} : { requestLogs: options.requestLogs }),
     });
     let closed = false;
     return {

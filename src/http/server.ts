@@ -26,8 +26,6 @@ export interface HttpDeps {
   metrics: Metrics;
   logger: Logger;
   adminToken: string;
-  /** Default true; benchmarks turn per-request logs off. */
-  requestLogs?: boolean;
 }
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -35,7 +33,6 @@ export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, Serv
 export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    disableRequestLogging: deps.requestLogs === false,
     bodyLimit: 1_048_576,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -130,6 +130,25 @@ describe('sqlite store', () => {
     expect(order).toEqual(['slow:start', 'slow:end', 'fast:start', 'fast:end']);
   });
 
+  it('group commit: units submitted together commit together, a failing unit rolls back alone', async () => {
+    const results = await Promise.allSettled([
+      store.transaction((tx) => tx.actions.insert(action('g1'))),
+      store.transaction(async (tx) => {
+        await tx.actions.insert(action('g2'));
+        throw new Error('unit failed');
+      }),
+      store.transaction(async (tx) => {
+        // Serial semantics inside a batch: the earlier unit's write is visible.
+        expect(await tx.actions.get('g1')).not.toBeNull();
+        await tx.actions.insert(action('g3'));
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await store.read.actions.get('g1')).not.toBeNull();
+    expect(await store.read.actions.get('g2')).toBeNull();
+    expect(await store.read.actions.get('g3')).not.toBeNull();
+  });
+
   it('reads see committed data only', async () => {
     let seenInside: unknown = 'unset';
     await store.transaction(async (tx) => {

@@ -1,7 +1,6 @@
 // The embedded store: one SQLite file in the data dir, WAL, synchronous=FULL (a commit is on disk
-// when transaction() resolves). One writer connection serialized by an async mutex (a transaction
-// may await between statements: other requests must not slip into it), one read-only connection
-// that sees committed data only.
+// when transaction() resolves). One writer connection whose units of work run one at a time and
+// are group-committed (group-commit.ts), one read-only connection that sees committed data only.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -10,6 +9,7 @@ import { SqliteActions } from './actions.ts';
 import { SqliteAgentAutonomy } from './autonomy.ts';
 import { SqliteEvents } from './events.ts';
 import { SqliteContainers, SqliteHandoffs, SqliteMerges } from './execution.ts';
+import { GroupCommitWriter } from './group-commit.ts';
 import { applyMigrations } from './migrations.ts';
 import { SqliteMembers, SqliteProjects } from './projects.ts';
 import { Statements } from './rows.ts';
@@ -34,32 +34,12 @@ function repositories(db: DatabaseSync): Repositories {
   };
 }
 
-/** Serializes async critical sections (FIFO). */
-class Mutex {
-  #tail: Promise<void> = Promise.resolve();
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const previous = this.#tail;
-    let release!: () => void;
-    this.#tail = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
-    }
-  }
-}
-
 export class SqliteStore implements Store {
   readonly read: Repositories;
   readonly runnerTokens: RunnerTokenRepository;
   readonly #writer: DatabaseSync;
   readonly #reader: DatabaseSync;
-  readonly #tx: Repositories;
-  readonly #mutex = new Mutex();
+  readonly #writes: GroupCommitWriter;
   #closed = false;
 
   constructor(file: string) {
@@ -71,7 +51,7 @@ export class SqliteStore implements Store {
     applyMigrations(this.#writer);
     this.#reader = new DatabaseSync(file, { readOnly: true });
     this.#reader.exec('PRAGMA busy_timeout = 5000');
-    this.#tx = repositories(this.#writer);
+    this.#writes = new GroupCommitWriter(this.#writer, repositories(this.#writer));
     this.read = repositories(this.#reader);
     const store = this;
     this.runnerTokens = {
@@ -83,34 +63,16 @@ export class SqliteStore implements Store {
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
-    return this.#mutex.run(async () => {
-      if (this.#closed) throw new StoreClosedError();
-      this.#writer.exec('BEGIN IMMEDIATE');
-      let result: T;
-      try {
-        result = await work(this.#tx);
-      } catch (error) {
-        this.#writer.exec('ROLLBACK');
-        throw error;
-      }
-      try {
-        this.#writer.exec('COMMIT');
-      } catch (error) {
-        // A failed COMMIT (disk full, I/O error) may leave the transaction open: never keep it.
-        if (this.#writer.isTransaction) this.#writer.exec('ROLLBACK');
-        throw error;
-      }
-      return result;
-    });
+    if (this.#closed) return Promise.reject(new StoreClosedError());
+    return this.#writes.submit(work);
   }
 
   async close(): Promise<void> {
-    await this.#mutex.run(async () => {
-      if (this.#closed) return;
-      this.#closed = true;
-      this.#reader.close();
-      this.#writer.close();
-    });
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#writes.idle();
+    this.#reader.close();
+    this.#writer.close();
   }
 }
 
