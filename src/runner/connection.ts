@@ -6,7 +6,7 @@
 import WebSocket from 'ws';
 import type { Logger } from 'pino';
 import { JOIN_ERRORS, RUNNER_EVENTS, runnerTopic } from '../../runner-protocol/index.ts';
-import type { Output, RunnerJoin } from '../../runner-protocol/index.ts';
+import type { ExecuteAck, Output, RunnerJoin } from '../../runner-protocol/index.ts';
 import type { RunnerObserver } from './observer.ts';
 import { createPhoenixSocket } from './phoenix-client.ts';
 import type { PhoenixChannel, PhoenixSocketLike, ReplyStatus } from './phoenix-client.ts';
@@ -114,6 +114,11 @@ export class RunnerConnection implements PushChannel {
     });
   }
 
+  /** Tells the gateway the execute arrived (its delivery waits for this). Best effort. */
+  sendAck(ack: ExecuteAck): void {
+    if (this.canPush()) this.#channel.push(RUNNER_EVENTS.ack, ack);
+  }
+
   /** Output chunks are best effort: dropped while not joined (the final result carries the text). */
   sendOutput(message: Output): void {
     if (this.canPush()) this.#channel.push(RUNNER_EVENTS.output, message);
@@ -126,9 +131,12 @@ export class RunnerConnection implements PushChannel {
       this.#connected = true;
       this.#reportedUnreachable = false;
     });
-    this.#socket.onClose(() => {
-      if (this.#connected) observer.disconnected('connection closed; reconnecting with backoff');
+    this.#socket.onClose((event) => {
+      const code = closeCode(event);
+      if (this.#connected) observer.disconnected(`connection closed${code === null ? '' : ` (${code})`}; reconnecting with backoff`);
       this.#connected = false;
+      // 1008 is how the gateway drops a socket whose token was revoked: check now, not after retries.
+      if (code === POLICY_VIOLATION) void this.#probeAgain();
     });
     this.#socket.onError((error) => {
       this.#consecutiveErrors += 1;
@@ -169,6 +177,13 @@ export class RunnerConnection implements PushChannel {
     this.#socket.disconnect();
     this.#finish(reason);
   }
+}
+
+const POLICY_VIOLATION = 1008;
+
+function closeCode(event: unknown): number | null {
+  const code = typeof event === 'object' && event !== null ? (event as { code?: unknown }).code : undefined;
+  return typeof code === 'number' ? code : null;
 }
 
 function joinRefusal(response: unknown): { code: string; message: string } {

@@ -2,7 +2,7 @@
 // (or from the run already in flight) instead of running twice, runs it, journals the final result
 // durably and only then hands it to the outbox. Never throws: every path ends in a Result or a log.
 import { Execute, RUNNER_REFUSALS } from '../../runner-protocol/index.ts';
-import type { Output, Result } from '../../runner-protocol/index.ts';
+import type { ExecuteAck, Output, Result } from '../../runner-protocol/index.ts';
 import { executeContainer } from './container-action.ts';
 import type { ContainerContext } from './container-action.ts';
 import type { Journal } from './journal.ts';
@@ -21,6 +21,8 @@ export interface DispatcherOptions {
   /** Final results go here (the outbox re-sends until the server acknowledges). */
   deliver: (result: Result) => void;
   sendOutput: (message: Output) => void;
+  /** "I have it": sent on every execute whose dispatchId and attempt can be read. */
+  acknowledge: (ack: ExecuteAck) => void;
 }
 
 const KNOWN_ACTIONS = new Set(['terminal', 'container_start', 'container_stop', 'container_remove']);
@@ -58,6 +60,8 @@ export class Dispatcher {
 
   async #handle(payload: unknown): Promise<void> {
     const { observer, journal } = this.#options;
+    const ids = readIds(payload);
+    if (ids !== null) this.#options.acknowledge(ids);
     const parsed = Execute.safeParse(payload);
     if (!parsed.success) {
       this.#refuseInvalid(payload, parsed.error.issues);
@@ -129,16 +133,16 @@ export class Dispatcher {
   }
 
   #refuseInvalid(payload: unknown, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): void {
-    const record = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
-    const dispatchId = typeof record.dispatchId === 'string' && record.dispatchId.length > 0 && record.dispatchId.length <= 100 ? record.dispatchId : null;
+    const record = asRecord(payload);
+    const dispatchId = readDispatchId(record);
     const detail = issues
       .slice(0, 3)
       .map((issue) => `${issue.path.map(String).join('.') || '(payload)'}: ${issue.message}`)
       .join('; ');
     this.#options.observer.invalidExecute(detail, dispatchId);
     if (dispatchId === null) return;
-    const attempt = Number.isInteger(record.attempt) && (record.attempt as number) >= 1 ? (record.attempt as number) : 1;
-    const action = typeof record.action === 'object' && record.action !== null ? (record.action as Record<string, unknown>) : {};
+    const attempt = readAttempt(record) ?? 1;
+    const action = asRecord(record.action);
     const type = typeof action.type === 'string' ? action.type : null;
     const reason =
       type !== null && !KNOWN_ACTIONS.has(type)
@@ -148,4 +152,24 @@ export class Dispatcher {
     this.#options.observer.dispatchFinished(refusal, 0);
     this.#options.deliver(refusal);
   }
+}
+
+const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+
+function readDispatchId(record: Record<string, unknown>): string | null {
+  const id = record.dispatchId;
+  return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : null;
+}
+
+function readAttempt(record: Record<string, unknown>): number | null {
+  const attempt = record.attempt;
+  return typeof attempt === 'number' && Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : null;
+}
+
+/** dispatchId and attempt of a payload that may be invalid otherwise. */
+function readIds(payload: unknown): ExecuteAck | null {
+  const record = asRecord(payload);
+  const dispatchId = readDispatchId(record);
+  const attempt = readAttempt(record);
+  return dispatchId === null || attempt === null ? null : { dispatchId, attempt };
 }

@@ -1,9 +1,10 @@
 // Final results waiting for the server's ok. A result stays here until the server replies: `ok`
-// acknowledges it (and is journaled as such), `error` means the server settled it otherwise (stale
-// attempt, unknown dispatch) and is logged, `timeout` or a lost connection keeps it for the next
-// flush, which happens on every (re)join and periodically while joined.
+// acknowledges it (and is journaled as such); `error` means the server settled it otherwise (stale
+// attempt, unknown dispatch) and is logged, except the gateway's "retry later" codes; `timeout`,
+// a retryable error or a lost connection keep it for the next flush, which happens on every
+// (re)join and periodically while joined.
 import type { Result } from '../../runner-protocol/index.ts';
-import { RUNNER_EVENTS } from '../../runner-protocol/index.ts';
+import { PUSH_ERRORS, RUNNER_EVENTS } from '../../runner-protocol/index.ts';
 
 export type ReplyStatus = 'ok' | 'error' | 'timeout';
 
@@ -55,7 +56,7 @@ export class ResultOutbox {
         if (status === 'ok') {
           this.#pending.delete(key);
           this.#options.onAcknowledged(result);
-        } else if (status === 'error') {
+        } else if (status === 'error' && !RETRYABLE.has(replyCode(response))) {
           this.#pending.delete(key);
           this.#options.onRejected(result, describeReply(response));
         }
@@ -64,6 +65,12 @@ export class ResultOutbox {
     return true;
   }
 }
+
+/** Error replies that mean "not recorded, send it again later". */
+const RETRYABLE: ReadonlySet<string> = new Set([PUSH_ERRORS.sinkUnavailable, PUSH_ERRORS.sinkFailed]);
+
+const replyCode = (response: unknown): string =>
+  typeof response === 'object' && response !== null && typeof (response as { code?: unknown }).code === 'string' ? (response as { code: string }).code : '';
 
 const keyOf = (result: Result): string => `${result.attempt}:${result.dispatchId}`;
 

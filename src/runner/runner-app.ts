@@ -94,6 +94,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     observer,
     deliver,
     sendOutput: (message) => connection.sendOutput(message),
+    acknowledge: (ack) => connection.sendAck(ack),
   });
   for (const result of journal.unacknowledged()) deliver(result);
 

@@ -42,6 +42,7 @@ describe('dispatcher: re-delivery never runs a command twice (RN-497)', () => {
     expect(harness.results[0]).toMatchObject({ dispatchId: 'd-1', attempt: 1, status: 'executed', exitCode: 0, stdout: 'hello\n' });
     expect(harness.results[0]?.fromJournal).toBeUndefined();
     expect(harness.results[1]).toMatchObject({ dispatchId: 'd-1', attempt: 2, status: 'executed', stdout: 'hello\n', fromJournal: true });
+    expect(harness.acks).toEqual([{ dispatchId: 'd-1', attempt: 1 }, { dispatchId: 'd-1', attempt: 2 }]);
   });
 
   it('after a runner restart the journal still answers the re-delivery', async () => {
@@ -136,6 +137,7 @@ describe('dispatcher: invalid execute payloads never crash the runner', () => {
     await harness.dispatcher.handle({ attempt: 1, action: { type: 'terminal', command: 'touch x', cwd: root } });
     await harness.dispatcher.handle('garbage');
     expect(harness.results).toEqual([]);
+    expect(harness.acks).toEqual([]);
     expect(harness.observer.warnings).toHaveLength(2);
   });
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Output, Result } from '../../../runner-protocol/index.ts';
+import type { ExecuteAck, Output, Result } from '../../../runner-protocol/index.ts';
 import type { BrokerResult, ContainerBrokerPort } from '../../../broker/port.ts';
 import { Dispatcher } from '../../../src/runner/dispatcher.ts';
 import { Journal } from '../../../src/runner/journal.ts';
@@ -37,6 +37,7 @@ export interface DispatcherHarness {
   journal: Journal;
   results: Result[];
   outputs: Output[];
+  acks: ExecuteAck[];
   observer: ReturnType<typeof silentObserver>;
 }
 
@@ -50,6 +51,7 @@ export async function dispatcherHarness(options: {
   const { journal } = await Journal.open(options.journalFile);
   const results: Result[] = [];
   const outputs: Output[] = [];
+  const acks: ExecuteAck[] = [];
   const observer = silentObserver();
   const dispatcher = new Dispatcher({
     root: options.root,
@@ -68,8 +70,9 @@ export async function dispatcherHarness(options: {
     observer,
     deliver: (result) => results.push(result),
     sendOutput: (message) => outputs.push(message),
+    acknowledge: (ack) => acks.push(ack),
   });
-  return { dispatcher, journal, results, outputs, observer };
+  return { dispatcher, journal, results, outputs, acks, observer };
 }
 
 /** True while a process with this pid exists and is not a zombie (killed, awaiting its reaper). */
