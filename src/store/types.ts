@@ -67,23 +67,11 @@ export interface ProposedAction {
   createdAt: string;
 }
 
-export interface NewProposedAction {
-  id: string;
-  projectId: string;
-  proposerId: string;
-  proposerKind: MemberKind;
-  actionType: ActionType;
-  payload: Record<string, unknown>;
-  status: ActionStatus;
-  reasonCode: ReasonCode;
-  reason: string;
-  scopeRoot: string | null;
-  /** Set for denied-at-creation (the time of the policy decision); NULL otherwise. */
-  decidedAt: string | null;
+/** A row to insert: nobody has decided yet (decided_by NULL); decidedAt is set for denied-at-creation. */
+export type NewProposedAction = Omit<ProposedAction, 'decidedBy' | 'denialReason'> & {
   /** git_merge: `<projectId>:<prNumber>` while the proposal is live; unique. */
   liveMergeKey: string | null;
-  createdAt: string;
-}
+};
 
 export interface SessionEvent {
   /** The cursor: strictly increasing per store. */
