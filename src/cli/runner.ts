@@ -47,14 +47,21 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGTERM', onSignal);
   });
 
+  let code: number = EXIT.failure;
   try {
-    return await runRunner(config, { ui, logger, logTarget, stopRequested });
+    code = await runRunner(config, { ui, logger, logTarget, stopRequested });
+    return code;
   } finally {
     process.off('uncaughtException', onUncaught);
     process.off('unhandledRejection', onUncaught);
     logger.flush();
+    // The runner is done: a handle left behind (a half-open TCP connection, a library timer) must
+    // not keep the process alive. Unref'd, so a clean exit happens first whenever it can.
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   }
 }
+
+const EXIT_GRACE_MS = 2_000;
 
 // Lets the runner start without the top-level CLI: `node src/cli/runner.ts --url ...`.
 if (import.meta.main) {

@@ -48,6 +48,15 @@ export function jitteredBackoff({ baseMs, maxMs }: BackoffOptions): (tries: numb
   };
 }
 
+const HANDSHAKE_TIMEOUT_MS = 15_000;
+
+/** `ws` with a handshake timeout: an upgrade nobody answers (a black-holing proxy) is an error to retry, not a hang. */
+class TimedWebSocket extends WebSocket {
+  constructor(url: string, protocols?: string | string[]) {
+    super(url, protocols, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+  }
+}
+
 export class RunnerConnection implements PushChannel {
   readonly #options: RunnerConnectionOptions;
   readonly #socket: PhoenixSocketLike;
@@ -68,7 +77,7 @@ export class RunnerConnection implements PushChannel {
     });
     const log = options.logger.child({ component: 'phoenix' });
     this.#socket = createPhoenixSocket(options.url, {
-      transport: WebSocket,
+      transport: TimedWebSocket,
       params: () => ({ token: options.token }),
       reconnectAfterMs: jitteredBackoff(options.backoff),
       rejoinAfterMs: jitteredBackoff(options.backoff),
@@ -85,7 +94,7 @@ export class RunnerConnection implements PushChannel {
 
   /** Checks the token once, connects, and resolves when the runner must stop. */
   async run(): Promise<StopReason> {
-    const first = await probeUpgrade(this.#socket.endPointURL(), 10_000);
+    const first = await probeUpgrade(this.#socket.endPointURL(), HANDSHAKE_TIMEOUT_MS);
     if (first.kind === 'refused' && first.status === 403) return { kind: 'token_refused', status: 403 };
     if (first.kind === 'refused') {
       this.#options.observer.warning('upgrade_refused', `the server answered the WebSocket upgrade with HTTP ${first.status}; check --url (it should end in /socket); retrying`);
@@ -165,7 +174,7 @@ export class RunnerConnection implements PushChannel {
     if (this.#probing) return;
     this.#probing = true;
     try {
-      const outcome = await probeUpgrade(this.#socket.endPointURL(), 10_000);
+      const outcome = await probeUpgrade(this.#socket.endPointURL(), HANDSHAKE_TIMEOUT_MS);
       if (outcome.kind === 'refused' && outcome.status === 403) this.#end({ kind: 'token_refused', status: 403 });
     } finally {
       this.#probing = false;
