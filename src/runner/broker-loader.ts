@@ -1,7 +1,9 @@
-// Builds the runner's Docker broker on first use, so a machine without Docker still serves terminal
-// commands; a broker that cannot be built is a named `broker_unavailable` failure, every time.
-import type { BrokerResult, ContainerBrokerPort } from '../../broker/port.ts';
+// Builds the runner's Docker broker on first use, so a runner that only ever runs terminal
+// commands never talks to Docker; a broker that cannot be built is a named `broker_unavailable`
+// failure for each container action, never a crash.
 import type { Logger } from 'pino';
+import { createDockerBroker } from '../../broker/index.ts';
+import type { BrokerResult, ContainerBrokerPort } from '../../broker/port.ts';
 
 export interface BrokerLoaderOptions {
   projectId: string;
@@ -9,26 +11,19 @@ export interface BrokerLoaderOptions {
   logger: Logger;
 }
 
-type BrokerFactory = (config: Record<string, unknown>) => ContainerBrokerPort;
-
-// Resolved at run time: broker/index.ts is written alongside this program and only its
-// `createDockerBroker(config)` export is relied upon.
-const BROKER_MODULE = new URL('../../broker/index.ts', import.meta.url).href;
-
 export function lazyBroker(options: BrokerLoaderOptions): () => Promise<BrokerResult<ContainerBrokerPort>> {
-  let loading: Promise<BrokerResult<ContainerBrokerPort>> | null = null;
-  return () => {
-    loading ??= load(options);
-    return loading;
+  let built: BrokerResult<ContainerBrokerPort> | null = null;
+  return async () => {
+    built ??= build(options);
+    return built;
   };
 }
 
-async function load(options: BrokerLoaderOptions): Promise<BrokerResult<ContainerBrokerPort>> {
+function build(options: BrokerLoaderOptions): BrokerResult<ContainerBrokerPort> {
   try {
-    const module = (await import(BROKER_MODULE)) as { createDockerBroker?: BrokerFactory };
-    if (typeof module.createDockerBroker !== 'function') throw new Error('broker/index.ts has no createDockerBroker export');
-    const broker = module.createDockerBroker({
+    const broker = createDockerBroker({
       defaultImage: options.defaultImage,
+      // Scopes list() to this runner's project; the broker's own labels still mark it as managed.
       labels: { 'brabo.runner.project': options.projectId },
       namePrefix: 'brabo-runner-',
       logger: options.logger.child({ component: 'broker' }),
@@ -39,7 +34,7 @@ async function load(options: BrokerLoaderOptions): Promise<BrokerResult<Containe
       ok: false,
       failure: {
         code: 'broker_unavailable',
-        message: `this runner cannot use Docker: the broker could not be loaded (${(error as Error).message}); terminal commands still work`,
+        message: `this runner cannot use Docker: the broker could not be set up (${(error as Error).message}); check DOCKER_HOST; terminal commands still work`,
       },
     };
   }
