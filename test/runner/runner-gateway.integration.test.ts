@@ -1,5 +1,6 @@
 // A real `brabo runner` process against the real gateway over a real socket (the runner uses the
 // real phoenix client): executes flow through RunnerHub, results come back through the sink.
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -123,6 +124,13 @@ describe('brabo runner: a refused token stops it with a clear message', () => {
     expect(gateway.upgrades()).toBeLessThanOrEqual(2);
   });
 
+  it('gives up with exit 4 when the token belongs to another project (forbidden_topic)', async () => {
+    const { token } = gateway.tokens.issue('some-other-project');
+    const process = launch(token);
+    expect(await process.exited).toBe(4);
+    expect(process.stdout()).toContain('forbidden_topic: this token does not belong to the --project given');
+  });
+
   it('exits non-zero when its token is revoked while connected', async () => {
     const { process, tokenId } = await connectedRunner();
     gateway.tokens.revoke(tokenId);
@@ -131,4 +139,32 @@ describe('brabo runner: a refused token stops it with a clear message', () => {
     expect(process.stdout()).toContain('(HTTP 403)');
     expect(gateway.upgrades()).toBeLessThanOrEqual(6);
   });
+});
+
+describe('brabo runner: container actions on the real Docker engine', () => {
+  const dockerProject = `runner-it-${process.pid}`;
+  afterEach(() => {
+    // Containers this test made carry the runner's project label; remove whatever is left.
+    spawnSync('sh', ['-c', `docker ps -aq --filter label=brabo.runner.project=${dockerProject} | xargs -r docker rm -f`], { stdio: 'ignore' });
+  });
+
+  it('container_start, container_stop and container_remove run through the broker with --root mounted', async () => {
+    const { token } = gateway.tokens.issue(dockerProject);
+    runner = startRunner(['--url', gateway.url, '--token', token, '--project', dockerProject, '--root', root, '--journal', path.join(dir, 'journal.jsonl'), '--container-image', 'brabo-test-busybox:latest']);
+    await runner.waitForOutput('● connected');
+    await waitFor(() => gateway.current.runners.isConnected(dockerProject), 5_000, 'the hub to see the runner');
+
+    await gateway.current.runners.execute(dockerProject, { dispatchId: 'c-start', attempt: 1, action: { type: 'container_start', resources: { cpus: 0.5, memoryMb: 64, pids: 64 } } });
+    const started = await gateway.waitForResult('c-start', 1, 60_000);
+    expect(started, JSON.stringify(started)).toMatchObject({ status: 'executed', exitCode: 0 });
+    const mounts = spawnSync('sh', ['-c', `docker inspect --format '{{range .Mounts}}{{.Source}}:{{.Destination}} {{end}}' $(docker ps -q --filter label=brabo.runner.project=${dockerProject})`], { encoding: 'utf8' });
+    expect(mounts.stdout.trim()).toBe(`${root}:/work`);
+
+    await gateway.current.runners.execute(dockerProject, { dispatchId: 'c-stop', attempt: 1, action: { type: 'container_stop' } });
+    expect(await gateway.waitForResult('c-stop', 1, 60_000)).toMatchObject({ status: 'executed' });
+    await gateway.current.runners.execute(dockerProject, { dispatchId: 'c-rm', attempt: 1, action: { type: 'container_remove' } });
+    expect(await gateway.waitForResult('c-rm', 1, 60_000)).toMatchObject({ status: 'executed' });
+    const left = spawnSync('sh', ['-c', `docker ps -aq --filter label=brabo.runner.project=${dockerProject}`], { encoding: 'utf8' });
+    expect(left.stdout.trim()).toBe('');
+  }, 120_000);
 });
