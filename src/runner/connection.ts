@@ -11,6 +11,7 @@ import type { RunnerObserver } from './observer.ts';
 import { createPhoenixSocket } from './phoenix-client.ts';
 import type { PhoenixChannel, PhoenixSocketLike, ReplyStatus } from './phoenix-client.ts';
 import type { PushChannel } from './result-outbox.ts';
+import { readRefusal } from './reply.ts';
 import { probeUpgrade } from './upgrade-probe.ts';
 
 export type StopReason =
@@ -164,7 +165,9 @@ export class RunnerConnection implements PushChannel {
       .join()
       .receive('ok', () => this.#options.onJoined())
       .receive('error', (response) => {
-        const { code, message } = joinRefusal(response);
+        const refusal = readRefusal(response);
+        const code = refusal.code || 'join_refused';
+        const { message } = refusal;
         this.#options.observer.joinRefused(code, message);
         if (FATAL_JOIN_CODES.has(code)) this.#end({ kind: 'join_refused', code, message });
       });
@@ -193,13 +196,6 @@ const POLICY_VIOLATION = 1008;
 function closeCode(event: unknown): number | null {
   const code = typeof event === 'object' && event !== null ? (event as { code?: unknown }).code : undefined;
   return typeof code === 'number' ? code : null;
-}
-
-function joinRefusal(response: unknown): { code: string; message: string } {
-  const fields = typeof response === 'object' && response !== null ? (response as Record<string, unknown>) : {};
-  const code = [fields.code, fields.reason, fields.error].find((value) => typeof value === 'string') as string | undefined;
-  const message = typeof fields.message === 'string' ? fields.message : JSON.stringify(response) ?? '';
-  return { code: code ?? 'join_refused', message };
 }
 
 function describe(value: unknown): string {

@@ -1,7 +1,7 @@
 // Handles every `execute` the server pushes: validates it, answers a re-delivery from the journal
 // (or from the run already in flight) instead of running twice, runs it, journals the final result
 // durably and only then hands it to the outbox. Never throws: every path ends in a Result or a log.
-import { Execute, RUNNER_REFUSALS } from '../../runner-protocol/index.ts';
+import { ContainerAction, Execute, RUNNER_REFUSALS, TerminalAction } from '../../runner-protocol/index.ts';
 import type { ExecuteAck, Output, Result } from '../../runner-protocol/index.ts';
 import { executeContainer } from './container-action.ts';
 import type { ContainerContext } from './container-action.ts';
@@ -25,7 +25,7 @@ export interface DispatcherOptions {
   acknowledge: (ack: ExecuteAck) => void;
 }
 
-const KNOWN_ACTIONS = new Set(['terminal', 'container_start', 'container_stop', 'container_remove']);
+const KNOWN_ACTIONS: ReadonlySet<string> = new Set([TerminalAction.shape.type.value, ...ContainerAction.shape.type.options]);
 
 export class Dispatcher {
   readonly #options: DispatcherOptions;

@@ -5,6 +5,7 @@
 // (re)join and periodically while joined.
 import type { Result } from '../../runner-protocol/index.ts';
 import { PUSH_ERRORS, RUNNER_EVENTS } from '../../runner-protocol/index.ts';
+import { describeRefusal, readRefusal } from './reply.ts';
 
 export type ReplyStatus = 'ok' | 'error' | 'timeout';
 
@@ -56,9 +57,9 @@ export class ResultOutbox {
         if (status === 'ok') {
           this.#pending.delete(key);
           this.#options.onAcknowledged(result);
-        } else if (status === 'error' && !RETRYABLE.has(replyCode(response))) {
+        } else if (status === 'error' && !RETRYABLE.has(readRefusal(response).code)) {
           this.#pending.delete(key);
-          this.#options.onRejected(result, describeReply(response));
+          this.#options.onRejected(result, describeRefusal(readRefusal(response)));
         }
       })
       .finally(() => this.#sending.delete(key));
@@ -69,17 +70,5 @@ export class ResultOutbox {
 /** Error replies that mean "not recorded, send it again later". */
 const RETRYABLE: ReadonlySet<string> = new Set([PUSH_ERRORS.sinkUnavailable, PUSH_ERRORS.sinkFailed]);
 
-const replyCode = (response: unknown): string =>
-  typeof response === 'object' && response !== null && typeof (response as { code?: unknown }).code === 'string' ? (response as { code: string }).code : '';
-
 const keyOf = (result: Result): string => `${result.attempt}:${result.dispatchId}`;
 
-function describeReply(response: unknown): string {
-  if (typeof response === 'object' && response !== null) {
-    const fields = response as Record<string, unknown>;
-    const code = fields.code ?? fields.reason ?? fields.error;
-    const message = fields.message;
-    if (typeof code === 'string') return typeof message === 'string' ? `${code}: ${message}` : code;
-  }
-  return JSON.stringify(response) ?? 'no reason given';
-}

@@ -52,21 +52,20 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
   const childEnv = { ...process.env };
   delete childEnv.BRABO_RUNNER_TOKEN; // commands never see the runner's credential
 
-  let dispatcher: Dispatcher | null = null;
-  let outbox: ResultOutbox | null = null;
+  // The three parts refer to each other through callbacks that only fire once run() is called.
   const connection = new RunnerConnection({
     url: config.url,
     token: config.token,
     projectId: config.projectId,
     joinPayload: () => ({ protocolVersion: RUNNER_PROTOCOL_VERSION, runnerVersion: RUNNER_VERSION, hostname: os.hostname(), journal: journal.dispatchIds() }),
-    onExecute: (payload) => void dispatcher?.handle(payload),
-    onJoined: () => observer.joined(topic, outbox?.flush() ?? 0),
+    onExecute: (payload) => void dispatcher.handle(payload),
+    onJoined: () => observer.joined(topic, outbox.flush()),
     observer,
     logger,
     backoff: { baseMs: config.reconnectBaseMs, maxMs: config.reconnectMaxMs },
     probeAfterErrors: 3,
   });
-  outbox = new ResultOutbox({
+  const outbox = new ResultOutbox({
     channel: connection,
     pushTimeoutMs: PUSH_TIMEOUT_MS,
     onAcknowledged: (result) => void journal.recordAck(result.dispatchId, result.attempt).catch(() => {}),
@@ -77,7 +76,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     },
   });
   const deliver = outbox.deliver.bind(outbox);
-  dispatcher = new Dispatcher({
+  const dispatcher = new Dispatcher({
     root: config.root,
     projectId: config.projectId,
     journal,
@@ -109,18 +108,16 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
   });
 
   const retry = setInterval(() => outbox.flush(), OUTBOX_RETRY_MS);
-  const activeDispatcher = dispatcher;
-  const activeOutbox = outbox;
   void io.stopRequested.then(async () => {
     ui.info('stopping: killing running commands, sending their results, then disconnecting');
-    await activeDispatcher.shutdown();
-    await drain(activeOutbox, DRAIN_ON_STOP_MS);
+    await dispatcher.shutdown();
+    await drain(outbox, DRAIN_ON_STOP_MS);
     connection.stop();
   });
 
   const reason = await connection.run();
   clearInterval(retry);
-  await activeDispatcher.shutdown();
+  await dispatcher.shutdown();
   await journal.close();
   switch (reason.kind) {
     case 'token_refused':
@@ -131,7 +128,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
       ui.fatal(`giving up: the server refused the join with ${reason.code}${joinAdvice(reason.code)}`);
       return EXIT.joinRefused;
     case 'stopped':
-      ui.info(activeOutbox.size > 0 ? `stopped; ${activeOutbox.size} result(s) not yet acknowledged stay in the journal and are re-sent on the next start` : 'stopped');
+      ui.info(outbox.size > 0 ? `stopped; ${outbox.size} result(s) not yet acknowledged stay in the journal and are re-sent on the next start` : 'stopped');
       return EXIT.ok;
   }
 }
