@@ -4,6 +4,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { RUNNER_REFUSALS } from '../../runner-protocol/index.ts';
+import { RUNNER_FAILURES } from './failure-codes.ts';
 
 export type CwdVerdict =
   | { ok: true; realCwd: string }
@@ -48,19 +49,19 @@ export async function checkCwd(root: string, cwd: string): Promise<CwdVerdict> {
   try {
     realRoot = await realpath(root);
   } catch (error) {
-    return { ok: false, status: 'failed', code: 'root_missing', message: `the runner's root "${root}" cannot be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'}); restart the runner with an existing --root` };
+    return { ok: false, status: 'failed', code: RUNNER_FAILURES.rootMissing, message: `the runner's root "${root}" cannot be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'}); restart the runner with an existing --root` };
   }
   try {
     realCwd = await realpath(cwd);
   } catch (error) {
-    return { ok: false, status: 'failed', code: 'cwd_missing', message: `the cwd "${cwd}" does not exist on the runner's machine (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+    return { ok: false, status: 'failed', code: RUNNER_FAILURES.cwdMissing, message: `the cwd "${cwd}" does not exist on the runner's machine (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   if (!isInside(realRoot, realCwd)) {
     return outside(`the cwd "${cwd}" resolves to "${realCwd}", outside the runner's root "${realRoot}" (a symlink leads out); commands only run inside --root`);
   }
   const info = await stat(realCwd).catch(() => null);
   if (info === null || !info.isDirectory()) {
-    return { ok: false, status: 'failed', code: 'cwd_missing', message: `the cwd "${cwd}" is not a directory` };
+    return { ok: false, status: 'failed', code: RUNNER_FAILURES.cwdMissing, message: `the cwd "${cwd}" is not a directory` };
   }
   return { ok: true, realCwd };
 }

@@ -4,6 +4,7 @@
 import { ContainerAction, Execute, RUNNER_REFUSALS, TerminalAction } from '../../runner-protocol/index.ts';
 import type { ExecuteAck, Output, Result } from '../../runner-protocol/index.ts';
 import { executeContainer } from './container-action.ts';
+import { RUNNER_FAILURES } from './failure-codes.ts';
 import type { ContainerContext } from './container-action.ts';
 import type { Journal } from './journal.ts';
 import type { RunnerObserver } from './observer.ts';
@@ -101,7 +102,7 @@ export class Dispatcher {
     try {
       result = await this.#run(execute);
     } catch (error) {
-      result = { dispatchId, attempt, status: 'failed', reason: { code: 'runner_error', message: `the runner failed while executing: ${(error as Error).message}` } };
+      result = { dispatchId, attempt, status: 'failed', reason: { code: RUNNER_FAILURES.runnerError, message: `the runner failed while executing: ${(error as Error).message}` } };
     }
     try {
       await journal.recordResult(result);

@@ -6,4 +6,7 @@ export const RUNNER_FAILURES = {
   spawnFailed: 'spawn_failed',
   runnerShutdown: 'runner_shutdown',
   brokerUnavailable: 'broker_unavailable',
+  cwdMissing: 'cwd_missing',
+  rootMissing: 'root_missing',
+  runnerError: 'runner_error',
 } as const;
