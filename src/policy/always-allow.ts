@@ -2,7 +2,7 @@
 // verb only, or the exact fragment), and the refusals: types that are always decided one by one
 // (teto_do_sempre_permitir), external effects, privileged commands, unsafe constructs.
 import { analyzeCommand } from './analysis.ts';
-import { firstEffect, firstGitOverride } from './ceilings.ts';
+import { firstEffect, firstGitOverride, firstGitSmuggling } from './ceilings.ts';
 import { CEILING_COMMANDS } from './external-effect.ts';
 import { isActionType, TIPOS_SEM_SEMPRE_PERMITIR } from './labels.ts';
 import { typePattern } from './pattern.ts';
@@ -75,6 +75,8 @@ export function patternsForAction(actionType: ActionType, payload: Record<string
       ? refuse('privileged', `${effect.what} is a privileged command: approve this instance; "Always allow" writes nothing (RN-418).`)
       : refuse('external_effect', `${effect.what} has an external effect: approve this instance; "Always allow" writes nothing (RN-418).`);
   }
+  const smuggled = firstGitSmuggling(analysis);
+  if (smuggled !== null) return refuse('unsafe_command', `${smuggled} changes what git runs: approve this instance; "Always allow" writes nothing.`);
   const patterns: string[] = [];
   for (const f of analysis.fragments) {
     const unit = unitFor(f.fragment);

@@ -1,7 +1,7 @@
 // Everything decide() needs to know about a terminal command, computed once: fragments, the
 // readings behind wrappers, the commands hidden in `sh -c` strings and substitutions (bounded
 // depth), and the unsafe constructs found anywhere.
-import { tokenize } from './tokenizer.ts';
+import { fragmentOfWords, hasGlob, isAssignment, tokenize } from './tokenizer.ts';
 import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
 import { unwrap } from './wrappers.ts';
@@ -17,6 +17,8 @@ export interface AnalyzedFragment {
   truncated: boolean;
   /** Commands found in `sh -c STRING` / `env -S STRING`, analysed one level deeper. */
   nested: AnalyzedCommand[];
+  /** Commands `find -exec` runs: judged like extra fragments (allow matching too). */
+  execs: Fragment[];
 }
 
 export interface AnalyzedCommand {
@@ -48,7 +50,12 @@ export function analyzeCommand(command: string, depth = 0): AnalyzedCommand {
       if (analysed !== null) nested.push(analysed);
     }
     if (unwrapped.truncated) findings.push({ kind: 'nesting_too_deep', what: UNSAFE_WHAT.nesting_too_deep });
-    return { fragment, views: unwrapped.views, truncated: unwrapped.truncated, nested };
+    // `/usr/bin/g?t push`, `sudo gi[t] push`: the shell expands the name; we cannot know what runs.
+    if (unwrapped.views.some((view) => !isAssignment(view[0]!) && hasGlob(view[0]!))) {
+      findings.push({ kind: 'glob_verb', what: UNSAFE_WHAT.glob_verb });
+    }
+    const execs = unwrapped.execs.map(fragmentOfWords);
+    return { fragment, views: unwrapped.views, truncated: unwrapped.truncated, nested, execs };
   });
   const substitutions: AnalyzedCommand[] = [];
   for (const text of tokenized.substitutions) {

@@ -5,6 +5,7 @@
 import { forEachView } from './analysis.ts';
 import type { AnalyzedCommand } from './analysis.ts';
 import { effectOf, gitConfigOverride } from './external-effect.ts';
+import { gitConfigWrite, gitEnvironmentOverride } from './git-config.ts';
 import type { Effect } from './external-effect.ts';
 import { isProtectedBranch } from './labels.ts';
 import type { ReasonDetail } from './reasons.ts';
@@ -39,6 +40,16 @@ export function firstEffect(analysis: AnalyzedCommand): Effect | null {
   return found;
 }
 
+/** `git config alias.p push`, `GIT_SSH_COMMAND=x …`: git configuration smuggled in. */
+export function firstGitSmuggling(analysis: AnalyzedCommand): string | null {
+  let found: string | null = null;
+  forEachView(analysis, (view) => {
+    found = gitConfigWrite(view) ?? gitEnvironmentOverride(view);
+    return found !== null;
+  });
+  return found;
+}
+
 export function firstGitOverride(analysis: AnalyzedCommand): string | null {
   let found: string | null = null;
   forEachView(analysis, (view) => {
@@ -63,6 +74,9 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
   if (effect !== null) {
     return { code: effect.kind === 'privileged' ? 'ceiling_privileged' : 'ceiling_external_effect', detail: { what: effect.what } };
   }
+  // After the external effect, so `GIT_SSH_COMMAND=x git push` still names the push.
+  const smuggled = firstGitSmuggling(input.analysis);
+  if (smuggled !== null) return { code: 'git_config_override', detail: { what: smuggled } };
   if (!input.autoMode) {
     if (input.scope.outside !== null) return { code: 'ceiling_path_scope', detail: { path: input.scope.outside } };
     if (input.verdicts.length > 1) {

@@ -12,6 +12,7 @@ import { renderReason } from './reasons.ts';
 import type { ReasonDetail } from './reasons.ts';
 import { checkScope } from './scope.ts';
 import { tokenizerHealthy } from './tokenizer.ts';
+import type { Fragment } from './tokenizer.ts';
 import type { ActionType, Decision, DecisionInput, FragmentVerdict, Permissions, Policy, ReasonCode, ResolvedAutonomy } from './types.ts';
 
 interface Current {
@@ -159,14 +160,20 @@ function decideTerminal(
     return found.deny;
   }
   const scope = checkScope(analysis, cwd, root);
-  const verdicts: FragmentVerdict[] = analysis.fragments.map((f, i) => {
-    const text = f.fragment.text;
-    const ask = compiled.ask.terminal.find((p) => patternMatchesFragment(p, f.fragment));
+  const judge = (fragment: Fragment, cdInScope: boolean): FragmentVerdict => {
+    const text = fragment.text;
+    const ask = compiled.ask.terminal.find((p) => patternMatchesFragment(p, fragment));
     if (ask !== undefined) return { text, verdict: 'ask', pattern: ask.source, source: 'ask' };
-    const allow = compiled.allow.terminal.find((p) => patternMatchesFragment(p, f.fragment));
+    const allow = compiled.allow.terminal.find((p) => patternMatchesFragment(p, fragment));
     if (allow !== undefined) return { text, verdict: 'allow', pattern: allow.source, source: 'allow' };
-    if (scope.cdInScope[i] === true) return { text, verdict: 'cd-in-scope' };
+    if (cdInScope) return { text, verdict: 'cd-in-scope' };
     return { text, verdict: 'none' };
+  };
+  // A command `find -exec` runs is judged like one more fragment right after its find.
+  const verdicts: FragmentVerdict[] = [];
+  analysis.fragments.forEach((f, i) => {
+    verdicts.push(judge(f.fragment, scope.cdInScope[i] === true));
+    for (const inner of f.execs) verdicts.push({ ...judge(inner, false), via: 'find -exec' });
   });
   const asked = verdicts.filter((v) => v.verdict === 'ask');
   if (asked.length > 0) {

@@ -84,12 +84,47 @@ const CLIS: ReadonlyMap<string, CliSpec> = new Map<string, CliSpec>([
   ['gem', { global: optionTable('', '--help -h --version -V'), effects: [['push']] }],
 ]);
 
+/** `gh api` / `glab api` options with a value (skipped so a value is never read as an option). */
+const API_VALUED = new Set(['-H', '--header', '-q', '--jq', '-t', '--template', '--cache', '-p', '--preview', '--hostname']);
+const API_FIELDS = new Set(['-f', '-F', '--field', '--raw-field', '--input']);
+
+/**
+ * `gh api` is a read unless it sends a method other than GET/HEAD: `-X|--method M`, or fields
+ * (`-f/-F/--field/--raw-field/--input`), which make it POST unless a method is given.
+ */
+function apiEffect(name: string, argv: readonly string[], from: number): Effect | null {
+  let method: string | null = null;
+  let fields = false;
+  for (let i = from; i < argv.length; i++) {
+    const word = argv[i]!;
+    const eq = word.indexOf('=');
+    const option = word.startsWith('--') && eq > 0 ? word.slice(0, eq) : word;
+    if (option === '-X' || option === '--method') {
+      method = option === word ? (argv[++i] ?? '') : word.slice(eq + 1);
+    } else if (word.startsWith('-X')) {
+      method = word.slice(2);
+    } else if (API_FIELDS.has(option)) {
+      fields = true;
+      if (option === word) i++;
+    } else if ((word.startsWith('-f') || word.startsWith('-F')) && !word.startsWith('--')) {
+      fields = true;
+    } else if (API_VALUED.has(word)) {
+      i++;
+    }
+  }
+  const effective = (method ?? (fields ? 'POST' : 'GET')).toUpperCase();
+  if (effective === 'GET' || effective === 'HEAD') return null;
+  return { kind: 'external', what: `${name} api ${effective}` };
+}
+
 const PRIVILEGED = new Set(['sudo', 'doas', 'su', 'pkexec', 'sudoedit', 'run0']);
 
 /** Every ceiling command as tokens (`git push`, `kubectl apply`, `sudo`): for RN-675 units. */
 export const CEILING_COMMANDS: readonly (readonly string[])[] = Object.freeze([
   ...[...CLIS].flatMap(([cli, spec]) => spec.effects.map((path) => [cli, ...path])),
   ...[...PRIVILEGED].map((verb) => [verb]),
+  ['gh', 'api'],
+  ['glab', 'api'],
 ]);
 
 /** The effect of one argv (already looked through wrappers by the caller), or null. */
@@ -121,6 +156,7 @@ export function effectOf(argv: readonly string[]): Effect | null {
       continue;
     }
     subcommands.push(argv[i]!);
+    if ((name === 'gh' || name === 'glab') && subcommands.length === 1 && argv[i] === 'api') return apiEffect(name, argv, i + 1);
     const matched = spec.effects.find((path) => startsWith(subcommands, path) && subcommands.length === path.length);
     if (matched !== undefined) return { kind: 'external', what: [name, ...matched].join(' ') };
     if (!spec.effects.some((path) => path.length > subcommands.length && startsWith(path, subcommands))) return null;
@@ -134,6 +170,19 @@ function startsWith(list: readonly string[], prefix: readonly string[]): boolean
   if (prefix.length > list.length) return false;
   for (let k = 0; k < prefix.length; k++) if (list[k] !== prefix[k]) return false;
   return true;
+}
+
+/** Where git's subcommand is after its global options; -1 when there is none or an unknown option comes first. */
+export function gitSubcommandIndex(argv: readonly string[]): number {
+  const git = CLIS.get('git')!;
+  let i = 1;
+  while (i < argv.length) {
+    const step = stepOption(argv, i, git.global);
+    if (step.kind === 'end') return i;
+    if (step.kind === 'unknown') return -1;
+    i = step.next;
+  }
+  return -1;
 }
 
 /** Git's global options before its subcommand, as `[option, value]` pairs. */

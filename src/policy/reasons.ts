@@ -76,8 +76,11 @@ export function renderReason(code: ReasonCode, detail: ReasonDetail = {}): strin
       return `ceiling: compound command: fragment "${detail.fragment ?? '?'}" has no rule`;
     case 'unsafe_shell_construct':
       return `unsafe shell construct: ${detail.what ?? 'unreadable command'}`;
-    case 'git_config_override':
-      return `git option ${detail.what ?? '-c'} changes what git runs; approval required`;
+    case 'git_config_override': {
+      const what = detail.what ?? '-c';
+      // `-c`, `--exec-path` are options; `git config alias.p`, `GIT_SSH_COMMAND` are named as found.
+      return what.startsWith('-') ? `git option ${what} changes what git runs; approval required` : `${what} changes what git runs; approval required`;
+    }
     case 'protected_file_write':
       return `writes the protected file ${detail.path ?? '?'}; approval required`;
     case 'permissions_file_invalid':

@@ -1,12 +1,14 @@
 // The path scope (RN-075) and the protected files, over the fragments of a command. The
 // effective cwd follows `cd` along the chain; a `cd` whose single target stays inside the root is
-// `cd-in-scope` (it declares the scope instead of needing a rule).
-import { allFragments } from './analysis.ts';
+// `cd-in-scope` (it declares the scope instead of needing a rule). The cwd is a LexicalDir: each
+// cd and each path costs its own length, never the cwd's, so a long cd chain stays linear.
+import { allFragments, forEachViewOfFragment } from './analysis.ts';
 import type { AnalyzedCommand } from './analysis.ts';
+import { LexicalDir } from './lexical-dir.ts';
 import { isInside, resolveLexically, STREAM_DEVICES } from './paths.ts';
 import { isAssignment } from './tokenizer.ts';
 import type { Fragment } from './tokenizer.ts';
-import { basename } from './wrappers.ts';
+import { writeTargets } from './write-targets.ts';
 
 export interface ScopeResult {
   /** The first token (or cwd) found outside the root, null when everything is inside. */
@@ -22,11 +24,17 @@ function pathPart(token: string): string | null {
     if (eq > 0) return token.slice(eq + 1);
     const slash = token.indexOf('/');
     const dots = token.indexOf('..');
-    const at = slash < 0 ? dots : dots < 0 ? slash : Math.min(slash, dots);
+    let at = slash < 0 ? dots : dots < 0 ? slash : Math.min(slash, dots);
+    // `-f./x`: the path starts at the dot (a relative path, not `/x`).
+    if (at === slash && at > 2 && token[at - 1] === '.' && isLetter(token[at - 2]!)) at--;
     return at > 0 ? token.slice(at) : null;
   }
   if (isAssignment(token)) return token.slice(token.indexOf('=') + 1);
   return token;
+}
+
+function isLetter(c: string): boolean {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 /** Depends on an expansion the policy cannot know: `$VAR`, `${…}`, a leading `~`. */
@@ -34,8 +42,13 @@ export function dependsOnExpansion(value: string): boolean {
   return value.includes('$') || value.startsWith('~');
 }
 
-/** Whether a token points outside the root (only absolute tokens and tokens with `..` count). */
-export function tokenOutside(token: string, cwd: string | null, root: string): boolean {
+/**
+ * Whether a token points outside the root (only absolute tokens and tokens with `..` count).
+ * `dir` is the effective cwd, null when unknown; `root` is normalized absolute.
+ */
+function tokenOutside(token: string, dir: LexicalDir | null, root: string): boolean {
+  // `-f$FILE`: an option glued to an expansion names a path nobody can know.
+  if (token.startsWith('-') && token.includes('$')) return true;
   const value = pathPart(token);
   if (value === null || value === '') return false;
   if (dependsOnExpansion(value)) return true;
@@ -44,8 +57,8 @@ export function tokenOutside(token: string, cwd: string | null, root: string): b
     return !isInside(resolveLexically('/', value), root);
   }
   if (!value.includes('..')) return false;
-  if (cwd === null) return true;
-  return !isInside(resolveLexically(cwd, value), root);
+  if (dir === null) return true;
+  return !dir.isInside(dir.resolve(value));
 }
 
 const FD_DUPLICATIONS = new Set(['>&', '<&']);
@@ -59,8 +72,8 @@ function isFdNumber(word: string): boolean {
 }
 
 /** The words of a fragment that may name paths: its argv and its redirect targets. */
-function pathWords(fragment: Fragment): string[] {
-  const words = [...fragment.argv];
+function pathWords(fragment: Fragment, withArgv = true): string[] {
+  const words = withArgv ? [...fragment.argv] : [];
   for (const r of fragment.redirects) {
     if (r.target === null || NOT_PATHS.has(r.op)) continue;
     if (FD_DUPLICATIONS.has(r.op) && isFdNumber(r.target)) continue;
@@ -69,113 +82,117 @@ function pathWords(fragment: Fragment): string[] {
   return words;
 }
 
+function normalizedRoot(rootInput: string): string | null {
+  return rootInput.startsWith('/') ? resolveLexically('/', rootInput) : null;
+}
+
+/** A `cd`'s single target when the policy can follow it, null otherwise (`cd`, `cd -`, `cd $X`). */
+function cdTarget(argv: readonly string[]): string | null {
+  if (argv[0] !== 'cd' || argv.length !== 2) return null;
+  const target = argv[1]!;
+  return target === '-' || target.startsWith('-') || dependsOnExpansion(target) ? null : target;
+}
+
+/** Follows a `cd` fragment: the new directory, null when it cannot be known. */
+function follow(dir: LexicalDir | null, argv: readonly string[], root: string): LexicalDir | null {
+  const target = cdTarget(argv);
+  if (target === null) return null;
+  if (target.startsWith('/')) {
+    const next = dir ?? new LexicalDir(root, '/');
+    next.cd(target);
+    return next;
+  }
+  dir?.cd(target);
+  return dir;
+}
+
 export function checkScope(command: AnalyzedCommand, startCwd: string | null, rootInput: string): ScopeResult {
-  const root = rootInput.startsWith('/') ? resolveLexically('/', rootInput) : null;
+  const root = normalizedRoot(rootInput);
+  if (root === null) {
+    return { outside: rootInput === '' ? '(no scope root)' : rootInput, cdInScope: command.fragments.map(() => false) };
+  }
   const cdInScope: boolean[] = [];
   let outside: string | null = null;
-  const note = (what: string): void => {
-    outside ??= what;
+  let dir = startCwd !== null && startCwd.startsWith('/') ? new LexicalDir(root, startCwd) : null;
+  const judge = (words: readonly string[]): void => {
+    if (outside !== null) return;
+    for (const word of words) {
+      if (tokenOutside(word, dir, root)) {
+        outside = word;
+        return;
+      }
+    }
   };
-  if (root === null) note(rootInput === '' ? '(no scope root)' : rootInput);
-  let cwd = startCwd !== null && startCwd.startsWith('/') ? resolveLexically('/', startCwd) : null;
-  const inRoot = (path: string | null): boolean => root !== null && path !== null && isInside(path, root);
 
   for (const analysed of command.fragments) {
     const fragment = analysed.fragment;
-    if (!inRoot(cwd)) note(cwd ?? startCwd ?? '(unknown working directory)');
-    const before = cwd;
     const argv = fragment.argv;
-    if (argv[0] === 'cd') {
-      const target = argv.length === 2 ? argv[1]! : undefined;
-      let next: string | null = null;
-      if (target !== undefined && target !== '-' && !target.startsWith('-') && !dependsOnExpansion(target)) {
-        if (target.startsWith('/')) next = resolveLexically('/', target);
-        else if (cwd !== null) next = resolveLexically(cwd, target);
-      }
-      const ok = inRoot(next) && inRoot(cwd);
-      cdInScope.push(ok && fragment.redirects.length === 0);
-      if (!ok) note(`cd ${target ?? ''}`.trimEnd());
-      cwd = next;
-    } else {
-      cdInScope.push(false);
-    }
-    // A cd's own target was judged above, against the cwd before it.
-    const words = argv[0] === 'cd' ? pathWords({ ...fragment, argv: [] }) : pathWords(fragment);
-    for (const word of words) {
-      if (root === null || tokenOutside(word, before, root)) {
-        note(word);
-        break;
-      }
-    }
+    const cwdInside = dir !== null && dir.insideRoot();
+    if (!cwdInside && outside === null) outside = dir?.toString() ?? startCwd ?? '(unknown working directory)';
+    // A cd's own target is judged below, against the cwd before it; its redirects here.
+    judge(pathWords(fragment, argv[0] !== 'cd'));
     // Commands inside `sh -c` strings run in the same directory.
-    for (const nested of analysed.nested) {
-      for (const inner of allFragments(nested)) {
-        for (const word of pathWords(inner)) {
-          if (root === null || tokenOutside(word, before, root)) note(word);
-        }
-      }
+    for (const nested of analysed.nested) for (const inner of allFragments(nested)) judge(pathWords(inner));
+    if (argv[0] !== 'cd') {
+      cdInScope.push(false);
+      continue;
     }
+    dir = follow(dir, argv, root);
+    const ok = cwdInside && dir !== null && dir.insideRoot();
+    cdInScope.push(ok && fragment.redirects.length === 0);
+    if (!ok && outside === null) outside = `cd ${argv.length === 2 ? argv[1]! : ''}`.trimEnd();
   }
-  for (const sub of command.substitutions) {
-    for (const inner of allFragments(sub)) {
-      for (const word of pathWords(inner)) if (root === null || tokenOutside(word, cwd, root)) note(word);
-    }
-  }
+  for (const sub of command.substitutions) for (const inner of allFragments(sub)) judge(pathWords(inner));
   return { outside, cdInScope };
 }
 
 const WRITE_REDIRECTIONS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 
-/** Whether a path (as resolved, or as written when it cannot be) is a file an agent must not write. */
-function isProtectedPath(path: string, root: string | null): boolean {
-  if (root !== null && path === (root === '/' ? '/permissions.json' : `${root}/permissions.json`)) return true;
-  const segments = path.split('/');
-  for (let i = 0; i + 1 < segments.length; i++) {
-    if (segments[i] !== '.git') continue;
-    if (segments[i + 1] === 'hooks') return true;
-    if (segments[i + 1] === 'config' && i + 2 === segments.length) return true;
-  }
-  return false;
-}
+/** Paths are judged against this when the cwd is unknown or the path depends on an expansion. */
+const AS_WRITTEN = new LexicalDir('/', '/');
 
 /**
- * A fragment (at any depth) that redirects or `tee`s into `<root>/permissions.json`, `.git/hooks/`
- * or `.git/config`. Targets that depend on an expansion are judged by how they are written.
+ * A fragment (at any depth, through wrappers) that writes, moves, links or deletes
+ * `<root>/permissions.json`, anything under `.git/hooks/`, or `.git/config`: by a redirect, `tee`,
+ * or a command that names its targets (see write-targets.ts). Case-insensitive. Targets that
+ * depend on an expansion or an unknown cwd are judged by how they are written.
  */
 export function findProtectedWrite(command: AnalyzedCommand, startCwd: string | null, rootInput: string): string | null {
-  const root = rootInput.startsWith('/') ? resolveLexically('/', rootInput) : null;
-  let cwd = startCwd !== null && startCwd.startsWith('/') ? resolveLexically('/', startCwd) : null;
-  const targetIsProtected = (target: string): boolean => {
-    if (dependsOnExpansion(target) || cwd === null) {
-      return target.endsWith('permissions.json') || isProtectedPath(target, null) || isProtectedPath(resolveLexically('/', target), null);
-    }
-    return isProtectedPath(resolveLexically(cwd, target), root);
+  const root = normalizedRoot(rootInput);
+  let dir = root !== null && startCwd !== null && startCwd.startsWith('/') ? new LexicalDir(root, startCwd) : null;
+  const isProtected = (target: string, last?: string, gitFolderCounts = false): boolean => {
+    const known = dir !== null && !dependsOnExpansion(target);
+    const base = known ? dir! : AS_WRITTEN;
+    const resolved = base.resolve(target);
+    if (base.isProtected(resolved, last) || (gitFolderCounts && base.isGitFolder(resolved, last))) return true;
+    return !known && (last ?? target).toLowerCase().endsWith('permissions.json');
   };
-  const check = (fragment: Fragment): string | null => {
+  const redirectHit = (fragment: Fragment): string | null => {
     for (const r of fragment.redirects) {
-      if (r.target !== null && WRITE_REDIRECTIONS.has(r.op) && !isFdNumber(r.target) && targetIsProtected(r.target)) return r.target;
+      if (r.target !== null && WRITE_REDIRECTIONS.has(r.op) && !isFdNumber(r.target) && isProtected(r.target)) return r.target;
+    }
+    return null;
+  };
+  const viewHit = (view: readonly string[]): string | null => {
+    const targets = writeTargets(view);
+    for (const path of targets.paths) if (isProtected(path, undefined, targets.gitFolderCounts)) return path;
+    if (targets.into !== null) {
+      for (const name of targets.into.names) if (isProtected(targets.into.dir, name, true)) return `${targets.into.dir}/${name}`;
     }
     return null;
   };
   for (const analysed of command.fragments) {
-    const direct = check(analysed.fragment);
-    if (direct !== null) return direct;
-    for (const view of analysed.views) {
-      if (view[0] === undefined || basename(view[0]) !== 'tee') continue;
-      for (const word of view.slice(1)) if (!word.startsWith('-') && targetIsProtected(word)) return word;
-    }
-    for (const nested of analysed.nested) {
-      for (const inner of allFragments(nested)) {
-        const hit = check(inner);
-        if (hit !== null) return hit;
-        if (inner.argv[0] !== undefined && basename(inner.argv[0]) === 'tee') {
-          for (const word of inner.argv.slice(1)) if (!word.startsWith('-') && targetIsProtected(word)) return word;
-        }
+    let hit = redirectHit(analysed.fragment);
+    if (hit === null) {
+      for (const nested of analysed.nested) {
+        for (const inner of allFragments(nested)) if ((hit ??= redirectHit(inner)) !== null) break;
       }
     }
-    const argv = analysed.fragment.argv;
-    if (argv[0] === 'cd' && argv.length === 2 && cwd !== null && !dependsOnExpansion(argv[1]!)) cwd = resolveLexically(cwd, argv[1]!);
-    else if (argv[0] === 'cd') cwd = null;
+    if (hit === null) {
+      forEachViewOfFragment(analysed, (view) => (hit = viewHit(view)) !== null);
+    }
+    if (hit !== null) return hit;
+    if (analysed.fragment.argv[0] === 'cd' && root !== null) dir = follow(dir, analysed.fragment.argv, root);
   }
   return null;
 }

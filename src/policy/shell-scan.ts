@@ -2,7 +2,7 @@
 // shell-quote cannot represent faithfully (substitutions, subshells, here-docs, comments...),
 // splits on unquoted newlines (shell-quote reads a newline as a blank), and rewrites the line so
 // that shell-quote's reading is the shell's: `$` is escaped (no expansion ever happens, `$HOME`
-// stays literal), a word-leading fd number of a redirection (`2>`) is dropped, a `#` inside a
+// stays literal), a word-leading fd number of a redirection (`2>`) is marked for the tokenizer, a `#` inside a
 // word is escaped, backticks become separators. One pass, no regular expressions, no recursion.
 
 export type UnsafeKind =
@@ -19,6 +19,7 @@ export type UnsafeKind =
   | 'ansi_c_quoting'
   | 'case_terminator'
   | 'non_ascii_verb'
+  | 'glob_verb'
   | 'unicode_space'
   | 'tokenizer_error'
   | 'nesting_too_deep'
@@ -44,6 +45,7 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
   ansi_c_quoting: "ANSI-C or locale quoting $'…' / $\"…\"",
   case_terminator: 'case terminator ;; or ;&',
   non_ascii_verb: 'non-ASCII character in a command name',
+  glob_verb: 'glob * ? [ … ] in a command name (the shell picks what runs)',
   unicode_space: 'Unicode space the shell does not split words on',
   tokenizer_error: 'text the tokenizer could not read',
   nesting_too_deep: 'sh -c or substitution nested too deeply',
@@ -59,6 +61,12 @@ export interface ScanResult {
 }
 
 const WORD_BREAK = ' \t\r;&|()<>';
+
+/**
+ * Marks the fd number of a redirection (`2>`) as a word of its own for the tokenizer. A control
+ * character: input that contains one is unsafe anyway, so a forged mark can never help a command.
+ */
+export const FD_MARK = '\u0001';
 
 function isControl(code: number): boolean {
   return (code < 0x20 && code !== 0x0a && code !== 0x09) || code === 0x7f;
@@ -246,7 +254,9 @@ export function scanCommand(command: string): ScanResult {
           let j = i;
           while (j < n && isDigit(command[j]!)) j++;
           if (command[j] === '>' || command[j] === '<') {
-            // `2>file`: the fd number is part of the redirection, not a word of the command.
+            // `2>file`: the fd number is part of the redirection, not a word of the command. It
+            // travels as a marked word the tokenizer folds into the operator (for the text).
+            out += FD_MARK + command.slice(i, j) + ' ';
             i = j - 1;
             break;
           }

@@ -4,16 +4,18 @@
 // stay in their fragment). Behaviours of shell-quote 1.12.0 we rely on are checked by
 // tokenizerSelfTest(); decide() fails closed when it does not pass.
 import { parse, quote } from 'shell-quote';
-import { scanCommand, UNSAFE_WHAT } from './shell-scan.ts';
+import { FD_MARK, scanCommand, UNSAFE_WHAT } from './shell-scan.ts';
 import type { UnsafeFinding } from './shell-scan.ts';
 
 export type { UnsafeFinding, UnsafeKind } from './shell-scan.ts';
 
 /** A word or an operator, in source order. */
-export type Item = { word: string } | { op: string };
+export type Item = { word: string } | { op: string; fd?: string };
 
 export interface Redirect {
   op: string;
+  /** The fd number written before the operator (`2>`), when there was one. */
+  fd?: string;
   /** The word after the operator (a path, or an fd for `>&`), null when missing. */
   target: string | null;
 }
@@ -56,14 +58,20 @@ function parseLine(line: string, findings: UnsafeFinding[]): Item[] {
     return line.split(' ').filter((w) => w !== '').map((word) => ({ word }));
   }
   const items: Item[] = [];
+  let fd: string | undefined;
   for (const entry of entries) {
-    if (typeof entry === 'string') items.push({ word: entry });
-    else if ('comment' in entry) findings.push({ kind: 'comment', what: UNSAFE_WHAT.comment });
+    if (typeof entry === 'string') {
+      if (entry.startsWith(FD_MARK)) fd = entry.slice(FD_MARK.length);
+      else items.push({ word: entry });
+      continue;
+    }
+    if ('comment' in entry) findings.push({ kind: 'comment', what: UNSAFE_WHAT.comment });
     else {
       const op = (entry as { op: string; pattern?: string }).op;
       if (op === 'glob') items.push({ word: (entry as { pattern: string }).pattern });
-      else items.push({ op });
+      else items.push(fd !== undefined && REDIRECTIONS.has(op) ? { op, fd } : { op });
     }
+    fd = undefined;
   }
   return items;
 }
@@ -71,6 +79,7 @@ function parseLine(line: string, findings: UnsafeFinding[]): Item[] {
 /** A word as shell text: bare when it only has characters no shell treats specially. */
 export function renderWord(word: string): string {
   if (word === '') return "''";
+  if (word === '{}') return word; // find's placeholder: no shell expands it
   for (let i = 0; i < word.length; i++) {
     const c = word[i]!;
     const plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || '_./:=@%+,-'.includes(c);
@@ -80,7 +89,7 @@ export function renderWord(word: string): string {
 }
 
 function renderItems(items: readonly Item[]): string {
-  return items.map((item) => ('op' in item ? item.op : renderWord(item.word))).join(' ');
+  return items.map((item) => ('op' in item ? (item.fd ?? '') + item.op : renderWord(item.word))).join(' ');
 }
 
 function buildFragment(items: Item[]): Fragment {
@@ -93,14 +102,27 @@ function buildFragment(items: Item[]): Fragment {
       continue;
     }
     const next = items[i + 1];
-    if (next !== undefined && 'word' in next) {
-      redirects.push({ op: item.op, target: next.word });
-      i++;
-    } else {
-      redirects.push({ op: item.op, target: null });
-    }
+    const target = next !== undefined && 'word' in next ? next.word : null;
+    redirects.push(item.fd !== undefined ? { op: item.op, fd: item.fd, target } : { op: item.op, target });
+    if (target !== null) i++;
   }
   return { items, argv, redirects, text: renderItems(items) };
+}
+
+/** A fragment of plain words (no redirections): what `find -exec` runs. */
+export function fragmentOfWords(words: readonly string[]): Fragment {
+  return { items: words.map((word) => ({ word })), argv: [...words], redirects: [], text: words.map(renderWord).join(' ') };
+}
+
+/** Whether a word has glob characters the shell would expand: `*`, `?`, or `[` … `]`. One scan. */
+export function hasGlob(word: string): boolean {
+  let open = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (c === '*' || c === '?' || (open && c === ']')) return true;
+    if (c === '[') open = true;
+  }
+  return false;
 }
 
 function isAsciiPrintable(word: string): boolean {

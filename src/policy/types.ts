@@ -75,6 +75,8 @@ export interface FragmentVerdict {
   pattern?: string;
   /** Which list the pattern came from. */
   source?: 'allow' | 'deny' | 'ask' | 'builtin';
+  /** Set when the entry is a command another one runs (`find -exec`), judged like a fragment. */
+  via?: 'find -exec';
 }
 
 export interface Decision {

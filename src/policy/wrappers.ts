@@ -8,18 +8,40 @@ import type { OptionTable } from './options.ts';
 
 interface WrapperSpec {
   options: OptionTable;
-  /** Positional words the wrapper takes before the command (timeout's duration). */
+  /** Positional words the wrapper takes before the command (timeout's duration, chroot's dir). */
   positionals?: number;
   /** Skips NAME=value words after the options (env). */
   assignments?: boolean;
-  /** Options whose value is itself a command line (`env -S`, `sh -c`). */
+  /** Options whose value is itself a command line (`env -S`, `sh -c`, `su -c`). */
   commandOptions?: ReadonlySet<string>;
+  /** The first command option ends the reading: the words after it are $0, $1... (`sh -c`). */
+  commandOptionEnds?: boolean;
+  /** Command options may also come after the positionals (`su root -c`, `flock FILE -c`). */
+  commandOptionsAnywhere?: boolean;
+  /** Where the wrapper's options start: 2 for two-word runners (`npm exec`, `pnpm dlx`). */
+  from?: number;
+  /**
+   * What the words after the options are: a command (the default); a command line the program
+   * hands to a shell, joined with blanks (`watch`, `eval`: also read as a command string); or
+   * nothing we can see (`sh script.sh`, `script FILE`).
+   */
+  rest?: 'command' | 'shell' | 'none';
+  /** Flags that turn the rest into a shell command line (`pnpm exec -c`). */
+  shellModeFlags?: ReadonlySet<string>;
 }
 
 const SHELL: WrapperSpec = {
   options: optionTable('-o +o -O +O --rcfile --init-file', '-e -x -u -v -n -f -h -i -l -r -s -a -b -m -p -t -E -T -P -B -H -k --login --norc --noprofile --posix --restricted --verbose --noediting'),
   commandOptions: new Set(['-c']),
+  commandOptionEnds: true,
+  rest: 'none',
 };
+
+const words = (s: string): ReadonlySet<string> => new Set(s.split(' '));
+const NO_OPTIONS = optionTable('', '');
+const NPM_EXEC = optionTable('-p --package -w --workspace --prefix --registry --userconfig --cache --loglevel --call', '-y --yes --no -q --quiet -s --silent --ws --workspaces --include-workspace-root -g --global --no-install --ignore-existing');
+const PNPM_EXEC = optionTable('--package -C --dir --filter -F --reporter --loglevel --workspace-concurrency', '-c --shell-mode -r --recursive --parallel --no-bail --bail --report-summary --resume-from -s --silent --allow-build');
+const PACKAGE_RUNNER = (options: OptionTable, extra: Partial<WrapperSpec> = {}): WrapperSpec => ({ options, ...extra });
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
   ['sudo', { options: optionTable('-u -g -C -D -h -p -r -t -U -T --user --group --close-from --chdir --host --prompt --role --type --other-user --command-timeout', '-A -b -E -e -H -i -K -k -l -n -P -S -s -V -v -B -N --preserve-env --login --shell --non-interactive --background --askpass --stdin --set-home --reset-timestamp --remove-timestamp --preserve-groups') }],
@@ -34,6 +56,31 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['exec', { options: optionTable('-a', '-c -l') }],
   ['time', { options: optionTable('-o -f --output --format', '-p -a -v -q --append --verbose --portability --quiet') }],
   ['xargs', { options: optionTable('-a -d -E -I -L -n -P -s --arg-file --delimiter --eof --replace --max-lines --max-args --max-procs --max-chars --process-slot-var', '-0 -r -t -p -x -e -i -l -o --null --no-run-if-empty --verbose --interactive --exit --open-tty') }],
+  // Runners of other commands (deny, external effects and privileged commands look through them).
+  ['npx', PACKAGE_RUNNER(NPM_EXEC, { commandOptions: words('-c --call') })],
+  ['pnpx', PACKAGE_RUNNER(PNPM_EXEC, { shellModeFlags: words('-c --shell-mode') })],
+  ['bunx', PACKAGE_RUNNER(optionTable('-p --package', '--bun --silent --verbose'))],
+  ['npm exec', PACKAGE_RUNNER(NPM_EXEC, { from: 2, commandOptions: words('-c --call') })],
+  ['npm x', PACKAGE_RUNNER(NPM_EXEC, { from: 2, commandOptions: words('-c --call') })],
+  ['pnpm exec', PACKAGE_RUNNER(PNPM_EXEC, { from: 2, shellModeFlags: words('-c --shell-mode') })],
+  ['pnpm dlx', PACKAGE_RUNNER(PNPM_EXEC, { from: 2, shellModeFlags: words('-c --shell-mode') })],
+  ['yarn exec', PACKAGE_RUNNER(NO_OPTIONS, { from: 2 })],
+  ['yarn dlx', PACKAGE_RUNNER(optionTable('-p --package', '-q --quiet'), { from: 2 })],
+  ['bun x', PACKAGE_RUNNER(optionTable('-p --package', '--bun --silent --verbose'), { from: 2 })],
+  ['eval', { options: NO_OPTIONS, rest: 'shell' }],
+  ['watch', { options: optionTable('-n --interval -q --equexit', '-d --differences -t --no-title -b --beep -e --errexit -g --chgexit -c --color -C --no-color -x --exec -p --precise -w --no-wrap -r --no-rerun'), rest: 'shell' }],
+  ['script', { options: optionTable('-c --command -E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format -o --output-limit', '-a --append -e --return -f --flush -q --quiet -t --timing'), commandOptions: words('-c --command'), commandOptionsAnywhere: true, rest: 'none' }],
+  ['su', { options: optionTable('-c --command --session-command -s --shell -g --group -G --supp-group -w --whitelist-environment', '- -l --login -m -p --preserve-environment -P --pty -f --fast'), commandOptions: words('-c --command --session-command'), commandOptionsAnywhere: true, rest: 'none' }],
+  ['flock', { options: optionTable('-w --wait --timeout -E --conflict-exit-code -c --command', '-s --shared -x -e --exclusive -u --unlock -n --nb --nonblock -o --close -F --no-fork --verbose'), commandOptions: words('-c --command'), commandOptionsAnywhere: true, positionals: 1 }],
+  ['rsync', { options: NO_OPTIONS, commandOptions: words('-e --rsh'), commandOptionsAnywhere: true, rest: 'none' }],
+  ['busybox', { options: optionTable('', '--list --list-full --help') }],
+  ['stdbuf', { options: optionTable('-i -o -e --input --output --error', '') }],
+  ['ionice', { options: optionTable('-c -n -p -P -u --class --classdata --pid --pgid --uid', '-t --ignore') }],
+  ['chrt', { options: optionTable('-T -P -D --sched-runtime --sched-period --sched-deadline', '-a -m -p -v -b -d -f -i -o -r -e -R --all-tasks --max --pid --verbose --batch --deadline --fifo --idle --other --rr --ext --reset-on-fork'), positionals: 1 }],
+  ['taskset', { options: optionTable('', '-a -p -c --all-tasks --pid --cpu-list'), positionals: 1 }],
+  ['unshare', { options: optionTable('-S -G -R -w --setuid --setgid --root --wd --propagation --setgroups', '-m -u -i -n -p -U -C -T -f -r -c --mount --uts --ipc --net --pid --user --cgroup --time --fork --map-root-user --map-current-user --kill-child --mount-proc --keep-caps') }],
+  ['nsenter', { options: optionTable('-t --target -S --setuid -G --setgid', '-a --all -m -u -i -n -p -U -C -T -r -w -F --no-fork --preserve-credentials -Z --follow-context --mount --uts --ipc --net --pid --user --cgroup --time --root --wd') }],
+  ['chroot', { options: optionTable('', '--skip-chdir'), positionals: 1 }],
   ['sh', SHELL],
   ['bash', SHELL],
   ['zsh', SHELL],
@@ -62,29 +109,45 @@ export interface Unwrapped {
   views: string[][];
   /** Command lines found as strings (`sh -c STRING`, `env -S STRING`): tokenized by the caller. */
   commandStrings: string[];
+  /** Commands `find -exec` runs: judged like extra fragments, also for allow matching. */
+  execs: string[][];
   /** More readings than MAX_VIEWS: the caller treats the command as unsafe. */
   truncated: boolean;
 }
 
 const MAX_VIEWS = 32;
 
+/** The wrapper spec for a view: by its verb, or by verb + subcommand (`npm exec`). */
+function specFor(name: string, view: readonly string[]): WrapperSpec | undefined {
+  const second = view[1];
+  if (second !== undefined) {
+    const twoWord = WRAPPERS.get(`${name} ${second}`);
+    if (twoWord !== undefined) return twoWord;
+  }
+  const spec = WRAPPERS.get(name);
+  return spec?.from === 2 ? undefined : spec;
+}
+
 /** Every reading of `argv` through the wrappers; linear in argv per view, at most MAX_VIEWS views. */
 export function unwrap(argv: readonly string[]): Unwrapped {
   const views: string[][] = [];
   const seen = new Set<string>();
   const commandStrings: string[] = [];
+  const execs: string[][] = [];
   const queue: Array<readonly string[]> = [];
   let truncated = false;
 
   const addView = (view: readonly string[]): void => {
     if (view.length === 0) return;
-    const key = JSON.stringify(view);
-    if (seen.has(key)) return;
+    // argv itself is keyed only once a second view appears (most commands have only that one).
+    if (views.length === 1 && seen.size === 0) seen.add(JSON.stringify(views[0]));
+    const key = views.length === 0 ? '' : JSON.stringify(view);
+    if (views.length > 0 && seen.has(key)) return;
     if (views.length >= MAX_VIEWS) {
       truncated = true;
       return;
     }
-    seen.add(key);
+    if (views.length > 0) seen.add(key);
     views.push([...view]);
     queue.push(view);
   };
@@ -102,11 +165,79 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     const verb = view[0]!;
     const name = basename(verb);
     if (name !== verb) addView([name, ...view.slice(1)]);
-    const spec = WRAPPERS.get(name);
+    if (name === 'find') {
+      for (const inner of findExecs(view)) {
+        execs.push(inner);
+        addView(inner);
+      }
+      continue;
+    }
+    if (name === 'ssh') {
+      sshReadings(view, commandStrings);
+      continue;
+    }
+    const spec = specFor(name, view);
     if (spec === undefined) continue;
     if (!skipWrapper(view, spec, addView, commandStrings)) truncated = true;
   }
-  return { views, commandStrings, truncated };
+  return { views, commandStrings, execs, truncated };
+}
+
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/** `find … -exec CMD … ;` / `-exec CMD … {} +`: the commands find runs. One scan. */
+function findExecs(view: readonly string[]): string[][] {
+  const found: string[][] = [];
+  let i = 1;
+  while (i < view.length) {
+    if (!FIND_EXEC.has(view[i]!)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < view.length && view[j] !== ';' && !(view[j] === '+' && view[j - 1] === '{}')) j++;
+    if (j > i + 1) found.push(view.slice(i + 1, j));
+    i = j + 1;
+  }
+  return found;
+}
+
+const SSH_OPTIONS = optionTable('-b -B -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w', '-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V -v -X -x -Y -y');
+/** `-o` keys whose value is a command ssh runs on this machine. */
+const SSH_LOCAL_COMMANDS = new Set(['proxycommand', 'localcommand', 'knownhostscommand']);
+
+/**
+ * `ssh [opts] host [opts] CMD…`: the remote command line (the words joined, as the remote shell
+ * reads them), and commands ssh runs locally (`-o ProxyCommand=…`). ssh reads options again
+ * after the host, so they are skipped there too. Unknown options are read as flags: ssh refuses
+ * to start with an option it does not know.
+ */
+function sshReadings(view: readonly string[], commandStrings: string[]): void {
+  let host = false;
+  let i = 1;
+  while (i < view.length) {
+    const word = view[i]!;
+    const option = word.startsWith('-o') ? (word.length > 2 ? word.slice(2) : view[i + 1]) : undefined;
+    if (option !== undefined) {
+      const cut = firstOf(option, '= ');
+      if (cut > 0 && SSH_LOCAL_COMMANDS.has(option.slice(0, cut).toLowerCase())) commandStrings.push(option.slice(cut + 1));
+    }
+    const step = stepOption(view, i, SSH_OPTIONS);
+    if (step.kind === 'skip') i = step.next;
+    else if (step.kind === 'unknown') i++;
+    else if (!host) {
+      host = true;
+      i++;
+    } else {
+      commandStrings.push(view.slice(i).join(' '));
+      return;
+    }
+  }
+}
+
+function firstOf(text: string, characters: string): number {
+  for (let i = 0; i < text.length; i++) if (characters.includes(text[i]!)) return i;
+  return -1;
 }
 
 /** Readings of one wrapper's options; each unknown option forks a reading (bounded). */
@@ -118,20 +249,31 @@ function skipWrapper(
   addView: (v: readonly string[]) => void,
   commandStrings: string[],
 ): boolean {
-  const starts: number[] = [1];
+  const from = spec.from ?? 1;
+  if (spec.commandOptionsAnywhere === true) {
+    for (let i = from; i < view.length; i++) {
+      const inline = commandOptionValue(view[i]!, spec.commandOptions!);
+      if (inline === undefined) continue;
+      if (inline !== '') commandStrings.push(inline);
+      else if (view[i + 1] !== undefined) commandStrings.push(view[++i]!);
+    }
+    if (spec.rest === 'none') return true; // su, script, rsync -e: nothing else runs a command
+  }
+  const starts: number[] = [from];
   let forks = 0;
   while (starts.length > 0) {
     let i = starts.pop()!;
     let done = false;
+    let shellMode = false;
     while (!done) {
       const word = view[i];
       if (word === undefined) break;
-      if (spec.commandOptions !== undefined) {
+      if (spec.commandOptions !== undefined && spec.commandOptionsAnywhere !== true) {
         const inline = commandOptionValue(word, spec.commandOptions);
         if (inline !== undefined) {
           if (inline !== '') commandStrings.push(inline);
           else if (view[i + 1] !== undefined) commandStrings.push(view[i + 1]!);
-          if (spec === SHELL) {
+          if (spec.commandOptionEnds === true) {
             done = true; // sh -c STRING: the rest are $0, $1...
             continue;
           }
@@ -139,6 +281,7 @@ function skipWrapper(
           continue;
         }
       }
+      if (spec.shellModeFlags?.has(word) === true) shellMode = true;
       // `nice -10 cmd`: a numeric option.
       if (word.length > 1 && word[0] === '-' && isNumber(word.slice(1))) {
         i++;
@@ -155,10 +298,13 @@ function skipWrapper(
       starts.push(i + 2);
       i++;
     }
-    if (done || spec === SHELL) continue; // `sh script.sh`: the script's contents cannot be seen
+    if (done || spec.rest === 'none') continue; // `sh script.sh`: the script's contents cannot be seen
     if (spec.assignments === true) while (i < view.length && isAssignment(view[i]!)) i++;
     i += spec.positionals ?? 0;
-    addView(view.slice(i));
+    const rest = view.slice(i);
+    addView(rest);
+    // `watch CMD…`, `eval ARGS…`, `pnpm exec -c …`: the program hands the joined words to a shell.
+    if ((spec.rest === 'shell' || shellMode) && rest.length > 0) commandStrings.push(rest.join(' '));
   }
   return true;
 }

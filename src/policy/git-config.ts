@@ -1,0 +1,104 @@
+// Git configuration smuggled in by other means than `git -c` (DESIGN fail-closed extras): a
+// `git config` write of a key that makes git run something (an alias, a hook path, an ssh
+// command, a pager, a remote URL...) or of any key outside the repository's own file, and
+// environment variables that do the same (`GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`, `GIT_SSH_COMMAND`,
+// `GIT_DIR`...). Both change what later git commands do, so they are never auto-approved.
+import { gitSubcommandIndex } from './external-effect.ts';
+import { isAssignment } from './tokenizer.ts';
+import { basename } from './wrappers.ts';
+
+/** Whole sections whose keys run programs or rewrite where git talks to. */
+const SECTIONS = new Set(['alias', 'include', 'includeif', 'url', 'filter', 'credential', 'pager']);
+/** `section.name` keys (sub-sections dropped), case-folded. */
+const KEYS = new Set([
+  'core.hookspath', 'core.sshcommand', 'core.pager', 'core.editor', 'core.fsmonitor', 'core.gitproxy', 'core.askpass',
+  'core.worktree', 'core.alternaterefscommand', 'sequence.editor', 'diff.external', 'gpg.program', 'uploadpack.packobjectshook',
+  'remote.url', 'remote.pushurl', 'remote.uploadpack', 'remote.receivepack', 'remote.vcs', 'remote.proxy',
+  'diff.textconv', 'diff.command', 'merge.driver',
+]);
+
+/** Whether a config key (`alias.p`, `remote.origin.url`) makes git run or reach something else. */
+export function isSensitiveGitKey(key: string): boolean {
+  const folded = key.toLowerCase();
+  const first = folded.indexOf('.');
+  if (first <= 0) return false;
+  const section = folded.slice(0, first);
+  if (SECTIONS.has(section)) return true;
+  return KEYS.has(`${section}.${folded.slice(folded.lastIndexOf('.') + 1)}`);
+}
+
+const READS = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', '--get-color', '--get-colorbool']);
+const WRITES = new Set(['--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section', '--edit', '-e']);
+const OUTSIDE_REPO = new Set(['--global', '--system', '--file', '-f']);
+const VALUED = new Set(['--file', '-f', '--blob', '--type', '--default', '--comment', '--value']);
+const READ_SUBCOMMANDS = new Set(['get', 'list', 'get-color', 'get-colorbool']);
+const WRITE_SUBCOMMANDS = new Set(['set', 'unset', 'rename-section', 'remove-section', 'edit']);
+
+/** `git config` writing a sensitive key, any key outside the repository's file, or via an editor. */
+export function gitConfigWrite(argv: readonly string[]): string | null {
+  if (argv[0] === undefined || basename(argv[0]) !== 'git') return null;
+  const at = gitSubcommandIndex(argv);
+  if (at < 0 || argv[at] !== 'config') return null;
+  let read = false;
+  let write = false;
+  let outside: string | null = null;
+  let edit = false;
+  const positional: string[] = [];
+  for (let i = at + 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    const eq = word.indexOf('=');
+    const option = word.startsWith('--') && eq > 0 ? word.slice(0, eq) : word.startsWith('-f') && !word.startsWith('--') ? '-f' : word;
+    if (word.startsWith('-') && word !== '-') {
+      if (READS.has(option)) read = true;
+      if (WRITES.has(option)) write = true;
+      if (option === '--edit' || option === '-e') edit = true;
+      if (OUTSIDE_REPO.has(option)) outside = option;
+      if (VALUED.has(option) && option === word) i++;
+      continue;
+    }
+    if (positional.length === 0 && READ_SUBCOMMANDS.has(word)) read = true;
+    else if (positional.length === 0 && WRITE_SUBCOMMANDS.has(word)) {
+      write = true;
+      if (word === 'edit') edit = true;
+      continue;
+    } else positional.push(word);
+  }
+  if (read && !write) return null;
+  if (!write && positional.length < 2) return null; // `git config key` reads
+  if (edit) return 'git config --edit';
+  if (outside !== null) return `git config ${outside}`;
+  const key = positional[0];
+  if (key === undefined) return null;
+  return isSensitiveGitKey(key) ? `git config ${key}` : null;
+}
+
+const ENV = new Set([
+  'GIT_CONFIG', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_EXEC_PATH',
+  'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_DIR',
+  'GIT_WORK_TREE', 'GIT_EXTERNAL_DIFF', 'GIT_PROXY_COMMAND', 'GIT_TEMPLATE_DIR',
+]);
+
+function sensitiveAssignment(word: string): string | null {
+  if (!isAssignment(word)) return null;
+  const name = word.slice(0, word.indexOf('='));
+  return ENV.has(name) || name.startsWith('GIT_CONFIG_KEY_') || name.startsWith('GIT_CONFIG_VALUE_') ? name : null;
+}
+
+/** Builtins and programs whose NAME=value words set the environment of what runs later. */
+const SETTERS = new Set(['env', 'export', 'declare', 'typeset', 'local', 'readonly']);
+
+/** `GIT_SSH_COMMAND=x cmd`, `env GIT_DIR=x cmd`, `export GIT_CONFIG_COUNT=1`: the variable, or null. */
+export function gitEnvironmentOverride(argv: readonly string[]): string | null {
+  let i = 0;
+  for (; i < argv.length && isAssignment(argv[i]!); i++) {
+    const name = sensitiveAssignment(argv[i]!);
+    if (name !== null) return name;
+  }
+  const verb = argv[i];
+  if (verb === undefined || !SETTERS.has(basename(verb))) return null;
+  for (let k = i + 1; k < argv.length; k++) {
+    const name = sensitiveAssignment(argv[k]!);
+    if (name !== null) return name;
+  }
+  return null;
+}

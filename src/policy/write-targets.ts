@@ -1,0 +1,91 @@
+// The paths a command writes, moves, links or deletes, read from its words, for the protected
+// files check (DESIGN fail-closed extras): `tee F`, `cp SRC… DEST`, `mv`, `install`, `ln`,
+// `rsync`, `dd of=F`, `sed -i`, `perl -i`, `truncate`, `chmod`, `chown`, `touch`, `rm`...
+// Reading commands (cat, grep...) name no targets. Lexical: what a path names after symlinks or
+// inside a copied folder is beyond what words can tell.
+import { basename } from './wrappers.ts';
+
+export interface WriteTargets {
+  /** Paths written, replaced or removed. */
+  paths: string[];
+  /** A destination folder and the names its sources arrive under (`cp x/permissions.json .`). */
+  into: { dir: string; names: string[] } | null;
+  /** Copy-like commands: a target that is a `.git` folder itself counts (its hooks arrive with it). */
+  gitFolderCounts: boolean;
+}
+
+const NONE: WriteTargets = { paths: [], into: null, gitFolderCounts: false };
+
+/** Every operand (all non-option words) is a target. */
+const ALL_OPERANDS = new Set(['tee', 'mv', 'ln', 'truncate', 'chmod', 'chown', 'chgrp', 'touch', 'rm', 'rmdir', 'unlink', 'shred']);
+/** Only the destination (last operand or `-t DIR`) is written; sources are read. */
+const COPIERS = new Set(['cp', 'install', 'rsync']);
+/** Copy-like commands whose sources arrive in a destination folder under their own name. */
+const INTO = new Set(['cp', 'install', 'rsync', 'mv', 'ln']);
+/** Source names that, arriving in a folder, can land on a protected file. */
+const LANDING_NAMES = new Set(['permissions.json', 'hooks', 'config', '.git']);
+
+function operands(argv: readonly string[]): { words: string[]; targetDir: string | null } {
+  const words: string[] = [];
+  let targetDir: string | null = null;
+  let optionsOver = false;
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (optionsOver || !word.startsWith('-') || word === '-') {
+      words.push(word);
+      continue;
+    }
+    if (word === '--') optionsOver = true;
+    else if (word === '-t' || word === '--target-directory') targetDir = argv[++i] ?? null;
+    else if (word.startsWith('--target-directory=')) targetDir = word.slice('--target-directory='.length);
+    else if (word.startsWith('-t') && !word.startsWith('--')) targetDir = word.slice(2);
+  }
+  return { words, targetDir };
+}
+
+/** `sed -i`, `sed --in-place`, `sed -Ei`; `perl -i`, `perl -pi.bak` (letters before one taking a value). */
+function editsInPlace(argv: readonly string[], stopLetters: string): boolean {
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return false;
+    if (word === '--in-place' || word.startsWith('--in-place=')) return true;
+    if (!word.startsWith('-') || word.startsWith('--')) continue;
+    for (let k = 1; k < word.length; k++) {
+      if (word[k] === 'i') return true;
+      if (stopLetters.includes(word[k]!)) break;
+    }
+  }
+  return false;
+}
+
+export function writeTargets(argv: readonly string[]): WriteTargets {
+  const verb = argv[0];
+  if (verb === undefined) return NONE;
+  const name = basename(verb);
+  if (name === 'dd') {
+    return { paths: argv.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)), into: null, gitFolderCounts: false };
+  }
+  if ((name === 'sed' && editsInPlace(argv, 'efl')) || (name === 'perl' && editsInPlace(argv, 'eEMmIdDxlC0123456789'))) {
+    return { paths: operands(argv).words, into: null, gitFolderCounts: false };
+  }
+  if (!ALL_OPERANDS.has(name) && !COPIERS.has(name)) return NONE;
+  const { words, targetDir } = operands(argv);
+  const destination = targetDir ?? (COPIERS.has(name) || INTO.has(name) ? words[words.length - 1] : undefined);
+  const paths = ALL_OPERANDS.has(name) ? words : destination === undefined ? [] : [destination];
+  if (targetDir !== null && ALL_OPERANDS.has(name)) paths.push(targetDir);
+  const gitFolderCounts = INTO.has(name);
+  if (!INTO.has(name) || destination === undefined) return { paths, into: null, gitFolderCounts };
+  const sources = targetDir !== null ? words : words.slice(0, -1);
+  const names = new Set<string>();
+  for (const source of sources) {
+    const last = basename(stripSlashes(source)).toLowerCase();
+    if (LANDING_NAMES.has(last)) names.add(last);
+  }
+  return { paths, into: names.size > 0 ? { dir: destination, names: [...names] } : null, gitFolderCounts };
+}
+
+function stripSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path[end - 1] === '/') end--;
+  return path.slice(0, end);
+}
