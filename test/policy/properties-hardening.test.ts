@@ -1,0 +1,83 @@
+// Property tests for the hardening: the incremental working directory (LexicalDir) answers
+// exactly what re-resolving the joined path would (scope and protected files), and the new
+// look-through never turns a never-auto command into an auto-approved one when wrapped.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decide } from '../../src/policy/index.ts';
+import { LexicalDir } from '../../src/policy/lexical-dir.ts';
+import { isInside, resolveLexically } from '../../src/policy/paths.ts';
+import { AUTO, FLOOR, terminalInput } from './adversarial-harness.ts';
+
+const RUNS = 400;
+const SEGMENTS = ['a', 'b', '..', '.', '', 'app', 'projects', 'APP', '.git', '.GIT', 'hooks', 'Hooks', 'config', 'permissions.json', 'PERMISSIONS.JSON'];
+const pathArb = fc
+  .tuple(fc.boolean(), fc.array(fc.constantFrom(...SEGMENTS), { maxLength: 7 }))
+  .map(([absolute, segments]) => (absolute ? '/' : '') + segments.join('/'));
+const rootArb = fc.constantFrom('/', '/projects/app', '/a', '/projects/app/a');
+const absoluteArb = pathArb.map((p) => (p.startsWith('/') ? p : `/${p}`));
+
+/** The reference: protected files by re-resolving the whole path, case-folded. */
+function referenceProtected(path: string, root: string): boolean {
+  const folded = path.toLowerCase();
+  if (folded === (root === '/' ? '/permissions.json' : `${root.toLowerCase()}/permissions.json`)) return true;
+  const segments = folded.split('/');
+  for (let i = 0; i + 1 < segments.length; i++) {
+    if (segments[i] !== '.git') continue;
+    if (segments[i + 1] === 'hooks') return true;
+    if (segments[i + 1] === 'config' && i + 2 === segments.length) return true;
+  }
+  return false;
+}
+
+describe('LexicalDir agrees with resolving the joined path', () => {
+  it('cwd, inside-root and protected answers match resolveLexically after any cd chain', () => {
+    fc.assert(
+      fc.property(rootArb, absoluteArb, fc.array(pathArb, { maxLength: 6 }), pathArb, (rootInput, start, cds, query) => {
+        const root = resolveLexically('/', rootInput);
+        const dir = new LexicalDir(root, start);
+        let reference = resolveLexically('/', start);
+        for (const target of cds) {
+          dir.cd(target);
+          reference = resolveLexically(reference, target);
+        }
+        expect(dir.toString()).toBe(reference);
+        expect(dir.insideRoot()).toBe(isInside(reference, root));
+        const resolved = resolveLexically(reference, query);
+        const r = dir.resolve(query);
+        expect(dir.isInside(r)).toBe(isInside(resolved, root));
+        expect(dir.isProtected(r)).toBe(referenceProtected(resolved, root));
+        for (const last of ['permissions.json', 'hooks', 'config', 'x']) {
+          expect(dir.isProtected(r, last), `${resolved} + ${last}`).toBe(referenceProtected(resolveLexically(resolved, last), root));
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+const NEVER_AUTO_INNER = ['git push', 'gh pr create', 'sudo ls', 'git config alias.p push', 'GIT_SSH_COMMAND=x git fetch', 'cp x permissions.json', 'g?t push', 'gh api -X POST x'];
+const WRAPPERS = [
+  (c: string) => `npx ${c}`, (c: string) => `npm exec -- ${c}`, (c: string) => `pnpm exec ${c}`, (c: string) => `pnpm dlx ${c}`,
+  (c: string) => `yarn exec ${c}`, (c: string) => `bunx ${c}`, (c: string) => `eval ${c}`, (c: string) => `watch -n 1 ${c}`,
+  (c: string) => `flock /tmp/l ${c}`, (c: string) => `stdbuf -oL ${c}`, (c: string) => `ionice -c 3 ${c}`, (c: string) => `chrt 1 ${c}`,
+  (c: string) => `unshare -r ${c}`, (c: string) => `taskset 1 ${c}`, (c: string) => `nsenter -t 1 ${c}`, (c: string) => `chroot /x ${c}`,
+  (c: string) => `busybox ${c}`, (c: string) => `find . -exec ${c} \\;`, (c: string) => `ssh host ${c}`, (c: string) => `timeout 5 ${c}`,
+];
+
+describe('wrapping a never-auto command in any known runner keeps it never-auto', () => {
+  it('in auto mode and under the container floor, through up to three wrappers', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...NEVER_AUTO_INNER),
+        fc.array(fc.constantFrom(...WRAPPERS), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(AUTO, FLOOR),
+        (inner, wrappers, setup) => {
+          const command = wrappers.reduce((c, wrap) => wrap(c), inner);
+          const decision = decide(terminalInput(setup, { command }));
+          expect(decision.policy, `${command}: ${decision.reason}`).not.toBe('auto_approve');
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
