@@ -1,7 +1,19 @@
-// The composition root: store, use cases, HTTP server. Later issues add the gateway and the
-// dispatcher here (they subscribe to `handoffs` and use `store.runnerTokens`).
+// The composition root: store, use cases, HTTP server and, when configured, the execution side —
+// the Phoenix gateway on the same HTTP server (`/socket/websocket`), the Docker broker, the
+// dispatcher (subscribed to hand-offs) and the agents' suspended turns.
+import { createRunnerGateway, byRunnerToken, type RunnerGateway, tokenAuthenticator } from '../gateway/index.ts';
+import { createDockerBroker, type DockerBroker } from '../broker/index.ts';
 import { type Actions, createActions, HandoffNotifier } from './actions/index.ts';
+import type { ActionExecutionPort } from './actions/ports.ts';
+import { AgentTurns } from './agents/turns.ts';
+import { SettlementWaiters } from './agents/waiters.ts';
 import type { AppConfig } from './config.ts';
+import { Dispatcher, type DispatcherFaults } from './execution/dispatcher.ts';
+import { noBroker } from './execution/failures.ts';
+import { runnerPortOf } from './execution/gateway-adapter.ts';
+import { isContainerAction } from './execution/plan.ts';
+import { reconcileContainers } from './execution/reconcile.ts';
+import { createExecutionApi } from './execution/service.ts';
 import { type AdminToken, resolveAdminToken } from './http/admin-token.ts';
 import { Metrics } from './http/metrics.ts';
 import { buildHttpServer, type HttpServer } from './http/server.ts';
@@ -9,6 +21,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { PermissionsFile } from './store/permissions-file.ts';
 import { openSqliteStore } from './store/sqlite/store.ts';
 import type { Store } from './store/types.ts';
+import { join } from 'node:path';
 
 export interface App {
   http: HttpServer;
@@ -19,12 +32,28 @@ export interface App {
   metrics: Metrics;
   adminToken: AdminToken;
   logger: Logger;
+  /** Present when `config.execution` is set. */
+  execution: AppExecution | null;
+  /**
+   * After listen(): reconcile the broker's containers, mark turns that were waiting as lost
+   * (blocked, source infra), resume queued dispatches and resolve in-flight ones.
+   */
+  start(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface AppExecution {
+  dispatcher: Dispatcher;
+  gateway: RunnerGateway;
+  broker: DockerBroker | null;
+  turns: AgentTurns;
 }
 
 export interface AppOptions {
   logger?: Logger;
   defaultMetrics?: boolean;
+  /** Fault points for fault-injection tests (also set by BRABO_TEST_FAULT). */
+  faults?: DispatcherFaults;
 }
 
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<App> {
@@ -34,37 +63,116 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     const adminToken = await resolveAdminToken(config.dataDir, config.adminToken);
     const metrics = new Metrics({ defaultMetrics: options.defaultMetrics ?? false });
     const handoffs = new HandoffNotifier(logger);
-    const actions = createActions({
-      store,
-      permissionsFile: new PermissionsFile(),
-      roots: {
-        projectWorkspacesRoot: config.projectWorkspacesRoot,
-        projectsBase: config.projectsBase,
-        gatewayCheckout: config.gatewayCheckout,
+    const waiters = new SettlementWaiters();
+    const turns = new AgentTurns({ store, logger, waiters });
+    const ex = config.execution;
+    const broker = ex?.docker.enabled
+      ? createDockerBroker({
+          defaultImage: ex.docker.image,
+          ...(ex.docker.dockerHost ? { dockerHost: ex.docker.dockerHost } : {}),
+          labels: ex.docker.labels,
+          defaultTimeoutMs: ex.limits.commandTimeoutMs,
+          defaultMaxOutputBytes: ex.limits.outputCapBytes,
+          logger: logger.child({ component: 'broker' }),
+        })
+      : null;
+    const execution: ActionExecutionPort = {
+      notify: (actionId) => handoffs.notify(actionId),
+      ...(ex
+        ? {
+            // 409 no_broker: a container project's container_* on a gateway without Docker.
+            precondition: (project, actionType) => (project.executionMode === 'container' && isContainerAction(actionType) && !broker ? noBroker(project.id) : null),
+          }
+        : {}),
+    };
+    const roots = {
+      projectWorkspacesRoot: config.projectWorkspacesRoot,
+      projectsBase: config.projectsBase,
+      gatewayCheckout: config.gatewayCheckout,
+      runnerProjectsDir: join(config.dataDir, 'runner-projects'),
+    };
+    const actions = createActions({ store, permissionsFile: new PermissionsFile(), roots, execution, observer: metrics, logger });
+    // Agents' turns: a pending action suspends the proposing agent's turn; a denial answers it.
+    const productActions: Actions = {
+      ...actions,
+      propose: async (input) => {
+        const outcome = await actions.propose(input);
+        if (ex) await turns.afterPropose(outcome.action);
+        return outcome;
       },
-      execution: handoffs,
-      observer: metrics,
-      logger,
-    });
+      deny: async (actionId, userId, reason) => {
+        const result = await actions.deny(actionId, userId, reason);
+        if (ex && result.desfecho === 'recusada') await turns.afterDeny(actionId);
+        return result;
+      },
+    };
+
+    let gateway: RunnerGateway | null = null;
+    const executionApi = ex
+      ? createExecutionApi({ store, turns, maxProposeWaitMs: ex.limits.proposeWaitMs, disconnectRunnerToken: (tokenId) => gateway?.gateway.disconnect(byRunnerToken(tokenId), { code: 1008, reason: 'token revoked' }) ?? 0 })
+      : undefined;
     const http = await buildHttpServer({
-      actions,
+      actions: productActions,
       runnerTokens: store.runnerTokens,
       metrics,
       logger,
       adminToken: adminToken.token,
+      ...(executionApi ? { execution: executionApi } : {}),
     });
+
+    let appExecution: AppExecution | null = null;
+    if (ex) {
+      gateway = createRunnerGateway({
+        server: http.server,
+        path: '/socket/websocket',
+        authenticate: tokenAuthenticator({ adminToken: adminToken.token, runnerTokens: store.runnerTokens }),
+        logger: logger.child({ component: 'gateway' }),
+        deliveryTimeoutMs: ex.limits.deliveryTimeoutMs,
+      });
+      const faults: DispatcherFaults | undefined =
+        options.faults ?? (ex.fault === 'kill_before_claim' ? { beforeClaim: () => process.kill(process.pid, 'SIGKILL') } : undefined);
+      const dispatcher = new Dispatcher({
+        store,
+        logger: logger.child({ component: 'dispatcher' }),
+        turns,
+        roots,
+        limits: ex.limits,
+        broker,
+        runners: runnerPortOf(gateway.runners),
+        ...(faults ? { faults } : {}),
+      });
+      const sink = dispatcher.sink;
+      if (sink) gateway.runners.setSink(sink);
+      turns.attachNotifier(gateway.agents);
+      handoffs.subscribe((actionId) => dispatcher.notify(actionId));
+      appExecution = { dispatcher, gateway, broker, turns };
+    }
+
     let closed = false;
     return {
       http,
-      actions,
+      actions: productActions,
       store,
       handoffs,
       metrics,
       adminToken,
       logger,
+      execution: appExecution,
+      async start() {
+        if (!appExecution) return;
+        if (broker) await reconcileContainers(store, broker, logger);
+        const lost = await turns.recoverAfterRestart();
+        if (lost > 0) logger.warn({ code: 'agent_turns_lost', count: lost }, 'agent turns that were waiting before the restart went back to the blocked queue (source infra)');
+        await appExecution.dispatcher.start();
+      },
       async close() {
         if (closed) return;
         closed = true;
+        waiters.wakeAll();
+        if (appExecution) {
+          await appExecution.dispatcher.close();
+          await appExecution.gateway.gateway.close();
+        }
         await http.close();
         await store.close();
       },

@@ -2,6 +2,25 @@
 // change lives here, resolved once at start.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution/config.ts';
+import type { Resources } from './execution/resources.ts';
+
+/** The execution side: Docker broker, runner timings, resource defaults and maxima. */
+export interface ExecutionConfig {
+  /** BRABO_DOCKER=1 (or --docker): container projects run on this Docker engine. */
+  docker: {
+    enabled: boolean;
+    /** DOCKER_HOST (`unix:///...` or `tcp://...`); null = the broker's default socket. */
+    dockerHost: string | null;
+    /** BRABO_CONTAINER_IMAGE: the dev container image (never pulled). */
+    image: string;
+    /** BRABO_DOCKER_LABELS `k=v,k2=v2`: extra labels that scope this gateway's containers. */
+    labels: Record<string, string>;
+  };
+  limits: ExecutionLimits;
+  /** BRABO_TEST_FAULT: fault-injection point for the test suites only. */
+  fault: 'kill_before_claim' | null;
+}
 
 export interface AppConfig {
   host: string;
@@ -17,13 +36,21 @@ export interface AppConfig {
   /** The gateway's own checkout; a runner root may never overlap it (RN-170). */
   gatewayCheckout: string;
   logLevel: string;
+  /** Absent: no dispatcher (approved actions stay queued), as in API-only tests. */
+  execution?: ExecutionConfig;
 }
 
 export interface ConfigOverrides {
   host?: string;
   port?: number;
   dataDir?: string;
+  docker?: boolean;
+  containerImage?: string;
+  runnerGraceMs?: number;
+  deliveryTimeoutMs?: number;
 }
+
+export const DEFAULT_CONTAINER_IMAGE = 'brabo-dev:latest';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -52,5 +79,70 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     projectsBase: resolve(env.BRABO_PROJECTS_BASE ?? join(dataDir, 'projects')),
     gatewayCheckout: resolve(env.BRABO_GATEWAY_CHECKOUT ?? GATEWAY_CHECKOUT),
     logLevel: env.LOG_LEVEL ?? 'info',
+    execution: loadExecutionConfig(overrides, env),
+  };
+}
+
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+  throw new ConfigError(`${name}=${JSON.stringify(value)} is not a boolean; use 1 or 0`);
+}
+
+function positive(name: string, value: string | undefined, fallback: number, integer = true): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+    throw new ConfigError(`${name}=${JSON.stringify(value)} is not a positive ${integer ? 'integer' : 'number'}`);
+  }
+  return n;
+}
+
+function labels(value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (value ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new ConfigError(`BRABO_DOCKER_LABELS entry ${JSON.stringify(pair)} is not key=value`);
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+function resources(prefix: string, env: NodeJS.ProcessEnv, fallback: Resources): Resources {
+  return {
+    cpus: positive(`${prefix}_CPUS`, env[`${prefix}_CPUS`], fallback.cpus, false),
+    memoryMb: positive(`${prefix}_MEMORY_MB`, env[`${prefix}_MEMORY_MB`], fallback.memoryMb),
+    pids: positive(`${prefix}_PIDS`, env[`${prefix}_PIDS`], fallback.pids),
+  };
+}
+
+export function loadExecutionConfig(overrides: ConfigOverrides, env: NodeJS.ProcessEnv): ExecutionConfig {
+  const d = DEFAULT_EXECUTION_LIMITS;
+  const fault = env.BRABO_TEST_FAULT ?? '';
+  if (fault !== '' && fault !== 'kill_before_claim') throw new ConfigError(`BRABO_TEST_FAULT=${JSON.stringify(fault)} is unknown (only kill_before_claim, for tests)`);
+  const defaults = resources('BRABO_RESOURCE_DEFAULT', env, d.resources.defaults);
+  const maxima = resources('BRABO_RESOURCE_MAX', env, d.resources.maxima);
+  for (const field of ['cpus', 'memoryMb', 'pids'] as const) {
+    if (maxima[field] < defaults[field]) throw new ConfigError(`the resource maximum for ${field} (${maxima[field]}) is below its default (${defaults[field]}); raise BRABO_RESOURCE_MAX_*`);
+  }
+  return {
+    docker: {
+      enabled: overrides.docker ?? flag('BRABO_DOCKER', env.BRABO_DOCKER),
+      dockerHost: env.DOCKER_HOST && env.DOCKER_HOST.length > 0 ? env.DOCKER_HOST : null,
+      image: overrides.containerImage ?? (env.BRABO_CONTAINER_IMAGE || DEFAULT_CONTAINER_IMAGE),
+      labels: labels(env.BRABO_DOCKER_LABELS),
+    },
+    limits: {
+      deliveryTimeoutMs: overrides.deliveryTimeoutMs ?? positive('BRABO_DELIVERY_TIMEOUT_MS', env.BRABO_DELIVERY_TIMEOUT_MS, d.deliveryTimeoutMs),
+      runnerGraceMs: overrides.runnerGraceMs ?? positive('BRABO_RUNNER_GRACE_MS', env.BRABO_RUNNER_GRACE_MS, d.runnerGraceMs),
+      resumeWaitMs: positive('BRABO_RESUME_WAIT_MS', env.BRABO_RESUME_WAIT_MS, d.resumeWaitMs),
+      commandTimeoutMs: positive('BRABO_COMMAND_TIMEOUT_MS', env.BRABO_COMMAND_TIMEOUT_MS, d.commandTimeoutMs),
+      outputCapBytes: positive('BRABO_OUTPUT_CAP_BYTES', env.BRABO_OUTPUT_CAP_BYTES, d.outputCapBytes),
+      proposeWaitMs: positive('BRABO_PROPOSE_WAIT_MS', env.BRABO_PROPOSE_WAIT_MS, d.proposeWaitMs),
+      pollIntervalMs: d.pollIntervalMs,
+      resources: { defaults, maxima },
+    },
+    fault: fault === '' ? null : 'kill_before_claim',
   };
 }

@@ -9,7 +9,7 @@ import { PermissionsWriteError } from '../store/permissions-file.ts';
 import { type ActionDeps, nowIso } from './deps.ts';
 import { ActionError } from './errors.ts';
 import { EVENT } from './events.ts';
-import { deriveScopeRoot } from './project-root.ts';
+import { permissionsFolder } from './project-root.ts';
 import { alreadyDenied, type ApprovalOutcome, approveInTransaction, loadForReview, type ReviewContext } from './review.ts';
 
 export interface ApproveAlwaysResult {
@@ -56,7 +56,7 @@ export async function approveAlways(deps: ActionDeps, actionId: string, userId: 
 }
 
 async function grantPatterns(deps: ActionDeps, tx: Repositories, ctx: ReviewContext, userId: string, patterns: string[]): Promise<string[]> {
-  const { root } = deriveScopeRoot(ctx.project, deps.roots);
+  const root = permissionsFolder(ctx.project, deps.roots);
   let written: string[] = [];
   try {
     await deps.permissionsFile.update(root, (current) => {

@@ -11,6 +11,11 @@ export interface ProjectRoots {
   projectsBase: string;
   /** The gateway's own checkout (RN-170 overlap check). */
   gatewayCheckout: string;
+  /**
+   * `<dataDir>/runner-projects`: a runner project's root is on the user's machine, so its
+   * permissions.json is kept gateway-side at `<runnerProjectsDir>/<workspaceDirName>/`.
+   */
+  runnerProjectsDir?: string;
 }
 
 export interface ActionDeps {

@@ -5,7 +5,7 @@ import { requireProject, requireRole } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';
 import { ActionError } from './errors.ts';
 import { EVENT } from './events.ts';
-import { deriveScopeRoot } from './project-root.ts';
+import { permissionsFolder } from './project-root.ts';
 
 export interface PermissionsView {
   permissions: Permissions;
@@ -17,14 +17,14 @@ export interface PermissionsView {
 
 export async function getPermissions(deps: ActionDeps, projectId: string): Promise<PermissionsView> {
   const project = await requireProject(deps.store.read, projectId);
-  const snapshot = await deps.permissionsFile.read(deriveScopeRoot(project, deps.roots).root);
+  const snapshot = await deps.permissionsFile.read(permissionsFolder(project, deps.roots));
   return { permissions: snapshot.permissions, broken: snapshot.broken, problem: snapshot.problem, exists: snapshot.exists };
 }
 
 export async function putPermissions(deps: ActionDeps, projectId: string, userId: string, raw: unknown): Promise<Permissions> {
   const project = await requireProject(deps.store.read, projectId);
   await requireRole(deps.store.read, project.id, userId, 'maintainer', 'editing permissions.json');
-  const { root } = deriveScopeRoot(project, deps.roots);
+  const root = permissionsFolder(project, deps.roots);
   let written: Permissions;
   try {
     written = await deps.permissionsFile.replace(root, raw);

@@ -1,6 +1,6 @@
 // What the use cases ask of the outside world. Adapters live elsewhere (the dispatcher, metrics).
 import type { ActionType, ReasonCode } from '../policy/types.ts';
-import type { ActionStatus } from '../store/types.ts';
+import type { ActionStatus, Project } from '../store/types.ts';
 
 /**
  * Hands an approved or auto-approved action to execution. The use case has already written a
@@ -10,6 +10,12 @@ import type { ActionStatus } from '../store/types.ts';
  */
 export interface ActionExecutionPort {
   notify(actionId: string): void;
+  /**
+   * Refuses up front what execution cannot do at all (e.g. 409 `no_broker` for a container_*
+   * action of a container project on a gateway without a Docker broker). Checked before a
+   * proposal is stored and before an approval; nothing is written when it refuses.
+   */
+  precondition?(project: Project, actionType: ActionType): { code: string; message: string } | null;
 }
 
 /** Measurements (Prometheus adapter in src/http/metrics.ts). */

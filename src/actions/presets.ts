@@ -9,7 +9,7 @@ import { requireProject, requireRole } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';
 import { EVENT } from './events.ts';
 import { asActionError } from './permissions.ts';
-import { deriveScopeRoot } from './project-root.ts';
+import { permissionsFolder } from './project-root.ts';
 import { propose, type ProposeOutcome } from './propose.ts';
 
 export const INFRA_AGENT_ID = 'infra';
@@ -22,7 +22,7 @@ export interface ActivationResult {
 export async function activateExecution(deps: ActionDeps, projectId: string, userId: string): Promise<ActivationResult> {
   const project = await requireProject(deps.store.read, projectId);
   await requireRole(deps.store.read, projectId, userId, 'maintainer', 'activating execution');
-  const { root } = deriveScopeRoot(project, deps.roots);
+  const root = permissionsFolder(project, deps.roots);
   let patternsAdded: string[] = [];
   try {
     await deps.permissionsFile.update(root, (current) => {

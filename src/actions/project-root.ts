@@ -1,6 +1,7 @@
 // Where a project's scope root is, derived anew every time (a tampered row never widens it):
 // container -> PROJECT_WORKSPACES_ROOT/<workspace_dir_name>; mounted -> BRABO_PROJECTS_BASE/<segment>;
 // runner -> the stored absolute root, re-validated lexically (RN-170).
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { scopeRootLabel, validateLocalRoot } from '../policy/index.ts';
 import type { Project } from '../store/types.ts';
@@ -29,6 +30,26 @@ export function deriveScopeRoot(project: Project, roots: ProjectRoots): ScopeRoo
   const checked = validateLocalRoot(project.root, { gatewayCheckout: roots.gatewayCheckout });
   if (!checked.ok) throw invalidRoot(project, checked.message);
   return { root: checked.root, label };
+}
+
+/**
+ * The folder whose permissions.json governs the project: the scope root for container/mounted
+ * projects (the file lives in the workspace); for runner projects a gateway-side folder, because
+ * their root is a path on the user's machine, not on this disk.
+ */
+export function permissionsFolder(project: Project, roots: ProjectRoots, scope: ScopeRoot = deriveScopeRoot(project, roots)): string {
+  if (project.executionMode !== 'runner') return scope.root;
+  if (!roots.runnerProjectsDir) {
+    throw new ActionError('unavailable', 'runner_permissions_unconfigured', 'this gateway has no folder for runner projects\' permissions.json (runnerProjectsDir); configure the data dir');
+  }
+  if (!isSafeSegment(project.workspaceDirName) || project.workspaceDirName.includes('/')) throw invalidRoot(project, 'workspace_dir_name is not a plain folder name');
+  const folder = join(roots.runnerProjectsDir, project.workspaceDirName);
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ActionError('unavailable', 'runner_permissions_unavailable', `could not create ${folder} for the project's permissions.json (${(error as NodeJS.ErrnoException).code ?? String(error)}); check that the data dir is writable by the gateway's user`);
+  }
+  return folder;
 }
 
 const invalidRoot = (project: Project, why: string): ActionError =>

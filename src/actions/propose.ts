@@ -5,13 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { decide } from '../policy/index.ts';
 import type { ActionType, Decision } from '../policy/types.ts';
-import type { ActionStatus, MemberKind, ProposedAction } from '../store/types.ts';
+import type { ActionStatus, MemberKind, Project, ProposedAction } from '../store/types.ts';
 import { requireMember, requireProject } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';
 import { actorKindOf, EVENT } from './events.ts';
+import { ActionError } from './errors.ts';
 import { enqueueHandoff } from './handoff.ts';
 import { guardNewMerge, mergeKeyOf, prNumberOf } from './merge.ts';
-import { deriveScopeRoot } from './project-root.ts';
+import { deriveScopeRoot, permissionsFolder } from './project-root.ts';
 
 export interface ProposeInput {
   projectId: string;
@@ -34,6 +35,12 @@ const STATUS_OF: Record<Decision['policy'], ActionStatus> = {
   deny: 'denied',
 };
 
+/** The execution side's precondition (409, nothing written) for an action that could never run. */
+export function refuseIfNotExecutable(deps: ActionDeps, project: Project, actionType: ActionType): void {
+  const refusal = deps.execution.precondition?.(project, actionType);
+  if (refusal) throw new ActionError('conflict', refusal.code, refusal.message);
+}
+
 export async function propose(deps: ActionDeps, input: ProposeInput): Promise<ProposeOutcome> {
   const { read } = deps.store;
   const project = await requireProject(read, input.projectId);
@@ -44,7 +51,7 @@ export async function propose(deps: ActionDeps, input: ProposeInput): Promise<Pr
   const [container, autonomy, file] = await Promise.all([
     read.containers.get(project.id),
     read.autonomy.resolve(project.id, proposer.memberId, input.actionType),
-    deps.permissionsFile.read(scope.root),
+    deps.permissionsFile.read(permissionsFolder(project, deps.roots, scope)),
   ]);
   if (file.broken) {
     deps.logger.warn({ projectId: project.id, code: file.problem?.code, problem: file.problem?.message }, 'permissions.json is broken; deciding with its deny/ask only, nothing auto-approved');
@@ -63,6 +70,7 @@ export async function propose(deps: ActionDeps, input: ProposeInput): Promise<Pr
   const decideSeconds = (performance.now() - started) / 1000;
 
   const status = STATUS_OF[decision.policy];
+  if (status !== 'denied') refuseIfNotExecutable(deps, project, input.actionType);
   const at = nowIso(deps);
   const action: ProposedAction = {
     id: randomUUID(),

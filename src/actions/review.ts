@@ -8,6 +8,7 @@ import { ActionError, notFound } from './errors.ts';
 import { EVENT } from './events.ts';
 import { enqueueHandoff } from './handoff.ts';
 import { prAlreadyMerged, prNumberOf } from './merge.ts';
+import { refuseIfNotExecutable } from './propose.ts';
 
 /** `aprovada`: this call approved it; `ja_aprovada`: it had already left pending by approval. */
 export type ApprovalOutcome = 'aprovada' | 'ja_aprovada';
@@ -39,6 +40,7 @@ export async function approveInTransaction(deps: ActionDeps, tx: Repositories, c
   const { action, project } = ctx;
   if (action.status === 'denied') throw alreadyDenied(action);
   if (action.status !== 'pending') return 'ja_aprovada';
+  refuseIfNotExecutable(deps, project, action.actionType);
   if (action.actionType === 'git_merge') {
     const prNumber = prNumberOf(action.payload);
     if (await tx.merges.isMerged(project.id, prNumber)) throw prAlreadyMerged(prNumber);

@@ -1,16 +1,36 @@
-// `brabo serve [--port 4000] [--host 127.0.0.1] [--data-dir ./.brabo]`
+// `brabo serve [--port 4000] [--host 127.0.0.1] [--data-dir ./.brabo] [--docker] [--container-image IMG]
+//   [--runner-grace-ms N] [--delivery-timeout-ms N]`: HTTP API and the Phoenix socket on one port.
 import { parseArgs } from 'node:util';
 import { createApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 
-const USAGE = 'usage: brabo serve [--port 4000] [--host 127.0.0.1] [--data-dir ./.brabo]';
+const USAGE =
+  'usage: brabo serve [--port 4000] [--host 127.0.0.1] [--data-dir ./.brabo] [--docker] [--container-image IMG] [--runner-grace-ms N] [--delivery-timeout-ms N]';
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { port?: string; host?: string; 'data-dir'?: string; help?: boolean };
+  let values: {
+    port?: string;
+    host?: string;
+    'data-dir'?: string;
+    docker?: boolean;
+    'container-image'?: string;
+    'runner-grace-ms'?: string;
+    'delivery-timeout-ms'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        docker: { type: 'boolean' },
+        'container-image': { type: 'string' },
+        'runner-grace-ms': { type: 'string' },
+        'delivery-timeout-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -28,6 +48,10 @@ export async function run(argv: string[]): Promise<number> {
       ...(values.port !== undefined ? { port: Number(values.port) } : {}),
       ...(values.host !== undefined ? { host: values.host } : {}),
       ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
+      ...(values.docker ? { docker: true } : {}),
+      ...(values['container-image'] !== undefined ? { containerImage: values['container-image'] } : {}),
+      ...(values['runner-grace-ms'] !== undefined ? { runnerGraceMs: positiveFlag('--runner-grace-ms', values['runner-grace-ms']) } : {}),
+      ...(values['delivery-timeout-ms'] !== undefined ? { deliveryTimeoutMs: positiveFlag('--delivery-timeout-ms', values['delivery-timeout-ms']) } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -39,10 +63,16 @@ export async function run(argv: string[]): Promise<number> {
   const app = await createApp(config, { defaultMetrics: true });
   try {
     const address = await app.http.listen({ port: config.port, host: config.host });
+    await app.start();
     const where = app.adminToken.source === 'env' ? 'BRABO_ADMIN_TOKEN (from the environment)' : `${app.adminToken.path} (mode 0600)`;
-    process.stdout.write(`brabo serve: listening on ${address} (data dir ${config.dataDir})\nbrabo serve: admin token in ${where}\n`);
+    const docker = config.execution?.docker.enabled ? `Docker broker on (image ${config.execution.docker.image})` : 'no Docker broker (BRABO_DOCKER unset)';
+    process.stdout.write(
+      `brabo serve: listening on ${address} (data dir ${config.dataDir})\n` +
+        `brabo serve: runner socket at ${address.replace(/^http/, 'ws')}/socket (${docker})\n` +
+        `brabo serve: admin token in ${where}\n`,
+    );
   } catch (error) {
-    app.logger.error({ err: error, code: 'listen_failed', host: config.host, port: config.port }, 'could not listen; is the port in use?');
+    app.logger.error({ err: error, code: 'listen_failed', host: config.host, port: config.port }, 'could not listen or start execution; is the port in use?');
     await app.close();
     return 1;
   }
@@ -60,4 +90,10 @@ export async function run(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+function positiveFlag(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} ${JSON.stringify(value)} is not a positive whole number of milliseconds`);
+  return n;
 }

@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDe
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Actions } from '../actions/index.ts';
+import type { ExecutionApi } from '../execution/service.ts';
 import type { Logger } from '../logger.ts';
 import type { RunnerTokenRepository } from '../store/types.ts';
 import { bearerOf, tokenMatches } from './admin-token.ts';
@@ -26,6 +27,8 @@ export interface HttpDeps {
   metrics: Metrics;
   logger: Logger;
   adminToken: string;
+  /** Absent when no dispatcher runs (API-only): routes then answer without execution fields. */
+  execution?: ExecutionApi;
 }
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -67,8 +70,8 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   await app.register(healthRoutes, { metrics: deps.metrics });
   await app.register(projectRoutes, { actions });
   await app.register(permissionRoutes, { actions });
-  await app.register(runnerTokenRoutes, { actions, runnerTokens: deps.runnerTokens });
-  await app.register(actionRoutes, { actions });
+  await app.register(runnerTokenRoutes, { actions, runnerTokens: deps.runnerTokens, ...(deps.execution ? { execution: deps.execution } : {}) });
+  await app.register(actionRoutes, { actions, ...(deps.execution ? { execution: deps.execution } : {}) });
   await app.register(eventRoutes, { actions });
   await app.register(containerRoutes, { actions });
   await app.register(taskRoutes, { actions });

@@ -26,6 +26,8 @@ export interface Project {
   moduleMap: ModuleMap;
   executionActivatedAt: string | null;
   createdAt: string;
+  /** Mounted projects: when container_start last proved the folder writable (RN-501). */
+  workspaceVerifiedAt?: string | null;
 }
 
 export interface Member {
@@ -105,6 +107,56 @@ export interface Handoff {
   updatedAt: string;
 }
 
+/** Fine-grained execution state of a hand-off (the dispatcher's view of execution_handoffs). */
+export type DispatchState = 'queued' | 'sent' | 'accepted' | 'running' | 'executed' | 'failed';
+
+/** A hand-off as the dispatcher sees it. `id` is the idempotency key sent to the runner. */
+export interface Dispatch extends Handoff {
+  state: DispatchState;
+  /** 0 while queued; each delivery increments it, and results of other attempts are stale. */
+  attempt: number;
+  /** Until when the current attempt may stay in flight before it is resolved as lost. */
+  leaseUntil: string | null;
+  /** `broker` or `runner:<projectId>`, written when the dispatch is claimed. */
+  target: string | null;
+  sentAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface DispatchRepository {
+  get(id: string): Promise<Dispatch | null>;
+  getByAction(actionId: string): Promise<Dispatch | null>;
+  listInStates(states: readonly DispatchState[], limit: number): Promise<Dispatch[]>;
+  /** queued -> `to`, attempt + 1. Null when it was no longer queued (someone else claimed it). */
+  claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string): Promise<Dispatch | null>;
+  /** Conditional move between in-flight states for one attempt; false when it did not apply. */
+  advance(id: string, attempt: number, from: readonly DispatchState[], to: DispatchState, at: string, leaseUntil?: string | null): Promise<boolean>;
+  /** Final state, only from a non-final one (and only for `attempt` when given). */
+  finish(id: string, attempt: number | null, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean>;
+}
+
+export type TurnState = 'awaiting_approval' | 'settled' | 'lost';
+
+/** An agent's turn suspended on a pending action (spec "What happens to the agent..."). */
+export interface AgentTurn {
+  actionId: string;
+  projectId: string;
+  agentId: string;
+  taskId: string | null;
+  state: TurnState;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TurnRepository {
+  suspend(turn: Omit<AgentTurn, 'state' | 'updatedAt'>): Promise<void>;
+  get(actionId: string): Promise<AgentTurn | null>;
+  /** awaiting_approval -> `to`; false when the turn was not waiting. */
+  end(actionId: string, to: 'settled' | 'lost', at: string): Promise<boolean>;
+  listAwaiting(limit: number): Promise<AgentTurn[]>;
+}
+
 export interface Task {
   id: string;
   projectId: string;
@@ -127,6 +179,7 @@ export interface ProjectRepository {
   insert(project: Project): Promise<void>;
   get(id: string): Promise<Project | null>;
   markExecutionActivated(id: string, at: string): Promise<void>;
+  markWorkspaceVerified(id: string, at: string): Promise<void>;
 }
 
 export interface MemberRepository {
@@ -218,6 +271,8 @@ export interface Repositories {
   events: EventRepository;
   containers: ContainerRepository;
   handoffs: HandoffRepository;
+  dispatches: DispatchRepository;
+  turns: TurnRepository;
   merges: MergeRepository;
   tasks: TaskRepository;
   runnerTokens: RunnerTokenRepository;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { hashRunnerToken } from '../../src/store/sqlite/runner-tokens.ts';
 import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from '../../src/store/sqlite/store.ts';
 import type { NewProposedAction, Project } from '../../src/store/types.ts';
@@ -58,7 +59,7 @@ describe('sqlite store', () => {
     expect((await store.read.projects.get('p1'))?.moduleMap).toEqual({ api: {} });
     const raw = new DatabaseSync(join(dir, SQLITE_FILE_NAME), { readOnly: true });
     expect(raw.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-    expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }]);
+    expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual(MIGRATIONS.map(({ version }) => ({ version })));
     raw.close();
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
+import type { ExecutionApi } from '../../execution/service.ts';
 import { ActionParams, ActionSchema, ActionTypeSchema, errorResponses, MemberId, ProjectParams, UserBody } from '../schemas.ts';
 
 const Propose = z.object({
@@ -16,6 +17,24 @@ const ProposeResponse = z.object({
   reasonCode: z.string(),
   scopeRoot: z.string().nullable(),
   permissionsProblem: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** Auto-approved: the execution as it stood when the bounded wait ended (outcome when it finished). */
+  execution: z.lazy(() => DispatchSchema).nullable().optional(),
+});
+
+const DispatchSchema = z.object({
+  dispatchId: z.string(),
+  state: z.string(),
+  attempt: z.number(),
+  target: z.string().nullable(),
+  outcome: z.record(z.string(), z.unknown()).nullable(),
+  updatedAt: z.string(),
+});
+const TurnSchema = z.object({ agentId: z.string(), taskId: z.string().nullable(), state: z.string(), message: z.string() }).nullable();
+const SettlementSchema = z.object({
+  actionId: z.string(),
+  state: z.enum(['pending', 'executing', 'settled']),
+  settlement: z.record(z.string(), z.unknown()).nullable(),
+  turn: TurnSchema,
 });
 
 const Desfecho = z.enum(['aprovada', 'ja_aprovada', 'recusada', 'ja_recusada']);
@@ -23,7 +42,7 @@ const ReviewResponse = z.object({ desfecho: Desfecho, action: ActionSchema });
 
 const ExecutionSchema = z.object({ status: z.string(), outcome: z.record(z.string(), z.unknown()).nullable(), updatedAt: z.string() }).nullable();
 
-export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async (app, { actions }) => {
+export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; execution?: ExecutionApi }> = async (app, { actions, execution }) => {
   app.post(
     '/api/projects/:id/actions',
     {
@@ -39,7 +58,10 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async (
       const { agentId, actionType, payload } = request.body;
       const outcome = await actions.propose({ projectId: request.params.id, proposerId: agentId, actionType, payload });
       const { action } = outcome;
+      // RN: auto-approval returns its result in the same turn (bounded by the command's timeout).
+      const dispatched = execution && action.status === 'auto_approved' ? await execution.awaitOutcome(action.id, execution.proposeWaitMs(payload)) : undefined;
       return reply.code(201).send({
+        ...(dispatched !== undefined ? { execution: dispatched } : {}),
         id: action.id,
         status: action.status as 'pending' | 'auto_approved' | 'denied',
         reason: action.reason,
@@ -68,10 +90,37 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async (
 
   app.get(
     '/api/actions/:id',
-    { schema: { tags: ['actions'], params: ActionParams, response: { 200: ActionSchema.extend({ execution: ExecutionSchema }), ...errorResponses } } },
+    {
+      schema: {
+        tags: ['actions'],
+        params: ActionParams,
+        response: { 200: ActionSchema.extend({ execution: ExecutionSchema, dispatch: DispatchSchema.nullable().optional(), turn: TurnSchema.optional() }), ...errorResponses },
+      },
+    },
     async (request) => {
       const view = await actions.getAction(request.params.id);
-      return { ...view.action, execution: view.execution };
+      const extra = execution ? await execution.describe(request.params.id) : null;
+      return { ...view.action, execution: view.execution, ...(extra ? { dispatch: extra.dispatch, turn: extra.turn } : {}) };
+    },
+  );
+
+  app.get(
+    '/api/actions/:id/settlement',
+    {
+      schema: {
+        tags: ['actions'],
+        description:
+          'Long-poll for an agent waiting on an action: answers at once when settled, else waits up to `wait` seconds. `settlement` is the task.action_settled payload (the execution result, or the denial reason); `turn` says whether a turn is still waiting (after a restart it is lost).',
+        params: ActionParams,
+        querystring: z.object({ wait: z.coerce.number().min(0).max(120).default(0) }),
+        response: { 200: SettlementSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      if (!execution) return reply.code(503).send({ error: 'execution_disabled', message: 'this gateway runs without the execution dispatcher; start it with `brabo serve`' });
+      const view = await execution.settlement(request.params.id, request.query.wait * 1000);
+      if (!view) return reply.code(404).send({ error: 'action_not_found', message: `no action with id ${request.params.id}` });
+      return view;
     },
   );
 

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
+import type { ExecutionApi } from '../../execution/service.ts';
 import type { RunnerTokenRepository } from '../../store/types.ts';
 import { errorResponses, Id, ProjectParams } from '../schemas.ts';
 
-export const runnerTokenRoutes: FastifyPluginAsyncZod<{ actions: Actions; runnerTokens: RunnerTokenRepository }> = async (app, { actions, runnerTokens }) => {
+export const runnerTokenRoutes: FastifyPluginAsyncZod<{ actions: Actions; runnerTokens: RunnerTokenRepository; execution?: ExecutionApi }> = async (app, { actions, runnerTokens, execution }) => {
   app.post(
     '/api/projects/:id/runner-tokens',
     {
@@ -30,6 +31,9 @@ export const runnerTokenRoutes: FastifyPluginAsyncZod<{ actions: Actions; runner
         return reply.code(404).send({ error: 'runner_token_not_found', message: `project ${request.params.id} has no runner token ${request.params.tokenId}` });
       }
       await runnerTokens.revoke(request.params.tokenId);
+      // A revoked token must not keep a live socket: close its runners now (they see 1008).
+      const closed = execution?.disconnectRunnerToken(request.params.tokenId) ?? 0;
+      if (closed > 0) request.log.info({ code: 'runner_token_revoked', tokenId: request.params.tokenId, socketsClosed: closed }, 'revoked runner token; its live sockets were closed');
       return reply.code(204).send(undefined);
     },
   );

@@ -120,6 +120,33 @@ CREATE TABLE merged_prs (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'durable dispatch, suspended agent turns, verified workspaces',
+    sql: `
+ALTER TABLE execution_handoffs ADD COLUMN state TEXT NOT NULL DEFAULT 'queued'
+  CHECK (state IN ('queued', 'sent', 'accepted', 'running', 'executed', 'failed'));
+ALTER TABLE execution_handoffs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE execution_handoffs ADD COLUMN lease_until TEXT;
+ALTER TABLE execution_handoffs ADD COLUMN target TEXT;
+ALTER TABLE execution_handoffs ADD COLUMN sent_at TEXT;
+ALTER TABLE execution_handoffs ADD COLUMN started_at TEXT;
+ALTER TABLE execution_handoffs ADD COLUMN finished_at TEXT;
+UPDATE execution_handoffs SET state = CASE status WHEN 'dispatched' THEN 'sent' ELSE status END;
+CREATE INDEX execution_handoffs_by_state ON execution_handoffs (state, created_at);
+CREATE TABLE agent_turns (
+  action_id TEXT PRIMARY KEY REFERENCES proposed_actions (id),
+  project_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  task_id TEXT,
+  state TEXT NOT NULL CHECK (state IN ('awaiting_approval', 'settled', 'lost')),
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX agent_turns_by_state ON agent_turns (state, created_at);
+ALTER TABLE projects ADD COLUMN workspace_verified_at TEXT;
+`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version. Returns the versions applied. */

@@ -13,6 +13,7 @@ const toProject = (row: Row): Project => ({
   moduleMap: json<ModuleMap>(row.module_map),
   executionActivatedAt: strOrNull(row.execution_activated_at),
   createdAt: str(row.created_at),
+  workspaceVerifiedAt: strOrNull(row.workspace_verified_at),
 });
 
 export class SqliteProjects implements ProjectRepository {
@@ -33,6 +34,10 @@ export class SqliteProjects implements ProjectRepository {
   async get(id: string): Promise<Project | null> {
     const row = this.#sql.one('SELECT * FROM projects WHERE id = ?', id);
     return row ? toProject(row) : null;
+  }
+
+  async markWorkspaceVerified(id: string, at: string): Promise<void> {
+    this.#sql.run('UPDATE projects SET workspace_verified_at = ? WHERE id = ?', at, id);
   }
 
   async markExecutionActivated(id: string, at: string): Promise<void> {

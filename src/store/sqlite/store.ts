@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { SqliteActions } from './actions.ts';
 import { SqliteAgentAutonomy } from './autonomy.ts';
+import { SqliteDispatches } from './dispatches.ts';
 import { SqliteEvents } from './events.ts';
 import { SqliteContainers, SqliteHandoffs, SqliteMerges } from './execution.ts';
 import { GroupCommitWriter } from './group-commit.ts';
@@ -15,6 +16,7 @@ import { SqliteMembers, SqliteProjects } from './projects.ts';
 import { Statements } from './rows.ts';
 import { SqliteRunnerTokens } from './runner-tokens.ts';
 import { SqliteTasks } from './tasks.ts';
+import { SqliteTurns } from './turns.ts';
 
 export const SQLITE_FILE_NAME = 'brabo.sqlite';
 
@@ -28,6 +30,8 @@ function repositories(db: DatabaseSync): Repositories {
     events: new SqliteEvents(sql),
     containers: new SqliteContainers(sql),
     handoffs: new SqliteHandoffs(sql),
+    dispatches: new SqliteDispatches(sql),
+    turns: new SqliteTurns(sql),
     merges: new SqliteMerges(sql),
     tasks: new SqliteTasks(sql),
     runnerTokens: new SqliteRunnerTokens(sql),

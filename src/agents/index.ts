@@ -1,0 +1,5 @@
+export { AgentTurns, describeTurn, TURN_EVENTS, TURN_LOST_REASON } from './turns.ts';
+export type { ActionSettlementView, AgentNotifierPort, TurnView } from './turns.ts';
+export { settlementOf } from './settlement.ts';
+export type { SettlementState } from './settlement.ts';
+export { SettlementWaiters } from './waiters.ts';

@@ -1,0 +1,179 @@
+// Suspended agent turns (spec "What happens to the agent while the decision has not arrived"): a
+// pending action proposed by an agent suspends its turn (awaiting_approval, keeping its task);
+// the decision settles it and wakes the agent on `agent:<agentId>` with `task.action_settled`.
+// A restart kills the in-memory loop: the turn is marked lost, its task goes back to the blocked
+// queue with source `infra`, and a later decision is recorded with nobody left to wake.
+import { AGENT_EVENTS, type ActionSettled } from '../../runner-protocol/index.ts';
+import { EVENT } from '../actions/events.ts';
+import { INFRA_AGENT_ID } from '../actions/presets.ts';
+import type { Logger } from '../logger.ts';
+import type { AgentTurn, ProposedAction, Store } from '../store/types.ts';
+import { settlementOf, type SettlementState } from './settlement.ts';
+import type { SettlementWaiters } from './waiters.ts';
+
+/** Where `task.action_settled` goes (the gateway's AgentNotifier). */
+export interface AgentNotifierPort {
+  notifyAgent(agentId: string, event: string, payload: unknown): number;
+}
+
+export const TURN_EVENTS = {
+  suspended: 'agent.turn_suspended',
+  settled: 'agent.turn_settled',
+  lost: 'agent.turn_lost',
+} as const;
+
+export const TURN_LOST_REASON =
+  'the gateway restarted while this agent turn was waiting for a decision; the suspended loop died with the process, so the task went back to the blocked queue';
+
+export interface TurnView {
+  agentId: string;
+  taskId: string | null;
+  state: AgentTurn['state'];
+  /** An operator sentence: who is (or is no longer) waiting. */
+  message: string;
+}
+
+export interface ActionSettlementView {
+  actionId: string;
+  state: SettlementState;
+  settlement: ActionSettled | null;
+  turn: TurnView | null;
+}
+
+export class AgentTurns {
+  readonly #store: Store;
+  readonly #logger: Logger;
+  readonly #waiters: SettlementWaiters;
+  #notifier: AgentNotifierPort | null = null;
+  readonly #now: () => Date;
+
+  constructor(options: { store: Store; logger: Logger; waiters: SettlementWaiters; now?: () => Date }) {
+    this.#store = options.store;
+    this.#logger = options.logger;
+    this.#waiters = options.waiters;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  attachNotifier(notifier: AgentNotifierPort): void {
+    this.#notifier = notifier;
+  }
+
+  /** After a proposal: an agent's pending action suspends its turn. */
+  async afterPropose(action: ProposedAction): Promise<void> {
+    if (action.status !== 'pending' || action.proposerKind !== 'agent') return;
+    const at = this.#now().toISOString();
+    const taskId = typeof action.payload.taskId === 'string' ? action.payload.taskId : null;
+    await this.#store.transaction(async (tx) => {
+      await tx.turns.suspend({ actionId: action.id, projectId: action.projectId, agentId: action.proposerId, taskId, createdAt: at });
+      await tx.events.append({
+        projectId: action.projectId,
+        type: TURN_EVENTS.suspended,
+        actorKind: 'agent',
+        actorId: action.proposerId,
+        actionId: action.id,
+        payload: { agentId: action.proposerId, state: 'awaiting_approval', taskId },
+        createdAt: at,
+      });
+    });
+  }
+
+  /** A denial is an answer too: the waiting turn gets the reason in place of the result. */
+  async afterDeny(actionId: string): Promise<void> {
+    const ended = await this.#store.transaction((tx) => tx.turns.end(actionId, 'settled', this.#now().toISOString()));
+    await this.deliver(actionId, ended);
+  }
+
+  /**
+   * Called after the commit that settled `actionId` (the recorder ends the turn in its own
+   * transaction and passes whether it did). Wakes long-polls, and the agent if its turn was live.
+   */
+  async deliver(actionId: string, turnEnded: boolean): Promise<void> {
+    this.#waiters.wake(actionId);
+    if (!turnEnded) return;
+    const view = await this.view(actionId);
+    if (!view?.settlement || !view.turn) return;
+    if (!this.#notifier) {
+      this.#logger.warn({ code: 'agent_socket_unavailable', actionId }, 'no agent socket is attached; the agent can still long-poll the settlement');
+      return;
+    }
+    try {
+      const listening = this.#notifier.notifyAgent(view.turn.agentId, AGENT_EVENTS.actionSettled, view.settlement);
+      this.#logger.info({ code: 'action_settled', actionId, agentId: view.turn.agentId, status: view.settlement.status, listening }, 'agent turn settled');
+    } catch (error) {
+      this.#logger.error({ code: 'agent_notify_failed', actionId, err: error }, 'could not push task.action_settled; the agent can long-poll GET /api/actions/:id/settlement');
+    }
+  }
+
+  /** Start-up: turns that were waiting died with the previous process. */
+  async recoverAfterRestart(): Promise<number> {
+    let lost = 0;
+    for (;;) {
+      const turns = await this.#store.read.turns.listAwaiting(200);
+      if (turns.length === 0) return lost;
+      for (const turn of turns) {
+        await this.#markLost(turn);
+        lost += 1;
+      }
+    }
+  }
+
+  async #markLost(turn: AgentTurn): Promise<void> {
+    const at = this.#now().toISOString();
+    await this.#store.transaction(async (tx) => {
+      if (!(await tx.turns.end(turn.actionId, 'lost', at))) return;
+      let taskBlocked = false;
+      if (turn.taskId) {
+        const task = await tx.tasks.get(turn.taskId);
+        if (task && task.projectId === turn.projectId && (await tx.tasks.transition(task.id, 'blocked', at, { reason: TURN_LOST_REASON, source: 'infra' }))) {
+          taskBlocked = true;
+          await tx.events.append({
+            projectId: turn.projectId,
+            type: EVENT.taskStatusChanged,
+            actorKind: 'system',
+            actorId: INFRA_AGENT_ID,
+            actionId: turn.actionId,
+            payload: { taskId: task.id, from: task.status, to: 'blocked', reason: TURN_LOST_REASON, source: 'infra' },
+            createdAt: at,
+          });
+        }
+      }
+      await tx.events.append({
+        projectId: turn.projectId,
+        type: TURN_EVENTS.lost,
+        actorKind: 'system',
+        actorId: INFRA_AGENT_ID,
+        actionId: turn.actionId,
+        payload: { agentId: turn.agentId, taskId: turn.taskId, taskBlocked, reason: TURN_LOST_REASON, source: 'infra' },
+        createdAt: at,
+      });
+    });
+    this.#logger.warn({ code: 'agent_turn_lost', actionId: turn.actionId, agentId: turn.agentId, taskId: turn.taskId, source: 'infra' }, TURN_LOST_REASON);
+  }
+
+  async view(actionId: string): Promise<ActionSettlementView | null> {
+    const { read } = this.#store;
+    const action = await read.actions.get(actionId);
+    if (!action) return null;
+    const [dispatch, turn] = await Promise.all([read.dispatches.getByAction(actionId), read.turns.get(actionId)]);
+    const { state, settlement } = settlementOf(action, dispatch);
+    return { actionId, state, settlement, turn: turn ? describeTurn(turn) : null };
+  }
+
+  /** Long-poll: answers at once when settled, else waits up to `waitMs` for the settlement. */
+  async waitForSettlement(actionId: string, waitMs: number): Promise<ActionSettlementView | null> {
+    const first = await this.view(actionId);
+    if (!first || first.state === 'settled' || waitMs <= 0) return first;
+    await this.#waiters.wait(actionId, waitMs, async () => (await this.view(actionId))?.state === 'settled');
+    return this.view(actionId);
+  }
+}
+
+export function describeTurn(turn: AgentTurn): TurnView {
+  const message =
+    turn.state === 'awaiting_approval'
+      ? `agent ${turn.agentId} is waiting for this decision (awaiting_approval)`
+      : turn.state === 'settled'
+        ? `agent ${turn.agentId} was given the outcome`
+        : `no turn is waiting for this decision: ${TURN_LOST_REASON}${turn.taskId ? ` (task ${turn.taskId})` : ''}`;
+  return { agentId: turn.agentId, taskId: turn.taskId, state: turn.state, message };
+}

@@ -1,0 +1,291 @@
+// The execution dispatcher: every approved or auto-approved action has a durable dispatch row
+// (written with the approval). This turns it into exactly one execution in the right place —
+// `container` projects on the Docker broker, `mounted` / `runner` projects on the runner
+// connected for the project — and every way that can go wrong into a named `failed`.
+// decide() never sees the execution mode; only this branches on it.
+import type { ContainerBrokerPort } from '../../broker/port.ts';
+import type { ProjectRoots } from '../actions/deps.ts';
+import type { ActionExecutionPort } from '../actions/ports.ts';
+import { deriveScopeRoot } from '../actions/project-root.ts';
+import type { AgentTurns } from '../agents/turns.ts';
+import type { Logger } from '../logger.ts';
+import type { Dispatch, Project, ProposedAction, Store } from '../store/types.ts';
+import { runContainerOnBroker, runTerminalOnBroker, type Routed } from './broker-route.ts';
+import type { ExecutionLimits } from './config.ts';
+import { prepareContainerStart } from './container-start.ts';
+import { noBroker, portFailed, runnerNotConnected, serverRestarted } from './failures.ts';
+import { lifecycleAfter } from './lifecycle.ts';
+import { failedOutcome, type ExecutionOutcome } from './outcome.ts';
+import { type ExecutionPlan, isFailure, planOf } from './plan.ts';
+import type { RunnerPort, RunnerResultSink } from './ports.ts';
+import { OutcomeRecorder } from './recorder.ts';
+import type { Resources } from './resources.ts';
+import { IN_FLIGHT, RunnerRoute, runnerTarget } from './runner-route.ts';
+
+export const BROKER_TARGET = 'broker';
+
+/** Test-only fault points (fault-injection suites); never set in production. */
+export interface DispatcherFaults {
+  /** Called after the approval is committed and before the dispatch is claimed. */
+  beforeClaim?(dispatchId: string): void;
+}
+
+export interface DispatcherOptions {
+  store: Store;
+  logger: Logger;
+  turns: AgentTurns;
+  roots: ProjectRoots;
+  limits: ExecutionLimits;
+  /** null: this gateway has no Docker broker (container projects' actions wait, container_* get 409). */
+  broker: ContainerBrokerPort | null;
+  /** null: no runner gateway (runner/mounted actions fail runner_not_connected). */
+  runners: RunnerPort | null;
+  faults?: DispatcherFaults;
+  now?: () => Date;
+}
+
+type Mode = 'live' | 'resume';
+
+export class Dispatcher implements ActionExecutionPort {
+  readonly #o: DispatcherOptions;
+  readonly #now: () => Date;
+  readonly #recorder: OutcomeRecorder;
+  readonly #runner: RunnerRoute | null;
+  /** Dispatch ids being handled in this process (a second notify is a no-op). */
+  readonly #active = new Set<string>();
+  /** Queued dispatches this process leaves alone: no executor here (no broker, other action types). */
+  readonly #parked = new Set<string>();
+  /** projectId -> action ids queued before a restart, waiting for their runner to connect. */
+  readonly #awaitingRunner = new Map<string, { actionIds: Set<string>; timer: NodeJS.Timeout }>();
+  readonly #work = new Set<Promise<void>>();
+  readonly #unsubscribe: Array<() => void> = [];
+  #poll: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  constructor(options: DispatcherOptions) {
+    this.#o = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#recorder = new OutcomeRecorder({ store: options.store, logger: options.logger, turns: options.turns, outputCapBytes: options.limits.outputCapBytes, now: this.#now });
+    this.#runner = options.runners
+      ? new RunnerRoute({ store: options.store, runners: options.runners, recorder: this.#recorder, limits: options.limits, logger: options.logger, now: this.#now })
+      : null;
+    if (options.runners) this.#unsubscribe.push(options.runners.onJoined((projectId) => this.#runnerJoined(projectId)));
+  }
+
+  get hasBroker(): boolean {
+    return this.#o.broker !== null;
+  }
+
+  /** What the runner gateway hands results and output to. */
+  get sink(): RunnerResultSink | null {
+    return this.#runner;
+  }
+
+  /** ActionExecutionPort: the approval committed a queued dispatch; run it now. Never throws. */
+  notify(actionId: string): void {
+    if (this.#closed) return;
+    this.#track(this.dispatchAction(actionId, 'live'));
+  }
+
+  /** Resolves when this process has finished handling the dispatch (delivery settled, broker done). */
+  async dispatchAction(actionId: string, mode: Mode): Promise<void> {
+    const dispatch = await this.#o.store.read.dispatches.getByAction(actionId);
+    if (!dispatch || dispatch.state !== 'queued' || this.#active.has(dispatch.id) || this.#parked.has(dispatch.id)) return;
+    this.#active.add(dispatch.id);
+    try {
+      await this.#run(dispatch, mode);
+    } catch (error) {
+      // A bug or a store failure must not leave the action silently stuck or crash the server.
+      this.#o.logger.error({ code: 'dispatch_crashed', err: error, actionId, dispatchId: dispatch.id }, 'the dispatcher failed while handling an action');
+      await this.#recorder
+        .record({ dispatch, attempt: null, action: { id: actionId, projectId: dispatch.projectId, actionType: 'terminal' }, outcome: { ...portFailed('dispatcher', error), origin: 'gateway' } })
+        .catch((again: unknown) => this.#o.logger.error({ code: 'dispatch_record_failed', err: again, actionId }, 'could not record the failure either; it is retried at the next start'));
+    } finally {
+      this.#active.delete(dispatch.id);
+    }
+  }
+
+  /** Start-up: resume queued dispatches and resolve the in-flight ones of the previous process. */
+  async start(): Promise<{ queued: number; inFlight: number }> {
+    const { store } = this.#o;
+    const inFlight = await store.read.dispatches.listInStates(IN_FLIGHT, 100_000);
+    const onRunners: Dispatch[] = [];
+    for (const dispatch of inFlight) {
+      if (dispatch.target === BROKER_TARGET) await this.#brokerInterrupted(dispatch);
+      else onRunners.push(dispatch);
+    }
+    await this.#runner?.resumeInFlight(onRunners);
+    const queued = await store.read.dispatches.listInStates(['queued'], 100_000);
+    for (const dispatch of queued) this.#track(this.dispatchAction(dispatch.actionId, 'resume'));
+    this.#poll = setInterval(() => void this.#sweep(), this.#o.limits.pollIntervalMs);
+    this.#poll.unref();
+    this.#o.logger.info({ code: 'dispatcher_started', queued: queued.length, inFlight: inFlight.length, broker: this.hasBroker }, 'execution dispatcher started');
+    return { queued: queued.length, inFlight: inFlight.length };
+  }
+
+  /** Waits (bounded) for work already started, then stops every timer. */
+  async close(timeoutMs = 2_000): Promise<void> {
+    this.#closed = true;
+    if (this.#poll) clearInterval(this.#poll);
+    for (const off of this.#unsubscribe) off();
+    for (const { timer } of this.#awaitingRunner.values()) clearTimeout(timer);
+    this.#awaitingRunner.clear();
+    this.#runner?.close();
+    await Promise.race([Promise.allSettled([...this.#work]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.#o.logger.error({ code: 'dispatch_crashed', err: error }, 'unexpected dispatcher error'));
+    this.#work.add(tracked);
+    void tracked.finally(() => this.#work.delete(tracked));
+  }
+
+  async #run(dispatch: Dispatch, mode: Mode): Promise<void> {
+    const { store, logger } = this.#o;
+    const [action, project] = await Promise.all([store.read.actions.get(dispatch.actionId), store.read.projects.get(dispatch.projectId)]);
+    if (!action || !project) throw new Error(`dispatch ${dispatch.id} refers to a missing action or project`);
+    const fail = (outcome: ExecutionOutcome): Promise<boolean> =>
+      this.#recorder.record({ dispatch, attempt: null, action, outcome: { origin: 'gateway', ...outcome } });
+
+    let scopeRoot: string;
+    try {
+      scopeRoot = deriveScopeRoot(project, this.#o.roots).root;
+    } catch (error) {
+      await fail(failedOutcome('project_root_invalid', (error as Error).message));
+      return;
+    }
+    const plan = planOf(action, scopeRoot, this.#o.limits.commandTimeoutMs);
+    if (isFailure(plan)) {
+      await fail(plan);
+      return;
+    }
+    if (plan.kind === 'elsewhere') {
+      this.#parked.add(dispatch.id);
+      logger.debug({ actionId: action.id, actionType: action.actionType }, 'no executor for this action type in the gateway; the hand-off stays queued for its own executor');
+      return;
+    }
+
+    const onBroker = project.executionMode === 'container';
+    if (onBroker && !this.#o.broker) {
+      this.#parked.add(dispatch.id);
+      const why = noBroker(project.id);
+      logger.warn({ code: why.code, actionId: action.id, projectId: project.id }, `${why.message} The approved action stays queued until then.`);
+      return;
+    }
+    if (!onBroker) {
+      const runners = this.#o.runners;
+      if (!runners?.isConnected(project.id)) {
+        if (runners && mode === 'resume') {
+          this.#awaitRunner(project.id, action.id);
+          return;
+        }
+        await fail(runnerNotConnected(project.id, runners?.lastSeen(project.id) ?? null));
+        return;
+      }
+    }
+
+    let resources: Resources | null = null;
+    let verifiedAt: string | null = null;
+    if (plan.kind === 'container' && plan.actionType === 'container_start') {
+      const prepared = await prepareContainerStart(project, plan.requested, {
+        projectsBase: this.#o.roots.projectsBase,
+        scopeRoot,
+        limits: this.#o.limits.resources,
+        now: this.#now,
+      });
+      if (!prepared.ok) {
+        await fail(prepared.outcome); // before any image decision or lifecycle transition
+        return;
+      }
+      resources = prepared.resources;
+      verifiedAt = prepared.verifiedAt;
+    }
+
+    this.#o.faults?.beforeClaim?.(dispatch.id);
+    const claimed = await this.#claim(dispatch, project, plan, onBroker, verifiedAt);
+    if (!claimed) return;
+    const { claim, previousContainerId } = claimed;
+    if (onBroker) {
+      const routed = await this.#onBroker(project, plan, scopeRoot, resources, previousContainerId);
+      await this.#recorder.record({ dispatch: claim, attempt: claim.attempt, action, outcome: routed.outcome, ...(routed.lifecycle ? { lifecycle: routed.lifecycle } : {}) });
+      return;
+    }
+    const runnerAction = RunnerRoute.actionFor(plan, resources);
+    if (runnerAction && this.#runner) await this.#runner.deliver(claim, action.actionType, runnerAction, previousContainerId);
+  }
+
+  /** queued -> sent (runner) / running (broker), with the workspace stamp and `provisioning` in the same transaction. */
+  async #claim(dispatch: Dispatch, project: Project, plan: ExecutionPlan, onBroker: boolean, verifiedAt: string | null) {
+    const at = this.#now().toISOString();
+    const timeoutMs = plan.kind === 'terminal' ? plan.timeoutMs : this.#o.limits.commandTimeoutMs;
+    const leaseUntil = onBroker || !this.#runner ? null : new Date(this.#now().getTime() + this.#runner.leaseMs(timeoutMs)).toISOString();
+    return this.#o.store.transaction(async (tx) => {
+      if (verifiedAt) await tx.projects.markWorkspaceVerified(project.id, verifiedAt);
+      const previousContainerId = (await tx.containers.get(project.id))?.containerId ?? null;
+      const claim = await tx.dispatches.claim(dispatch.id, onBroker ? 'running' : 'sent', onBroker ? BROKER_TARGET : runnerTarget(project.id), leaseUntil, at);
+      if (!claim) return null;
+      if (plan.kind === 'container' && plan.actionType === 'container_start') await tx.containers.setState(project.id, 'provisioning', previousContainerId, at);
+      return { claim, previousContainerId };
+    });
+  }
+
+  async #onBroker(project: Project, plan: ExecutionPlan, scopeRoot: string, resources: Resources | null, previousContainerId: string | null): Promise<Routed> {
+    const broker = this.#o.broker as ContainerBrokerPort;
+    if (plan.kind === 'terminal') {
+      return runTerminalOnBroker(broker, { projectId: project.id, scopeRoot, command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs, maxOutputBytes: this.#o.limits.outputCapBytes });
+    }
+    if (plan.kind === 'container') return runContainerOnBroker(broker, { projectId: project.id, scopeRoot, actionType: plan.actionType, resources, previousContainerId });
+    throw new Error('unreachable: nothing to run on the broker');
+  }
+
+  /** The previous process died while the broker ran this: its outcome is unknown; never re-run. */
+  async #brokerInterrupted(dispatch: Dispatch): Promise<void> {
+    const action = await this.#o.store.read.actions.get(dispatch.actionId);
+    if (!action) return;
+    const outcome: ExecutionOutcome = { ...serverRestarted(dispatch.projectId), origin: 'gateway' };
+    const previous = await this.#o.store.read.containers.get(dispatch.projectId);
+    const lifecycle = lifecycleAfter(action.actionType, outcome, previous?.containerId ?? null);
+    await this.#recorder.record({ dispatch, attempt: dispatch.attempt, action, outcome, ...(lifecycle ? { lifecycle } : {}) });
+  }
+
+  #awaitRunner(projectId: string, actionId: string): void {
+    let entry = this.#awaitingRunner.get(projectId);
+    if (!entry) {
+      const timer = setTimeout(() => void this.#giveUpWaiting(projectId), this.#o.limits.resumeWaitMs);
+      timer.unref();
+      entry = { actionIds: new Set(), timer };
+      this.#awaitingRunner.set(projectId, entry);
+      this.#o.logger.info({ code: 'awaiting_runner', projectId, waitMs: this.#o.limits.resumeWaitMs }, 'queued dispatches wait for the project runner to connect');
+    }
+    entry.actionIds.add(actionId);
+  }
+
+  #runnerJoined(projectId: string): void {
+    const entry = this.#awaitingRunner.get(projectId);
+    if (!entry) return;
+    this.#awaitingRunner.delete(projectId);
+    clearTimeout(entry.timer);
+    for (const actionId of entry.actionIds) this.#track(this.dispatchAction(actionId, 'resume'));
+  }
+
+  async #giveUpWaiting(projectId: string): Promise<void> {
+    const entry = this.#awaitingRunner.get(projectId);
+    if (!entry) return;
+    this.#awaitingRunner.delete(projectId);
+    for (const actionId of entry.actionIds) this.#track(this.dispatchAction(actionId, 'live'));
+  }
+
+  /** Recovers queued dispatches whose notification was lost (the queue is the durable source). */
+  async #sweep(): Promise<void> {
+    if (this.#closed) return;
+    const waiting = new Set([...this.#awaitingRunner.values()].flatMap((entry) => [...entry.actionIds]));
+    const queued = await this.#o.store.read.dispatches.listInStates(['queued'], 1000).catch(() => []);
+    for (const dispatch of queued) {
+      if (this.#parked.has(dispatch.id) || this.#active.has(dispatch.id) || waiting.has(dispatch.actionId)) continue;
+      if (Date.now() - Date.parse(dispatch.createdAt) < this.#o.limits.pollIntervalMs) continue; // its notify is on the way
+      this.#track(this.dispatchAction(dispatch.actionId, 'live'));
+    }
+  }
+}
+
+export type { ProposedAction };

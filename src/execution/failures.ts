@@ -1,0 +1,84 @@
+// The named failures the dispatcher itself produces (the broker and the runner bring their own
+// codes, passed through). Each sentence says what happened, where, and what to do next.
+import { type FailedOutcome, failedOutcome } from './outcome.ts';
+
+export const EXECUTION_FAILURES = {
+  runnerNotConnected: 'runner_not_connected',
+  runnerRefused: 'runner_refused',
+  runnerLost: 'runner_lost',
+  deliveryTimeout: 'delivery_timeout',
+  commandTimeout: 'command_timeout',
+  noBroker: 'no_broker',
+  workspaceNotWritable: 'workspace_not_writable',
+  resourcesBelowMinimum: 'resources_below_minimum',
+  invalidPayload: 'invalid_payload',
+  portFailed: 'execution_port_failed',
+  serverRestarted: 'exec_interrupted',
+} as const;
+
+export function runnerNotConnected(projectId: string, lastSeen: Date | null): FailedOutcome {
+  const seen = lastSeen === null ? 'no runner has connected for it since the gateway started' : `its runner was last seen at ${lastSeen.toISOString()}`;
+  return failedOutcome(
+    EXECUTION_FAILURES.runnerNotConnected,
+    `No runner is connected for project ${projectId} (${seen}), so the approved action was not run. ` +
+      `Start \`brabo runner --project ${projectId} ...\` on the project's machine and propose the action again.`,
+    { projectId, lastSeen: lastSeen?.toISOString() ?? null },
+  );
+}
+
+export function runnerRefused(projectId: string, code: string, message: string): FailedOutcome {
+  return failedOutcome(
+    EXECUTION_FAILURES.runnerRefused,
+    `The runner of project ${projectId} refused to run the action (${code}): ${message}`,
+    { projectId, runnerCode: code, runnerMessage: message },
+  );
+}
+
+export function runnerLost(projectId: string, graceMs: number, why: string): FailedOutcome {
+  return failedOutcome(
+    EXECUTION_FAILURES.runnerLost,
+    `The runner of project ${projectId} ${why} and no result arrived within ${graceMs} ms. ` +
+      'The command may or may not have finished on that machine; it was not re-run. Check the machine, then propose it again if needed.',
+    { projectId, graceMs },
+  );
+}
+
+export function deliveryFailed(projectId: string, code: string, message: string): FailedOutcome {
+  const next =
+    code === EXECUTION_FAILURES.deliveryTimeout
+      ? 'The runner may be overloaded or its connection stalled; check it (its log) and propose the action again.'
+      : `Start or reconnect \`brabo runner --project ${projectId}\` and propose the action again.`;
+  return failedOutcome(code, `Dispatch to the runner of project ${projectId} failed: ${message}. ${next}`, { projectId });
+}
+
+export function noBroker(projectId: string): FailedOutcome {
+  return failedOutcome(
+    EXECUTION_FAILURES.noBroker,
+    `Project ${projectId} runs in container mode but this gateway has no Docker broker configured. ` +
+      'Start the gateway with BRABO_DOCKER=1 (and DOCKER_HOST if the engine is not at /var/run/docker.sock).',
+    { projectId },
+  );
+}
+
+export function portFailed(port: string, error: unknown): FailedOutcome {
+  const message = error instanceof Error ? error.message : String(error);
+  return failedOutcome(
+    EXECUTION_FAILURES.portFailed,
+    `The ${port} failed unexpectedly while executing the action (${message.slice(0, 500)}); nothing is known to have run. ` +
+      'The gateway log has the stack (search for this action id); propose the action again once it is fixed.',
+    { port },
+  );
+}
+
+export function invalidPayload(actionType: string, why: string): FailedOutcome {
+  return failedOutcome(EXECUTION_FAILURES.invalidPayload, `The approved ${actionType} cannot be executed: ${why}. Propose it again with a valid payload.`);
+}
+
+export function serverRestarted(projectId: string): FailedOutcome {
+  return failedOutcome(
+    EXECUTION_FAILURES.serverRestarted,
+    `The gateway restarted while this action ran on the Docker broker of project ${projectId}; its outcome is unknown and it was not re-run. ` +
+      'Inspect the container, then propose the action again if needed.',
+    { projectId },
+  );
+}

@@ -1,0 +1,219 @@
+// `mounted` / `runner` projects: the approved action goes to the runner connected on
+// `runner:<projectId>` (RN-497). Delivery, the runner's results (stale attempts and unknown
+// dispatches refused), and loss: a runner that disconnects mid-command and is not back with a
+// result within the grace period, or whose lease (command timeout + grace) runs out, makes the
+// dispatch `runner_lost`. An in-flight dispatch is never delivered again, so never re-run.
+import type { Execute, Output, Result, RunnerAction } from '../../runner-protocol/index.ts';
+import type { Logger } from '../logger.ts';
+import type { Dispatch, DispatchState, Store } from '../store/types.ts';
+import type { ExecutionLimits } from './config.ts';
+import { EXECUTION_EVENTS } from './events.ts';
+import { deliveryFailed, portFailed, runnerLost, runnerRefused } from './failures.ts';
+import { lifecycleAfter } from './lifecycle.ts';
+import type { ExecutionOutcome } from './outcome.ts';
+import type { ExecutionPlan } from './plan.ts';
+import type { RunnerPort, RunnerResultSink } from './ports.ts';
+import type { OutcomeRecorder } from './recorder.ts';
+import type { Resources } from './resources.ts';
+
+export const IN_FLIGHT: readonly DispatchState[] = ['sent', 'accepted', 'running'];
+
+type SinkAnswer = Awaited<ReturnType<RunnerResultSink['onResult']>>;
+const refuse = (code: string, message: string): SinkAnswer => ({ ok: false, reason: { code, message } });
+
+export const runnerTarget = (projectId: string): string => `runner:${projectId}`;
+
+export class RunnerRoute implements RunnerResultSink {
+  readonly #store: Store;
+  readonly #runners: RunnerPort;
+  readonly #recorder: OutcomeRecorder;
+  readonly #limits: ExecutionLimits;
+  readonly #logger: Logger;
+  readonly #now: () => Date;
+  readonly #leases = new Map<string, NodeJS.Timeout>();
+  readonly #graceTimers = new Map<string, NodeJS.Timeout>();
+  readonly #runningSeen = new Set<string>();
+  readonly #unsubscribe: () => void;
+
+  constructor(options: { store: Store; runners: RunnerPort; recorder: OutcomeRecorder; limits: ExecutionLimits; logger: Logger; now: () => Date }) {
+    this.#store = options.store;
+    this.#runners = options.runners;
+    this.#recorder = options.recorder;
+    this.#limits = options.limits;
+    this.#logger = options.logger;
+    this.#now = options.now;
+    this.#unsubscribe = this.#runners.onLeft((projectId, reason) => this.#armGrace(projectId, `disconnected (${reason})`));
+  }
+
+  /** How long a delivered dispatch may stay in flight: delivery + its command timeout + grace. */
+  leaseMs(timeoutMs: number): number {
+    return this.#limits.deliveryTimeoutMs + timeoutMs + this.#limits.runnerGraceMs;
+  }
+
+  static actionFor(plan: ExecutionPlan, resources: Resources | null): RunnerAction | null {
+    if (plan.kind === 'terminal') return { type: 'terminal', command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs };
+    if (plan.kind === 'container') return { type: plan.actionType, ...(resources ? { resources: { ...resources } } : {}) };
+    return null;
+  }
+
+  /** Delivers a claimed dispatch (state `sent`). Resolves once delivery is settled, not the command. */
+  async deliver(dispatch: Dispatch, actionType: string, action: RunnerAction, previousContainerId: string | null): Promise<void> {
+    const execute: Execute = { dispatchId: dispatch.id, attempt: dispatch.attempt, action };
+    this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil);
+    let outcome: ExecutionOutcome | null = null;
+    try {
+      const delivery = await this.#runners.execute(dispatch.projectId, execute);
+      if (delivery.ok) {
+        await this.#store.transaction((tx) => tx.dispatches.advance(dispatch.id, dispatch.attempt, ['sent'], 'accepted', this.#now().toISOString()));
+        return;
+      }
+      outcome = { ...deliveryFailed(dispatch.projectId, delivery.code, delivery.message), origin: 'gateway' };
+    } catch (error) {
+      this.#logger.error({ code: 'execution_port_failed', err: error, dispatchId: dispatch.id }, 'the runner gateway threw while delivering');
+      outcome = { ...portFailed('runner gateway', error), origin: 'gateway' };
+    }
+    await this.#settle(dispatch, dispatch.attempt, actionType, outcome, previousContainerId);
+  }
+
+  async onResult(projectId: string, result: Result): Promise<SinkAnswer> {
+    const dispatch = await this.#store.read.dispatches.get(result.dispatchId);
+    if (!dispatch || dispatch.projectId !== projectId) {
+      return refuse('unknown_dispatch', `dispatch ${result.dispatchId} is not known for project ${projectId}; the result was not recorded`);
+    }
+    if (dispatch.state === 'executed' || dispatch.state === 'failed') return this.#afterSettled(dispatch, result);
+    if (result.attempt !== dispatch.attempt) {
+      return refuse('stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} is stale (current attempt ${dispatch.attempt}); the result was not recorded`);
+    }
+    const action = await this.#store.read.actions.get(dispatch.actionId);
+    const previous = await this.#store.read.containers.get(projectId);
+    await this.#settle(dispatch, dispatch.attempt, action?.actionType ?? 'terminal', outcomeOf(projectId, result), previous?.containerId ?? null);
+    return { ok: true };
+  }
+
+  async onOutput(_projectId: string, output: Output): Promise<void> {
+    if (this.#runningSeen.has(output.dispatchId)) return;
+    this.#runningSeen.add(output.dispatchId);
+    await this.#store.transaction((tx) => tx.dispatches.advance(output.dispatchId, output.attempt, ['sent', 'accepted'], 'running', this.#now().toISOString()));
+  }
+
+  /** Start-up: in-flight runner dispatches of the previous process get the grace period and their lease. */
+  async resumeInFlight(dispatches: Dispatch[]): Promise<void> {
+    const projects = new Set<string>();
+    for (const dispatch of dispatches) {
+      this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil);
+      projects.add(dispatch.projectId);
+    }
+    for (const projectId of projects) this.#armGrace(projectId, 'was not connected when the gateway restarted');
+  }
+
+  close(): void {
+    this.#unsubscribe();
+    for (const timer of [...this.#leases.values(), ...this.#graceTimers.values()]) clearTimeout(timer);
+    this.#leases.clear();
+    this.#graceTimers.clear();
+  }
+
+  async #settle(dispatch: Dispatch, attempt: number, actionType: string, outcome: ExecutionOutcome, previousContainerId: string | null): Promise<void> {
+    this.#clearLease(dispatch.id);
+    this.#runningSeen.delete(dispatch.id);
+    const lifecycle = lifecycleAfter(actionType, outcome, previousContainerId);
+    await this.#recorder.record({
+      dispatch,
+      attempt,
+      action: { id: dispatch.actionId, projectId: dispatch.projectId, actionType: actionType as never },
+      outcome,
+      ...(lifecycle ? { lifecycle } : {}),
+    });
+  }
+
+  /** A result for a dispatch already settled: the same result again is fine; anything else is refused. */
+  async #afterSettled(dispatch: Dispatch, result: Result): Promise<SinkAnswer> {
+    const recordedFromRunner = dispatch.outcome?.origin === 'runner';
+    if (result.attempt === dispatch.attempt && recordedFromRunner) return { ok: true };
+    if (recordedFromRunner || result.fromJournal) {
+      return refuse('stale_attempt', `dispatch ${dispatch.id} was already settled by attempt ${dispatch.attempt}; attempt ${result.attempt} was not recorded`);
+    }
+    // The command ran after all, but the dispatch was already failed (runner_lost, delivery_timeout).
+    const at = this.#now().toISOString();
+    await this.#store.transaction((tx) =>
+      tx.events.append({
+        projectId: dispatch.projectId,
+        type: EXECUTION_EVENTS.lateResult,
+        actorKind: 'system',
+        actorId: null,
+        actionId: dispatch.actionId,
+        payload: { dispatchId: dispatch.id, attempt: result.attempt, status: result.status, exitCode: result.exitCode ?? null, recordedAs: dispatch.outcome?.code ?? dispatch.state },
+        createdAt: at,
+      }),
+    );
+    this.#logger.warn(
+      { code: 'late_result', dispatchId: dispatch.id, actionId: dispatch.actionId, recordedAs: dispatch.outcome?.code, status: result.status, exitCode: result.exitCode },
+      'a runner result arrived after the dispatch was settled as failed; the command did run on the runner. Kept as action.late_result, the recorded outcome is unchanged',
+    );
+    return refuse('dispatch_settled', `dispatch ${dispatch.id} was already settled as ${String(dispatch.outcome?.code ?? dispatch.state)}; this result is kept as action.late_result`);
+  }
+
+  #armLease(dispatchId: string, attempt: number, projectId: string, leaseUntil: string | null): void {
+    if (leaseUntil === null) return;
+    this.#clearLease(dispatchId);
+    const delay = Math.max(0, Date.parse(leaseUntil) - this.#now().getTime());
+    const timer = setTimeout(() => {
+      this.#leases.delete(dispatchId);
+      void this.#expire([dispatchId], attempt, projectId, 'did not report a result before the dispatch lease (command timeout plus grace) ran out');
+    }, Math.min(delay, 2 ** 31 - 1));
+    timer.unref();
+    this.#leases.set(dispatchId, timer);
+  }
+
+  #clearLease(dispatchId: string): void {
+    const timer = this.#leases.get(dispatchId);
+    if (timer) clearTimeout(timer);
+    this.#leases.delete(dispatchId);
+  }
+
+  #armGrace(projectId: string, why: string): void {
+    if (this.#runners.isConnected(projectId) || this.#graceTimers.has(projectId)) return;
+    const timer = setTimeout(() => {
+      this.#graceTimers.delete(projectId);
+      if (this.#runners.isConnected(projectId)) return; // back in time: in-flight results arrive through its outbox
+      void this.#loseProject(projectId, why);
+    }, this.#limits.runnerGraceMs);
+    timer.unref();
+    this.#graceTimers.set(projectId, timer);
+  }
+
+  async #loseProject(projectId: string, why: string): Promise<void> {
+    const inFlight = (await this.#store.read.dispatches.listInStates(IN_FLIGHT, 10_000)).filter((d) => d.target === runnerTarget(projectId));
+    for (const dispatch of inFlight) await this.#expire([dispatch.id], dispatch.attempt, projectId, why);
+  }
+
+  async #expire(dispatchIds: string[], attempt: number, projectId: string, why: string): Promise<void> {
+    for (const id of dispatchIds) {
+      try {
+        const dispatch = await this.#store.read.dispatches.get(id);
+        if (!dispatch || dispatch.attempt !== attempt || !IN_FLIGHT.includes(dispatch.state)) continue;
+        const action = await this.#store.read.actions.get(dispatch.actionId);
+        const previous = await this.#store.read.containers.get(projectId);
+        await this.#settle(dispatch, attempt, action?.actionType ?? 'terminal', { ...runnerLost(projectId, this.#limits.runnerGraceMs, why), origin: 'gateway' }, previous?.containerId ?? null);
+      } catch (error) {
+        this.#logger.error({ code: 'runner_lost_record_failed', dispatchId: id, err: error }, 'could not record runner_lost; the dispatch is retried at the next start');
+      }
+    }
+  }
+}
+
+/** A runner Result as an outcome: refusals are runner_refused with the runner's code and sentence. */
+export function outcomeOf(projectId: string, result: Result): ExecutionOutcome {
+  const output = {
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    ...(result.stdout !== undefined ? { stdout: result.stdout } : {}),
+    ...(result.stderr !== undefined ? { stderr: result.stderr } : {}),
+    ...(result.truncated !== undefined ? { truncated: result.truncated } : {}),
+  };
+  if (result.status === 'executed') {
+    return { status: 'executed', origin: 'runner', exitCode: result.exitCode ?? null, stdout: result.stdout ?? '', stderr: result.stderr ?? '', truncated: result.truncated ?? false, ...(result.fromJournal ? { fromJournal: true } : {}) };
+  }
+  const reason = result.reason ?? { code: 'runner_failed', message: 'the runner reported a failure without a reason' };
+  if (result.status === 'refused') return { ...runnerRefused(projectId, reason.code, reason.message), origin: 'runner', ...output };
+  return { status: 'failed', origin: 'runner', code: reason.code, message: reason.message, ...output };
+}

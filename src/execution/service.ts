@@ -1,0 +1,54 @@
+// What the HTTP layer asks of execution: the dispatch state of an action, a bounded wait for an
+// auto-approved action's outcome, the agent long-poll, and closing a revoked runner's sockets.
+import type { ActionSettlementView, AgentTurns, TurnView } from '../agents/turns.ts';
+import { describeTurn } from '../agents/turns.ts';
+import type { Store } from '../store/types.ts';
+
+export interface DispatchView {
+  dispatchId: string;
+  state: string;
+  attempt: number;
+  target: string | null;
+  outcome: Record<string, unknown> | null;
+  updatedAt: string;
+}
+
+export interface ExecutionApi {
+  /** Waits up to `waitMs` for the action's execution to settle; returns the dispatch as it is then. */
+  awaitOutcome(actionId: string, waitMs: number): Promise<DispatchView | null>;
+  /** How long POST /actions waits for an auto-approved action (the command's timeout, bounded). */
+  proposeWaitMs(payload: Record<string, unknown>): number;
+  settlement(actionId: string, waitMs: number): Promise<ActionSettlementView | null>;
+  describe(actionId: string): Promise<{ dispatch: DispatchView | null; turn: TurnView | null }>;
+  /** Closes live runner sockets of a revoked token; returns how many. */
+  disconnectRunnerToken(tokenId: string): number;
+}
+
+export function createExecutionApi(options: {
+  store: Store;
+  turns: AgentTurns;
+  maxProposeWaitMs: number;
+  disconnectRunnerToken: (tokenId: string) => number;
+}): ExecutionApi {
+  const { store, turns } = options;
+  const dispatchView = async (actionId: string): Promise<DispatchView | null> => {
+    const d = await store.read.dispatches.getByAction(actionId);
+    return d ? { dispatchId: d.id, state: d.state, attempt: d.attempt, target: d.target, outcome: d.outcome, updatedAt: d.updatedAt } : null;
+  };
+  return {
+    async awaitOutcome(actionId, waitMs) {
+      await turns.waitForSettlement(actionId, waitMs);
+      return dispatchView(actionId);
+    },
+    proposeWaitMs(payload) {
+      const timeout = typeof payload.timeoutMs === 'number' && payload.timeoutMs > 0 ? payload.timeoutMs + 1_000 : options.maxProposeWaitMs;
+      return Math.min(timeout, options.maxProposeWaitMs);
+    },
+    settlement: (actionId, waitMs) => turns.waitForSettlement(actionId, waitMs),
+    async describe(actionId) {
+      const [dispatch, turn] = await Promise.all([dispatchView(actionId), store.read.turns.get(actionId)]);
+      return { dispatch, turn: turn ? describeTurn(turn) : null };
+    },
+    disconnectRunnerToken: options.disconnectRunnerToken,
+  };
+}

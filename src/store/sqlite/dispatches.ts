@@ -1,0 +1,85 @@
+// The dispatcher's view of execution_handoffs: state machine queued -> sent -> accepted -> running
+// -> executed | failed, with an attempt counter that fences stale results. Every move is a
+// conditional UPDATE, so two writers (or a late result) can never both win. `status` (the coarse
+// column the approval side reads) is kept in step by the same statement.
+import type { Dispatch, DispatchRepository, DispatchState, HandoffStatus } from '../types.ts';
+import { json, type Row, type Statements, str, strOrNull } from './rows.ts';
+
+const toDispatch = (row: Row): Dispatch => ({
+  id: str(row.id),
+  actionId: str(row.action_id),
+  projectId: str(row.project_id),
+  status: str(row.status) as HandoffStatus,
+  credentialRef: strOrNull(row.credential_ref),
+  outcome: row.outcome === null ? null : json<Record<string, unknown>>(row.outcome),
+  createdAt: str(row.created_at),
+  updatedAt: str(row.updated_at),
+  state: str(row.state) as DispatchState,
+  attempt: Number(row.attempt),
+  leaseUntil: strOrNull(row.lease_until),
+  target: strOrNull(row.target),
+  sentAt: strOrNull(row.sent_at),
+  startedAt: strOrNull(row.started_at),
+  finishedAt: strOrNull(row.finished_at),
+});
+
+/** The coarse status column for each state. */
+const STATUS_SQL = `CASE :state WHEN 'queued' THEN 'queued' WHEN 'executed' THEN 'executed' WHEN 'failed' THEN 'failed' ELSE 'dispatched' END`;
+const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+export class SqliteDispatches implements DispatchRepository {
+  readonly #sql: Statements;
+  constructor(sql: Statements) {
+    this.#sql = sql;
+  }
+
+  async get(id: string): Promise<Dispatch | null> {
+    const row = this.#sql.one('SELECT * FROM execution_handoffs WHERE id = ?', id);
+    return row ? toDispatch(row) : null;
+  }
+
+  async getByAction(actionId: string): Promise<Dispatch | null> {
+    const row = this.#sql.one('SELECT * FROM execution_handoffs WHERE action_id = ?', actionId);
+    return row ? toDispatch(row) : null;
+  }
+
+  async listInStates(states: readonly DispatchState[], limit: number): Promise<Dispatch[]> {
+    if (states.length === 0) return [];
+    return this.#sql
+      .all(`SELECT * FROM execution_handoffs WHERE state IN (${placeholders(states.length)}) ORDER BY created_at, id LIMIT ?`, ...states, limit)
+      .map(toDispatch);
+  }
+
+  async claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string): Promise<Dispatch | null> {
+    const changed = this.#sql.run(
+      `UPDATE execution_handoffs SET state = :state, status = 'dispatched', attempt = attempt + 1, target = :target,
+         lease_until = :lease, sent_at = :at, started_at = CASE :state WHEN 'running' THEN :at ELSE NULL END, updated_at = :at
+       WHERE id = :id AND state = 'queued'`,
+      { state: to, target, lease: leaseUntil, at, id } as never,
+    );
+    return changed === 1 ? this.get(id) : null;
+  }
+
+  async advance(id: string, attempt: number, from: readonly DispatchState[], to: DispatchState, at: string, leaseUntil?: string | null): Promise<boolean> {
+    const keepLease = leaseUntil === undefined;
+    return (
+      this.#sql.run(
+        `UPDATE execution_handoffs SET state = ?, status = ${STATUS_SQL.replaceAll(':state', '?')},
+           started_at = CASE WHEN ? = 'running' AND started_at IS NULL THEN ? ELSE started_at END,
+           lease_until = CASE WHEN ? THEN lease_until ELSE ? END, updated_at = ?
+         WHERE id = ? AND attempt = ? AND state IN (${placeholders(from.length)})`,
+        to, to, to, at, keepLease ? 1 : 0, leaseUntil ?? null, at, id, attempt, ...from,
+      ) === 1
+    );
+  }
+
+  async finish(id: string, attempt: number | null, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+    return (
+      this.#sql.run(
+        `UPDATE execution_handoffs SET state = ?, status = ?, outcome = ?, lease_until = NULL, finished_at = ?, updated_at = ?
+         WHERE id = ? AND state NOT IN ('executed', 'failed') AND (? IS NULL OR attempt = ?)`,
+        state, state, JSON.stringify(outcome), at, at, id, attempt, attempt,
+      ) === 1
+    );
+  }
+}

@@ -1,0 +1,42 @@
+// Agent turns suspended on a pending action. Durable so that a restart knows which turns died
+// with the process (they go back to the blocked queue, source infra).
+import type { AgentTurn, TurnRepository, TurnState } from '../types.ts';
+import { type Row, type Statements, str, strOrNull } from './rows.ts';
+
+const toTurn = (row: Row): AgentTurn => ({
+  actionId: str(row.action_id),
+  projectId: str(row.project_id),
+  agentId: str(row.agent_id),
+  taskId: strOrNull(row.task_id),
+  state: str(row.state) as TurnState,
+  createdAt: str(row.created_at),
+  updatedAt: str(row.updated_at),
+});
+
+export class SqliteTurns implements TurnRepository {
+  readonly #sql: Statements;
+  constructor(sql: Statements) {
+    this.#sql = sql;
+  }
+
+  async suspend(turn: Omit<AgentTurn, 'state' | 'updatedAt'>): Promise<void> {
+    this.#sql.run(
+      `INSERT INTO agent_turns (action_id, project_id, agent_id, task_id, state, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'awaiting_approval', ?, ?) ON CONFLICT (action_id) DO NOTHING`,
+      turn.actionId, turn.projectId, turn.agentId, turn.taskId, turn.createdAt, turn.createdAt,
+    );
+  }
+
+  async get(actionId: string): Promise<AgentTurn | null> {
+    const row = this.#sql.one('SELECT * FROM agent_turns WHERE action_id = ?', actionId);
+    return row ? toTurn(row) : null;
+  }
+
+  async end(actionId: string, to: 'settled' | 'lost', at: string): Promise<boolean> {
+    return this.#sql.run("UPDATE agent_turns SET state = ?, updated_at = ? WHERE action_id = ? AND state = 'awaiting_approval'", to, at, actionId) === 1;
+  }
+
+  async listAwaiting(limit: number): Promise<AgentTurn[]> {
+    return this.#sql.all("SELECT * FROM agent_turns WHERE state = 'awaiting_approval' ORDER BY created_at, action_id LIMIT ?", limit).map(toTurn);
+  }
+}
