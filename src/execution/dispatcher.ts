@@ -165,6 +165,23 @@ export class Dispatcher implements ActionExecutionPort {
       return;
     }
 
+    let resources: Resources | null = null;
+    let verifiedAt: string | null = null;
+    if (plan.kind === 'container' && plan.actionType === 'container_start') {
+      const prepared = await prepareContainerStart(project, plan.requested, {
+        projectsBase: this.#o.roots.projectsBase,
+        scopeRoot,
+        limits: this.#o.limits.resources,
+        now: this.#now,
+      });
+      if (!prepared.ok) {
+        await fail(prepared.outcome); // before any image decision, delivery or lifecycle transition
+        return;
+      }
+      resources = prepared.resources;
+      verifiedAt = prepared.verifiedAt;
+    }
+
     const onBroker = project.executionMode === 'container';
     if (onBroker && !this.#o.broker) {
       this.#parked.add(dispatch.id);
@@ -182,23 +199,6 @@ export class Dispatcher implements ActionExecutionPort {
         await fail(runnerNotConnected(project.id, runners?.lastSeen(project.id) ?? null));
         return;
       }
-    }
-
-    let resources: Resources | null = null;
-    let verifiedAt: string | null = null;
-    if (plan.kind === 'container' && plan.actionType === 'container_start') {
-      const prepared = await prepareContainerStart(project, plan.requested, {
-        projectsBase: this.#o.roots.projectsBase,
-        scopeRoot,
-        limits: this.#o.limits.resources,
-        now: this.#now,
-      });
-      if (!prepared.ok) {
-        await fail(prepared.outcome); // before any image decision or lifecycle transition
-        return;
-      }
-      resources = prepared.resources;
-      verifiedAt = prepared.verifiedAt;
     }
 
     this.#o.faults?.beforeClaim?.(dispatch.id);

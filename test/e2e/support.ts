@@ -1,0 +1,213 @@
+// End-to-end scaffolding: a real gateway (in-process `createApp` listening on port 0, or a real
+// `./bin/brabo serve` child), real `./bin/brabo runner` children, a real phoenix client, fetch.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import WebSocket from 'ws';
+import { type App, createApp } from '../../src/app.ts';
+import { type AppConfig, GATEWAY_CHECKOUT, loadExecutionConfig } from '../../src/config.ts';
+import type { ExecutionLimits } from '../../src/execution/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
+
+export const BRABO = resolve(import.meta.dirname, '../../bin/brabo');
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `brabo-e2e-${prefix}-`));
+}
+
+export async function waitUntil<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000, everyMs = 25): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export interface Api {
+  base: string;
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+}
+
+export function api(base: string, token = ADMIN_TOKEN): Api {
+  return {
+    base,
+    async call(method, path, body) {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text.length > 0 ? JSON.parse(text) : null };
+    },
+  };
+}
+
+export interface Server extends Api {
+  app: App;
+  port: number;
+  dir: string;
+  wsUrl: string;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  limits?: Partial<ExecutionLimits>;
+  docker?: { image: string; labels: Record<string, string> } | null;
+  projectsBase?: string;
+}
+
+/** A real gateway in this process: HTTP + socket on one port (0 = any free one). */
+export async function startServer(options: ServerOptions = {}): Promise<Server> {
+  const dir = tempDir('server');
+  const execution = loadExecutionConfig({}, {});
+  execution.limits = { ...execution.limits, runnerGraceMs: 1_500, deliveryTimeoutMs: 5_000, resumeWaitMs: 20_000, ...options.limits };
+  if (options.docker) execution.docker = { enabled: true, dockerHost: null, image: options.docker.image, labels: options.docker.labels };
+  const config: AppConfig = {
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: join(dir, 'data'),
+    adminToken: ADMIN_TOKEN,
+    projectWorkspacesRoot: join(dir, 'workspaces'),
+    projectsBase: options.projectsBase ?? join(dir, 'projects'),
+    gatewayCheckout: GATEWAY_CHECKOUT,
+    logLevel: 'silent',
+    execution,
+  };
+  const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent') });
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  await app.start();
+  const address = app.http.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    ...api(base),
+    app,
+    port,
+    dir,
+    wsUrl: `ws://127.0.0.1:${port}/socket`,
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Project {
+  id: string;
+  root: string;
+}
+
+/** A project with an owner (olivia, owner), a maintainer (max) and a developer agent (agent-dev). */
+export async function createProject(server: Api, body: { executionMode: 'container' | 'mounted' | 'runner'; root?: string; moduleMap?: object; name?: string }): Promise<Project> {
+  const created = await server.call('POST', '/api/projects', { name: body.name ?? 'E2E Shop', ownerId: 'olivia', ...body });
+  if (created.status !== 201) throw new Error(`project creation failed: ${JSON.stringify(created.body)}`);
+  await server.call('PUT', `/api/projects/${created.body.id}/members/max`, { role: 'maintainer' });
+  await server.call('PUT', `/api/projects/${created.body.id}/members/agent-dev`, { role: 'developer', kind: 'agent' });
+  return { id: created.body.id, root: created.body.root };
+}
+
+export async function allowCommands(server: Api, projectId: string, allow: string[]): Promise<void> {
+  const put = await server.call('PUT', `/api/projects/${projectId}/permissions`, { userId: 'olivia', allow, deny: [], ask: [] });
+  if (put.status !== 200) throw new Error(`permissions not written: ${JSON.stringify(put.body)}`);
+}
+
+export async function events(server: Api, projectId: string): Promise<Array<{ type: string; actionId: string | null; actorKind: string; actorId: string | null; payload: any }>> {
+  return (await server.call('GET', `/api/projects/${projectId}/events?limit=1000`)).body.events;
+}
+
+export async function settled(server: Api, actionId: string, timeoutMs = 20_000): Promise<any> {
+  return waitUntil(async () => {
+    const got = await server.call('GET', `/api/actions/${actionId}/settlement?wait=2`);
+    return got.body?.state === 'settled' ? got.body : null;
+  }, `action ${actionId} to settle`, timeoutMs, 0);
+}
+
+const children = new Set<ChildProcess>();
+
+export interface RunnerProcess {
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** A real `./bin/brabo runner` for one project. */
+export function startRunner(options: { url: string; token: string; root: string; projectId: string; journal: string; extra?: string[] }): RunnerProcess {
+  const child = spawn(
+    BRABO,
+    ['runner', '--url', options.url, '--root', options.root, '--project', options.projectId, '--journal', options.journal, '--reconnect-base-ms', '100', '--reconnect-max-ms', '400', ...(options.extra ?? [])],
+    { env: { ...process.env, NO_COLOR: '1', BRABO_RUNNER_TOKEN: options.token }, stdio: ['ignore', 'pipe', 'pipe'], detached: false },
+  );
+  children.add(child);
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  child.once('exit', () => children.delete(child));
+  return {
+    child,
+    output: () => out,
+    stop: () => stopChild(child, 'SIGTERM'),
+  };
+}
+
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+export async function killAllChildren(): Promise<void> {
+  await Promise.all([...children].map((child) => stopChild(child, 'SIGKILL')));
+}
+
+export interface ServeProcess extends Api {
+  child: ChildProcess;
+  port: number;
+  wsUrl: string;
+  output(): string;
+}
+
+/** A real `./bin/brabo serve` child on a free port (it prints the port it got). */
+export function startServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(BRABO, ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+    env: { ...process.env, BRABO_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let out = '';
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`brabo serve did not start: ${out}`)), 20_000);
+    child.once('exit', (code) => reject(new Error(`brabo serve exited ${code}: ${out}`)));
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const listening = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
+      if (listening?.[1] && out.includes('admin token in')) {
+        clearTimeout(timer);
+        const port = Number(listening[2]);
+        resolvePromise({ ...api(listening[1]), child, port, wsUrl: `ws://127.0.0.1:${port}/socket`, output: () => out });
+      }
+    });
+  });
+}
+
+/** A real phoenix 1.8 client (admin token) joined on `agent:<agentId>`, collecting its events. */
+export async function joinAgentTopic(wsUrl: string, agentId: string): Promise<{ socket: PhoenixSocket; received: Array<{ event: string; payload: any }> }> {
+  const socket = new Socket18(wsUrl, { transport: WebSocket, params: { token: ADMIN_TOKEN }, timeout: 5_000, reconnectAfterMs: () => 100 });
+  socket.connect();
+  const channel = socket.channel(`agent:${agentId}`, {});
+  const received: Array<{ event: string; payload: any }> = [];
+  channel.on('task.action_settled', (payload) => received.push({ event: 'task.action_settled', payload }));
+  await new Promise<void>((resolve, reject) => {
+    channel.join().receive('ok', () => resolve()).receive('error', (e) => reject(new Error(`agent join refused: ${JSON.stringify(e)}`))).receive('timeout', () => reject(new Error('agent join timed out')));
+  });
+  return { socket, received };
+}
