@@ -176,7 +176,12 @@ export interface ServeProcess extends Api {
 
 /** A real `./bin/brabo serve` child on a free port (it prints the port it got). */
 export function startServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(BRABO, ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+  return startServeAt(dataDir, 0, env);
+}
+
+/** `./bin/brabo serve --port <port>` (0 = any free port; it prints the one it got). */
+export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(BRABO, ['serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir], {
     env: { ...process.env, BRABO_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
