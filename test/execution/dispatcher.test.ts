@@ -1,0 +1,135 @@
+// Unit tests of the dispatcher with injected ports (real SQLite store, fake broker/runner): a port
+// that throws becomes a named failure, never an unhandled exception; no runner is
+// runner_not_connected at once; a stale or unknown result is refused; resume never re-runs.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ContainerBrokerPort } from '../../broker/port.ts';
+import { createActions, HandoffNotifier } from '../../src/actions/index.ts';
+import { AgentTurns } from '../../src/agents/turns.ts';
+import { SettlementWaiters } from '../../src/agents/waiters.ts';
+import { DEFAULT_EXECUTION_LIMITS } from '../../src/execution/config.ts';
+import { Dispatcher } from '../../src/execution/dispatcher.ts';
+import type { RunnerPort } from '../../src/execution/ports.ts';
+import { createLogger } from '../../src/logger.ts';
+import { PermissionsFile } from '../../src/store/permissions-file.ts';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.ts';
+
+let dir: string;
+let store: SqliteStore;
+const logger = createLogger('silent');
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'brabo-dispatcher-'));
+  store = openSqliteStore(join(dir, 'data'));
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const throwingBroker = (): ContainerBrokerPort => {
+  const boom = () => {
+    throw new Error('socket hang up (injected)');
+  };
+  return { start: boom, stop: boom, remove: boom, inspect: boom, list: boom, exec: boom };
+};
+
+function fakeRunner(overrides: Partial<RunnerPort> = {}): RunnerPort {
+  return { isConnected: () => true, lastSeen: () => null, execute: async () => ({ ok: true }), onJoined: () => () => {}, onLeft: () => () => {}, ...overrides };
+}
+
+async function setUp(mode: 'container' | 'runner', ports: { broker?: ContainerBrokerPort | null; runners?: RunnerPort | null }) {
+  const roots = { projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw'), runnerProjectsDir: join(dir, 'rp') };
+  const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
+  const dispatcher = new Dispatcher({ store, logger, turns, roots, limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 }, broker: ports.broker ?? null, runners: ports.runners ?? null });
+  const notifier = new HandoffNotifier(logger);
+  notifier.subscribe((id) => dispatcher.notify(id));
+  const actions = createActions({ store, permissionsFile: new PermissionsFile(), roots, execution: notifier, observer: { proposed() {}, decided() {} }, logger });
+  const machine = join(dir, 'machine');
+  mkdirSync(machine, { recursive: true });
+  const project = await actions.createProject({ name: 'U', executionMode: mode, ownerId: 'olivia', ...(mode === 'runner' ? { root: machine } : {}) });
+  await actions.setMember(project.id, 'agent', 'developer', 'agent');
+  const root = mode === 'runner' ? machine : join(roots.projectWorkspacesRoot, project.workspaceDirName);
+  const proposeApproved = async (command: string) => {
+    const { action } = await actions.propose({ projectId: project.id, proposerId: 'agent', actionType: 'terminal', payload: { command, cwd: root } });
+    await actions.approve(action.id, 'olivia');
+    return action.id;
+  };
+  const settledOutcome = async (actionId: string) => {
+    for (let i = 0; i < 200; i++) {
+      const d = await store.read.dispatches.getByAction(actionId);
+      if (d && (d.state === 'executed' || d.state === 'failed')) return d;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('not settled');
+  };
+  return { dispatcher, actions, project, proposeApproved, settledOutcome };
+}
+
+describe('dispatcher with injected ports', () => {
+  it('a broker that throws becomes execution_port_failed, recorded as action.failed', async () => {
+    const { proposeApproved, settledOutcome, project, dispatcher } = await setUp('container', { broker: throwingBroker() });
+    const id = await proposeApproved('make build');
+    const dispatch = await settledOutcome(id);
+    expect(dispatch.outcome).toMatchObject({ status: 'failed', code: 'execution_port_failed' });
+    expect(String(dispatch.outcome?.message)).toContain('Docker broker');
+    const failed = (await store.read.events.listAfter(project.id, 0, 100)).filter((e) => e.type === 'action.failed');
+    expect(failed).toHaveLength(1);
+    await dispatcher.close();
+  });
+
+  it('a runner gateway that throws becomes execution_port_failed', async () => {
+    const throwing = await setUp('runner', { runners: fakeRunner({ execute: () => Promise.reject(new Error('injected')) }) });
+    expect((await throwing.settledOutcome(await throwing.proposeApproved('make a'))).outcome).toMatchObject({ code: 'execution_port_failed' });
+    await throwing.dispatcher.close();
+  });
+
+  it('no runner: runner_not_connected names the project and when it was last seen', async () => {
+    const seen = new Date('2026-11-29T10:00:00Z');
+    const { proposeApproved, settledOutcome, project, dispatcher } = await setUp('runner', { runners: fakeRunner({ isConnected: () => false, lastSeen: () => seen }) });
+    const dispatch = await settledOutcome(await proposeApproved('make a'));
+    expect(dispatch.outcome).toMatchObject({ code: 'runner_not_connected', detail: { projectId: project.id, lastSeen: seen.toISOString() } });
+    expect(dispatch.attempt).toBe(0); // never sent
+    await dispatcher.close();
+  });
+
+  it('results: unknown dispatch and stale attempt are refused; the current attempt is recorded once', async () => {
+    const { proposeApproved, project, dispatcher } = await setUp('runner', { runners: fakeRunner() });
+    const id = await proposeApproved('make a');
+    let dispatch = await store.read.dispatches.getByAction(id);
+    for (let i = 0; i < 100 && dispatch?.state !== 'accepted'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      dispatch = await store.read.dispatches.getByAction(id);
+    }
+    const sink = dispatcher.sink!;
+    expect(await sink.onResult(project.id, { dispatchId: 'nope', attempt: 1, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'unknown_dispatch' } });
+    expect(await sink.onResult('other-project', { dispatchId: dispatch!.id, attempt: 1, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'unknown_dispatch' } });
+    expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 7, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'stale_attempt' } });
+    expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 1, status: 'executed', exitCode: 3, stdout: 'x' })).toEqual({ ok: true });
+    expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 1, status: 'executed', exitCode: 3, stdout: 'x' })).toEqual({ ok: true }); // outbox re-send
+    expect((await store.read.dispatches.get(dispatch!.id))?.outcome).toMatchObject({ status: 'executed', exitCode: 3, stdout: 'x' });
+    expect((await store.read.events.listAfter(project.id, 0, 100)).filter((e) => e.type === 'action.executed')).toHaveLength(1);
+    await dispatcher.close();
+  });
+
+  it('start-up: an in-flight runner dispatch is never re-delivered; without its runner it becomes runner_lost', async () => {
+    let deliveries = 0;
+    const first = await setUp('runner', { runners: fakeRunner({ execute: async () => (deliveries++, { ok: true }) }) });
+    const id = await first.proposeApproved('make a');
+    for (let i = 0; i < 100 && (await store.read.dispatches.getByAction(id))?.state !== 'accepted'; i++) await new Promise((r) => setTimeout(r, 10));
+    await first.dispatcher.close();
+    const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
+    const restarted = new Dispatcher({
+      store, logger, turns, limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 }, broker: null,
+      roots: { projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw'), runnerProjectsDir: join(dir, 'rp') },
+      runners: fakeRunner({ isConnected: () => false, execute: async () => (deliveries++, { ok: true }) }),
+    });
+    await restarted.start();
+    const dispatch = await first.settledOutcome(id);
+    expect(dispatch.outcome).toMatchObject({ code: 'runner_lost' });
+    expect(deliveries).toBe(1);
+    await restarted.close();
+  });
+});
