@@ -86,6 +86,14 @@ describe('runner route (RN-497), real brabo runner over a real socket', () => {
     expect(counter()).toBe(1);
   });
 
+  it('a runner project keeps its permissions.json gateway-side (<dataDir>/runner-projects/<workspaceDirName>), never on the user\'s root', async () => {
+    const { project, root } = await runnerProject('perms', { connect: false });
+    const { workspaceDirName } = (await server.call('GET', `/api/projects/${project.id}`)).body;
+    const file = join(server.dir, 'data', 'runner-projects', workspaceDirName, 'permissions.json');
+    expect(JSON.parse(readFileSync(file, 'utf8')).allow).toEqual(['Terminal(sh count.sh)']);
+    expect(existsSync(join(root, 'permissions.json'))).toBe(false);
+  });
+
   it('human approval, then execution: the waiting agent (phoenix client on agent:<id>) gets the real result', async () => {
     const { project, root, counter } = await runnerProject('approve');
     const agent = await joinAgentTopic(server.wsUrl, 'agent-dev');
