@@ -9,16 +9,20 @@ import { unwrap } from './wrappers.ts';
 /** `sh -c "sh -c '…'"` deeper than this is not read further: it is unsafe. */
 export const MAX_NESTING = 3;
 
+const NO_FRAGMENTS: readonly Fragment[] = Object.freeze([]);
+// Shared by every fragment without nested commands; frozen, so a push would throw, not leak.
+const NO_COMMANDS: AnalyzedCommand[] = Object.freeze([]) as unknown as AnalyzedCommand[];
+
 export interface AnalyzedFragment {
   fragment: Fragment;
   /** argv plus every reading behind wrappers (for deny and ceilings; never for allow). */
-  views: string[][];
+  views: readonly (readonly string[])[];
   /** A reading was cut short: deny matching then tries every position of argv. */
   truncated: boolean;
   /** Commands found in `sh -c STRING` / `env -S STRING`, analysed one level deeper. */
   nested: AnalyzedCommand[];
   /** Commands `find -exec` runs: judged like extra fragments (allow matching too). */
-  execs: Fragment[];
+  execs: readonly Fragment[];
 }
 
 export interface AnalyzedCommand {
@@ -44,17 +48,19 @@ export function analyzeCommand(command: string, depth = 0): AnalyzedCommand {
   };
   const fragments = tokenized.fragments.map((fragment): AnalyzedFragment => {
     const unwrapped = unwrap(fragment.argv);
-    const nested: AnalyzedCommand[] = [];
+    const nested: AnalyzedCommand[] = unwrapped.commandStrings.length === 0 ? NO_COMMANDS : [];
     for (const text of unwrapped.commandStrings) {
       const analysed = below(text);
       if (analysed !== null) nested.push(analysed);
     }
     if (unwrapped.truncated) findings.push({ kind: 'nesting_too_deep', what: UNSAFE_WHAT.nesting_too_deep });
     // `/usr/bin/g?t push`, `sudo gi[t] push`: the shell expands the name; we cannot know what runs.
-    if (unwrapped.views.some((view) => !isAssignment(view[0]!) && hasGlob(view[0]!))) {
+    for (const view of unwrapped.views) {
+      if (isAssignment(view[0]!) || !hasGlob(view[0]!)) continue;
       findings.push({ kind: 'glob_verb', what: UNSAFE_WHAT.glob_verb });
+      break;
     }
-    const execs = unwrapped.execs.map(fragmentOfWords);
+    const execs = unwrapped.execs.length === 0 ? NO_FRAGMENTS : unwrapped.execs.map(fragmentOfWords);
     return { fragment, views: unwrapped.views, truncated: unwrapped.truncated, nested, execs };
   });
   const substitutions: AnalyzedCommand[] = [];

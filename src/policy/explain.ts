@@ -31,7 +31,7 @@ export function explainFragments(command: string): CommandExplanation {
       argv: f.fragment.argv,
       verb: verbOf(f.fragment.argv) ?? null,
       redirects: f.fragment.redirects,
-      views: f.views,
+      views: f.views.map((v) => [...v]),
       nested: f.nested.map((n) => n.fragments.map((x) => x.fragment.text)),
       effect: f.views.map(effectOf).find((e) => e !== null) ?? null,
     })),

@@ -20,6 +20,19 @@ function forEachSegment(path: string, visit: (segment: string) => void): void {
 
 const fold = (segment: string): string => segment.toLowerCase();
 
+// A decision builds a few LexicalDirs on the same root: its segments are split once (pure, a
+// single entry: the next root simply replaces it).
+let lastRoot: { root: string; exact: readonly string[]; folded: readonly string[] } | null = null;
+
+function rootSegments(root: string): { exact: readonly string[]; folded: readonly string[] } {
+  if (lastRoot === null || lastRoot.root !== root) {
+    const exact: string[] = [];
+    forEachSegment(root, (s) => exact.push(s));
+    lastRoot = { root, exact, folded: exact.map(fold) };
+  }
+  return lastRoot;
+}
+
 /** A path resolved against a directory without copying it: the first `keep` segments of the
  * directory followed by `extra`. */
 export interface Resolved {
@@ -40,10 +53,9 @@ export class LexicalDir {
 
   /** `root` must be normalized absolute (or '/'); `path` absolute. */
   constructor(root: string, path: string) {
-    const rootSegments: string[] = [];
-    forEachSegment(root, (s) => rootSegments.push(s));
-    this.#root = rootSegments;
-    this.#rootFolded = rootSegments.map(fold);
+    const split = rootSegments(root);
+    this.#root = split.exact;
+    this.#rootFolded = split.folded;
     this.cd(path);
   }
 

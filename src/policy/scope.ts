@@ -7,7 +7,7 @@ import type { AnalyzedCommand } from './analysis.ts';
 import { LexicalDir } from './lexical-dir.ts';
 import { isInside, resolveLexically, STREAM_DEVICES } from './paths.ts';
 import { isAssignment } from './tokenizer.ts';
-import type { Fragment } from './tokenizer.ts';
+import type { Fragment, Redirect } from './tokenizer.ts';
 import { writeTargets } from './write-targets.ts';
 
 export interface ScopeResult {
@@ -71,15 +71,17 @@ function isFdNumber(word: string): boolean {
   return true;
 }
 
-/** The words of a fragment that may name paths: its argv and its redirect targets. */
-function pathWords(fragment: Fragment, withArgv = true): string[] {
-  const words = withArgv ? [...fragment.argv] : [];
-  for (const r of fragment.redirects) {
-    if (r.target === null || NOT_PATHS.has(r.op)) continue;
-    if (FD_DUPLICATIONS.has(r.op) && isFdNumber(r.target)) continue;
-    words.push(r.target);
-  }
-  return words;
+/** Whether a redirect's target may name a path (not a here-doc word, not an fd number). */
+function targetIsPath(r: Redirect): r is Redirect & { target: string } {
+  if (r.target === null || NOT_PATHS.has(r.op)) return false;
+  return !(FD_DUPLICATIONS.has(r.op) && isFdNumber(r.target));
+}
+
+/** The first word of a fragment (argv, then redirect targets) outside the root, or null. */
+function firstOutside(fragment: Fragment, dir: LexicalDir | null, root: string, withArgv = true): string | null {
+  if (withArgv) for (const word of fragment.argv) if (tokenOutside(word, dir, root)) return word;
+  for (const r of fragment.redirects) if (targetIsPath(r) && tokenOutside(r.target, dir, root)) return r.target;
+  return null;
 }
 
 function normalizedRoot(rootInput: string): string | null {
@@ -114,14 +116,8 @@ export function checkScope(command: AnalyzedCommand, startCwd: string | null, ro
   const cdInScope: boolean[] = [];
   let outside: string | null = null;
   let dir = startCwd !== null && startCwd.startsWith('/') ? new LexicalDir(root, startCwd) : null;
-  const judge = (words: readonly string[]): void => {
-    if (outside !== null) return;
-    for (const word of words) {
-      if (tokenOutside(word, dir, root)) {
-        outside = word;
-        return;
-      }
-    }
+  const judge = (fragment: Fragment, withArgv = true): void => {
+    outside ??= firstOutside(fragment, dir, root, withArgv);
   };
 
   for (const analysed of command.fragments) {
@@ -130,9 +126,9 @@ export function checkScope(command: AnalyzedCommand, startCwd: string | null, ro
     const cwdInside = dir !== null && dir.insideRoot();
     if (!cwdInside && outside === null) outside = dir?.toString() ?? startCwd ?? '(unknown working directory)';
     // A cd's own target is judged below, against the cwd before it; its redirects here.
-    judge(pathWords(fragment, argv[0] !== 'cd'));
+    judge(fragment, argv[0] !== 'cd');
     // Commands inside `sh -c` strings run in the same directory.
-    for (const nested of analysed.nested) for (const inner of allFragments(nested)) judge(pathWords(inner));
+    for (const nested of analysed.nested) for (const inner of allFragments(nested)) judge(inner);
     if (argv[0] !== 'cd') {
       cdInScope.push(false);
       continue;
@@ -142,7 +138,7 @@ export function checkScope(command: AnalyzedCommand, startCwd: string | null, ro
     cdInScope.push(ok && fragment.redirects.length === 0);
     if (!ok && outside === null) outside = `cd ${argv.length === 2 ? argv[1]! : ''}`.trimEnd();
   }
-  for (const sub of command.substitutions) for (const inner of allFragments(sub)) judge(pathWords(inner));
+  for (const sub of command.substitutions) for (const inner of allFragments(sub)) judge(inner);
   return { outside, cdInScope };
 }
 
@@ -159,10 +155,23 @@ const AS_WRITTEN = new LexicalDir('/', '/');
  */
 export function findProtectedWrite(command: AnalyzedCommand, startCwd: string | null, rootInput: string): string | null {
   const root = normalizedRoot(rootInput);
-  let dir = root !== null && startCwd !== null && startCwd.startsWith('/') ? new LexicalDir(root, startCwd) : null;
+  // The cwd is built only when a target needs it (most commands write nothing): the cds seen
+  // until then are replayed once.
+  let dir: LexicalDir | null = null;
+  let built = false;
+  const cds: Array<readonly string[]> = [];
+  const currentDir = (): LexicalDir | null => {
+    if (!built) {
+      built = true;
+      dir = root !== null && startCwd !== null && startCwd.startsWith('/') ? new LexicalDir(root, startCwd) : null;
+      for (const argv of cds) dir = follow(dir, argv, root!);
+    }
+    return dir;
+  };
   const isProtected = (target: string, last?: string, gitFolderCounts = false): boolean => {
-    const known = dir !== null && !dependsOnExpansion(target);
-    const base = known ? dir! : AS_WRITTEN;
+    const cwd = currentDir();
+    const known = cwd !== null && !dependsOnExpansion(target);
+    const base = known ? cwd : AS_WRITTEN;
     const resolved = base.resolve(target);
     if (base.isProtected(resolved, last) || (gitFolderCounts && base.isGitFolder(resolved, last))) return true;
     return !known && (last ?? target).toLowerCase().endsWith('permissions.json');
@@ -192,7 +201,9 @@ export function findProtectedWrite(command: AnalyzedCommand, startCwd: string | 
       forEachViewOfFragment(analysed, (view) => (hit = viewHit(view)) !== null);
     }
     if (hit !== null) return hit;
-    if (analysed.fragment.argv[0] === 'cd' && root !== null) dir = follow(dir, analysed.fragment.argv, root);
+    if (analysed.fragment.argv[0] !== 'cd' || root === null) continue;
+    if (built) dir = follow(dir, analysed.fragment.argv, root);
+    else cds.push(analysed.fragment.argv);
   }
   return null;
 }

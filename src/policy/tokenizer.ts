@@ -48,11 +48,76 @@ export function isRedirectionOp(op: string): boolean {
 // given back literally instead of being expanded to an empty string.
 const literalVariables = (name: string): string => `$${name}`;
 
-function parseLine(line: string, findings: UnsafeFinding[]): Item[] {
-  let entries: ReturnType<typeof parse>;
+// The fast path. A line made only of characters that mean nothing inside an unquoted word
+// (globs `*` `?` stay literal tokens either way), blanks, and the operator characters & | ; < >
+// is read here exactly as shell-quote reads it (its operators, longest first); anything else
+// (quotes, backslashes, $, parentheses...) goes to shell-quote. Most agent commands take this
+// path, and shell-quote is most of decide()'s cost. A property test compares both readings.
+const PLAIN = new Uint8Array(128);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,*?' + FD_MARK) PLAIN[c.charCodeAt(0)] = 1;
+
+type Entry = string | { op: string };
+
+/** The operator starting at line[i] (one of & | ; < >), as shell-quote's alternation picks it. */
+function operatorAt(line: string, i: number): string {
+  const c = line[i]!;
+  const next = line[i + 1];
+  switch (c) {
+    case '|':
+      return next === '|' ? '||' : next === '&' ? '|&' : '|';
+    case '&':
+      if (next === '&') return '&&';
+      if (next === '>') return line[i + 2] === '>' ? '&>>' : '&>';
+      return '&';
+    case ';':
+      if (next === ';') return line[i + 2] === '&' ? ';;&' : ';;';
+      return next === '&' ? ';&' : ';';
+    case '>':
+      return next === '>' ? '>>' : next === '&' ? '>&' : next === '|' ? '>|' : '>';
+    default: // '<'
+      if (next === '<') return line[i + 2] === '<' ? '<<<' : line[i + 2] === '-' ? '<<-' : '<<';
+      return next === '&' ? '<&' : next === '>' ? '<>' : '<';
+  }
+}
+
+/** shell-quote's reading of a simple line, or null when the line needs shell-quote. One scan. */
+export function simpleEntries(line: string): Entry[] | null {
+  const entries: Entry[] = [];
+  let start = -1;
+  for (let i = 0; i <= line.length; i++) {
+    const code = i === line.length ? 32 : line.charCodeAt(i);
+    if (code < 128 && PLAIN[code] === 1) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) entries.push(line.slice(start, i));
+    start = -1;
+    if (code === 32 || code === 9) continue;
+    if (code === 38 || code === 124 || code === 59 || code === 60 || code === 62) {
+      const op = operatorAt(line, i);
+      entries.push({ op });
+      i += op.length - 1;
+      continue;
+    }
+    return null;
+  }
+  return entries;
+}
+
+/** The fast path's reading, else shell-quote's; null when shell-quote throws. */
+function readEntries(line: string): ReturnType<typeof parse> | null {
+  const simple = simpleEntries(line);
+  if (simple !== null) return simple;
   try {
-    entries = parse(line, literalVariables);
+    return parse(line, literalVariables);
   } catch {
+    return null;
+  }
+}
+
+function parseLine(line: string, findings: UnsafeFinding[]): Item[] {
+  const entries = readEntries(line);
+  if (entries === null) {
     findings.push({ kind: 'tokenizer_error', what: UNSAFE_WHAT.tokenizer_error });
     // Blank-separated words still let deny patterns see the command.
     return line.split(' ').filter((w) => w !== '').map((word) => ({ word }));
@@ -69,7 +134,8 @@ function parseLine(line: string, findings: UnsafeFinding[]): Item[] {
     else {
       const op = (entry as { op: string; pattern?: string }).op;
       if (op === 'glob') items.push({ word: (entry as { pattern: string }).pattern });
-      else items.push(fd !== undefined && REDIRECTIONS.has(op) ? { op, fd } : { op });
+      else if (fd !== undefined && REDIRECTIONS.has(op)) items.push({ op, fd });
+      else items.push(entry as { op: string });
     }
     fd = undefined;
   }
@@ -89,7 +155,13 @@ export function renderWord(word: string): string {
 }
 
 function renderItems(items: readonly Item[]): string {
-  return items.map((item) => ('op' in item ? (item.fd ?? '') + item.op : renderWord(item.word))).join(' ');
+  let text = '';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (i > 0) text += ' ';
+    text += 'op' in item ? (item.fd ?? '') + item.op : renderWord(item.word);
+  }
+  return text;
 }
 
 function buildFragment(items: Item[]): Fragment {

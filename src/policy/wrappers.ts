@@ -108,9 +108,9 @@ export interface Unwrapped {
   /** The argv itself plus every command found behind wrappers (deduplicated by content). */
   views: string[][];
   /** Command lines found as strings (`sh -c STRING`, `env -S STRING`): tokenized by the caller. */
-  commandStrings: string[];
+  commandStrings: readonly string[];
   /** Commands `find -exec` runs: judged like extra fragments, also for allow matching. */
-  execs: string[][];
+  execs: readonly string[][];
   /** More readings than MAX_VIEWS: the caller treats the command as unsafe. */
   truncated: boolean;
 }
@@ -128,8 +128,20 @@ function specFor(name: string, view: readonly string[]): WrapperSpec | undefined
   return spec?.from === 2 ? undefined : spec;
 }
 
+const NOTHING: readonly never[] = Object.freeze([]);
+
+/** Whether argv can have a reading other than itself (a wrapper, a path verb, an assignment...). */
+function mayWrap(argv: readonly string[]): boolean {
+  const verb = argv[0];
+  if (verb === undefined) return false;
+  if (verb.includes('/') || verb.includes('=')) return true;
+  return WRAPPERS.has(verb) || verb === 'find' || verb === 'ssh' || ((verb === 'npm' || verb === 'pnpm' || verb === 'yarn' || verb === 'bun') && argv[1] !== undefined && WRAPPERS.has(`${verb} ${argv[1]}`));
+}
+
 /** Every reading of `argv` through the wrappers; linear in argv per view, at most MAX_VIEWS views. */
 export function unwrap(argv: readonly string[]): Unwrapped {
+  // Most fragments are a plain command: one reading, nothing to allocate but the view itself.
+  if (!mayWrap(argv)) return { views: argv.length === 0 ? [] : [argv as string[]], commandStrings: NOTHING, execs: NOTHING, truncated: false };
   const views: string[][] = [];
   const seen = new Set<string>();
   const commandStrings: string[] = [];

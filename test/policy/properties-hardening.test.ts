@@ -3,7 +3,9 @@
 // look-through never turns a never-auto command into an auto-approved one when wrapped.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'shell-quote';
 import { decide } from '../../src/policy/index.ts';
+import { simpleEntries } from '../../src/policy/tokenizer.ts';
 import { LexicalDir } from '../../src/policy/lexical-dir.ts';
 import { isInside, resolveLexically } from '../../src/policy/paths.ts';
 import { AUTO, FLOOR, terminalInput } from './adversarial-harness.ts';
@@ -77,6 +79,34 @@ describe('wrapping a never-auto command in any known runner keeps it never-auto'
           expect(decision.policy, `${command}: ${decision.reason}`).not.toBe('auto_approve');
         },
       ),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('tokenizer fast path: reads a simple line exactly as shell-quote does', () => {
+  const CHARS = [...'abcXYZ019-_./:=@%+,*? \t&|;<>', '\u0001'];
+  const ANY = [...CHARS, '"', "'", '$', '(', ')', '\\', '#', '{', '~', '!'];
+  const literal = (name: string): string => `$${name}`;
+  const shellQuote = (line: string): unknown[] =>
+    parse(line, literal).map((e) => (typeof e === 'object' && e !== null && 'op' in e && e.op === 'glob' ? (e as { pattern: string }).pattern : e));
+  it('words, blanks and every operator built from & | ; < >', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...CHARS), { maxLength: 40 }), (chars) => {
+        const line = chars.join('');
+        expect(simpleEntries(line), JSON.stringify(line)).toEqual(shellQuote(line));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('hands every other line to shell-quote', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ANY), { maxLength: 30 }), (chars) => {
+        const line = chars.join('');
+        const simple = simpleEntries(line);
+        if (simple !== null) expect(simple).toEqual(shellQuote(line));
+        else expect(ANY.slice(CHARS.length).some((c) => line.includes(c))).toBe(true);
+      }),
       { numRuns: RUNS },
     );
   });
