@@ -4,7 +4,8 @@
 // 1. Throughput: decide() over a realistic dev-agent mix (DEV preset permissions.json) against
 //    the floor measured in the same run on the same commands: shell-quote parse() alone.
 //    Target: decide() costs at most 3x the floor.
-// 2. Scaling: a command 10x longer (10x the fragments) and a path of 100 000 slashes vs 10 000.
+// 2. Scaling: a command 10x longer (10x the fragments, a cd chain, stacked runners) and a path
+//    of 100 000 slashes vs 10 000.
 //    Target: 10x the input costs at most 12x the time (linear, no backtracking).
 import { parse } from 'shell-quote';
 import { DEV_TERMINAL_ALLOW_PATTERNS, decide } from '../src/policy/index.ts';
@@ -145,6 +146,9 @@ function main(): void {
   // A chain of n `cd sub`: the effective cwd itself grows with the input (a linear engine keeps
   // the cwd incrementally; re-resolving every token against it is quadratic).
   scaling(rows, 'command 10x longer (cd chain)', (n) => Array.from({ length: n * 2 }, () => 'cd sub').join(' && '), 40);
+  // Runners stacked on runners: each level hands a command line to the next (`eval`, `watch`,
+  // `find -exec`); a bounded number of them is analysed, so the work stays linear, not a power.
+  scaling(rows, 'command 10x longer (stacked runners)', (n) => `${'eval watch find . -exec '.repeat(n)}ls ${'x '.repeat(n * 20)}`, 10);
 
   const slashes = (n: number): DecisionInput => input(`cat ${ROOT}${'/'.repeat(n)}src/x.ts`);
   const tenK = slashes(10_000);

@@ -34,15 +34,23 @@ export interface AnalyzedCommand {
   findings: UnsafeFinding[];
 }
 
-export function analyzeCommand(command: string, depth = 0): AnalyzedCommand {
+/**
+ * Command lines analysed below the top one, in all (`sh -c`, `eval`, substitutions...). Each is
+ * analysed in time linear in its length; the budget keeps their number constant, so wrappers
+ * stacked on wrappers (`eval eval eval …`) cannot multiply the work. Past it: unsafe, never auto.
+ */
+export const MAX_NESTED_COMMANDS = 48;
+
+export function analyzeCommand(command: string, depth = 0, budget = { left: MAX_NESTED_COMMANDS }): AnalyzedCommand {
   const tokenized = tokenize(command);
   const findings: UnsafeFinding[] = [...tokenized.findings];
   const below = (text: string): AnalyzedCommand | null => {
-    if (depth >= MAX_NESTING) {
+    if (depth >= MAX_NESTING || budget.left <= 0) {
       findings.push({ kind: 'nesting_too_deep', what: UNSAFE_WHAT.nesting_too_deep });
       return null;
     }
-    const nested = analyzeCommand(text, depth + 1);
+    budget.left--;
+    const nested = analyzeCommand(text, depth + 1, budget);
     findings.push(...nested.findings);
     return nested;
   };

@@ -48,7 +48,7 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
   glob_verb: 'glob * ? [ … ] in a command name (the shell picks what runs)',
   unicode_space: 'Unicode space the shell does not split words on',
   tokenizer_error: 'text the tokenizer could not read',
-  nesting_too_deep: 'sh -c or substitution nested too deeply',
+  nesting_too_deep: 'commands nested too deeply (sh -c, eval, substitutions, wrappers)',
   tokenizer_self_test_failed: 'the tokenizer self-test failed (shell-quote does not behave as expected)',
 });
 

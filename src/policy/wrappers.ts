@@ -314,9 +314,13 @@ function skipWrapper(
     if (spec.assignments === true) while (i < view.length && isAssignment(view[i]!)) i++;
     i += spec.positionals ?? 0;
     const rest = view.slice(i);
-    addView(rest);
-    // `watch CMD…`, `eval ARGS…`, `pnpm exec -c …`: the program hands the joined words to a shell.
-    if ((spec.rest === 'shell' || shellMode) && rest.length > 0) commandStrings.push(rest.join(' '));
+    // `watch CMD…`, `eval ARGS…`, `pnpm exec -c …`: the program hands the joined words to a
+    // shell; the caller analyses that line (one level deeper), so it is not also a reading here.
+    if (spec.rest === 'shell' || shellMode) {
+      if (rest.length > 0) commandStrings.push(rest.join(' '));
+    } else {
+      addView(rest);
+    }
   }
   return true;
 }

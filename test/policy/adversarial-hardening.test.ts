@@ -478,3 +478,21 @@ runCases('the same rows with a specific auto_approve rule (not auto mode)', { ..
   c("find . -exec sh -c 'git push' \\;", Z, { permissions: DEV_ONLY }),
   c('find . -exec git push \\;', Z, { permissions: DEV_ONLY }),
 ]);
+
+// Stacked runners: each command line below the top one costs its length, and their number is
+// bounded, so `eval eval eval …` cannot multiply the work; past the bound it is never auto.
+runCases('stacked runners stay bounded and never auto-approved', AUTO, [
+  c(`${'eval '.repeat(200)}ls`, U),
+  c(`${'watch '.repeat(200)}ls`, U),
+  c(`${'find . -exec '.repeat(200)}ls`, U),
+  c(`${'eval watch '.repeat(100)}git push`, NEVER_AUTO),
+  c(`${'npx -c '.repeat(50)}ls`, NEVER_AUTO),
+  c('eval eval git push', Z),
+  c('watch eval git push', Z),
+  c('eval ls', auto()),
+]);
+runCases('stacked runners: deny found within the nesting bound', MANUAL, [
+  c('eval eval rm -rf /', deny('builtin_deny')),
+  c('eval watch busybox rm -rf /', deny('builtin_deny')),
+  c(`${'eval '.repeat(30)}rm -rf /`, NEVER_AUTO, { note: 'beyond the bound: unsafe, a human decides' }),
+]);
