@@ -197,11 +197,15 @@ export function unwrap(argv: readonly string[]): Unwrapped {
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
-/** `find … -exec CMD … ;` / `-exec CMD … {} +`: the commands find runs. One scan. */
+/**
+ * `find … -exec CMD … ;` / `-exec CMD … {} +`: the commands find runs. `-delete` removes what
+ * it finds: it is read as `rm -f {}`, so it needs rm allowed like any other deletion. One scan.
+ */
 function findExecs(view: readonly string[]): string[][] {
   const found: string[][] = [];
   let i = 1;
   while (i < view.length) {
+    if (view[i] === '-delete') found.push(['rm', '-f', '{}']);
     if (!FIND_EXEC.has(view[i]!)) {
       i++;
       continue;

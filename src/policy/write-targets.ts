@@ -1,6 +1,7 @@
 // The paths a command writes, moves, links or deletes, read from its words, for the protected
 // files check (DESIGN fail-closed extras): `tee F`, `cp SRC… DEST`, `mv`, `install`, `ln`,
-// `rsync`, `dd of=F`, `sed -i`, `perl -i`, `truncate`, `chmod`, `chown`, `touch`, `rm`...
+// `rsync`, `dd of=F`, `sed -i`, `perl -i`, `truncate`, `chmod`, `chown`, `touch`, `rm`,
+// `find -fprint F`...
 // Reading commands (cat, grep...) name no targets. Lexical: what a path names after symlinks or
 // inside a copied folder is beyond what words can tell.
 import { basename } from './wrappers.ts';
@@ -24,6 +25,7 @@ const COPIERS = new Set(['cp', 'install', 'rsync']);
 const INTO = new Set(['cp', 'install', 'rsync', 'mv', 'ln']);
 /** Source names that, arriving in a folder, can land on a protected file. */
 const LANDING_NAMES = new Set(['permissions.json', 'hooks', 'config', '.git']);
+const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 
 function operands(argv: readonly string[]): { words: string[]; targetDir: string | null } {
   const words: string[] = [];
@@ -62,6 +64,12 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
   const verb = argv[0];
   if (verb === undefined) return NONE;
   const name = basename(verb);
+  if (name === 'find') {
+    // `-fprint F`, `-fprintf F FORMAT`, `-fls F`: find writes its report into F.
+    const paths: string[] = [];
+    for (let i = 1; i + 1 < argv.length; i++) if (FIND_WRITES.has(argv[i]!)) paths.push(argv[i + 1]!);
+    return { paths, into: null, gitFolderCounts: false };
+  }
   if (name === 'dd') {
     return { paths: argv.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)), into: null, gitFolderCounts: false };
   }

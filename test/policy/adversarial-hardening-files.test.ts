@@ -51,6 +51,12 @@ runCases('protected files: commands that write, move, link or delete them', AUTO
   c('xargs rm -f permissions.json', P),
   c('find . -name x -exec cp {} .git/hooks/pre-commit \\;', P),
 ]);
+runCases('find writes its report into -fprint / -fls files', AUTO, [
+  c('find . -fprint permissions.json', P),
+  c('find . -name x -fprintf .git/hooks/pre-commit %p', P),
+  c('find . -fls .git/config', P),
+  c('find . -fprint out.txt', auto()),
+]);
 runCases('protected files: names are compared case-insensitively', AUTO, [
   c('echo x > PERMISSIONS.json', P),
   c('echo x > Permissions.JSON', P),

@@ -60,6 +60,15 @@ runCases('find -exec still allowed when the inner command is allowed', MANUAL, [
   c("find . -name '*.ts' -not -path './node_modules/*'", auto('permissions_allow')),
   c('find . -name exec', auto('permissions_allow')),
 ]);
+runCases('find -delete is a deletion: it needs rm allowed', MANUAL, [
+  c('find . -name x -delete', NEVER_AUTO, { permissions: DEV_ONLY }),
+  c('find . -delete', NEVER_AUTO),
+  c('find . -name x -delete', auto('permissions_allow'), { permissions: { ...DEV_ONLY, allow: [...DEV_ALLOW, 'Terminal(rm)'] } }),
+  c('find . -name delete', auto('permissions_allow')),
+]);
+runCases('find -delete under the floor', FLOOR, [
+  c('find . -name permissions.json -delete', ask('ceiling_compound_unmatched'), { permissions: DEV_ONLY }),
+]);
 runCases('find -exec stays lifted in auto mode like any compound', AUTO, [
   c('find . -exec touch {} \\;', auto('agent_autonomy_auto_approve'), { permissions: DEV_ONLY }),
 ]);
