@@ -31,6 +31,16 @@ export interface HttpDeps {
   execution?: ExecutionApi;
 }
 
+/**
+ * Served without the admin token: liveness, Prometheus scraping (aggregate counters; labels are
+ * route templates and codes, never ids, paths or tokens) and the OpenAPI description of the
+ * public contract. Everything else, unknown paths included, needs the bearer token.
+ */
+export function isPublicRoute(routeUrl: string | undefined): boolean {
+  if (routeUrl === undefined) return false;
+  return routeUrl === '/healthz' || routeUrl === '/metrics' || routeUrl === '/docs' || routeUrl.startsWith('/docs/');
+}
+
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
@@ -45,8 +55,10 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
     void reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
   });
 
+  // Default deny, decided on the route that matched (its registered template), never on the raw
+  // URL: the router percent-decodes paths, so `/%61pi/...` reaches `/api/...` routes.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') && request.url !== '/api') return;
+    if (isPublicRoute(request.routeOptions.url)) return;
     const presented = bearerOf(request.headers.authorization);
     if (presented === null || !tokenMatches(presented, deps.adminToken)) {
       return reply.code(401).send({ error: 'unauthorized', message: 'send Authorization: Bearer <admin token> (BRABO_ADMIN_TOKEN or <data-dir>/admin-token)' });
