@@ -1,0 +1,84 @@
+import type { ActionType, ReasonCode } from '../../policy/types.ts';
+import type {
+  ActionListFilter,
+  ActionRepository,
+  ActionStatus,
+  MemberKind,
+  NewProposedAction,
+  ProposedAction,
+} from '../types.ts';
+import { jsonParam, type Row, type Sql, str, strOrNull } from './sql.ts';
+
+const toAction = (row: Row): ProposedAction => ({
+  id: str(row.id),
+  projectId: str(row.project_id),
+  proposerId: str(row.proposer_id),
+  proposerKind: str(row.proposer_kind) as MemberKind,
+  actionType: str(row.action_type) as ActionType,
+  payload: row.payload as Record<string, unknown>,
+  status: str(row.status) as ActionStatus,
+  reasonCode: str(row.reason_code) as ReasonCode,
+  reason: str(row.reason),
+  scopeRoot: strOrNull(row.scope_root),
+  decidedBy: strOrNull(row.decided_by),
+  decidedAt: strOrNull(row.decided_at),
+  denialReason: strOrNull(row.denial_reason),
+  createdAt: str(row.created_at),
+});
+
+export class PostgresActions implements ActionRepository {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  async insert(a: NewProposedAction): Promise<void> {
+    await this.#sql.run(
+      `INSERT INTO proposed_actions (id, project_id, proposer_id, proposer_kind, action_type, payload, status,
+         reason_code, reason, scope_root, decided_by, decided_at, denial_reason, live_merge_key, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, NULL, $12, $13)`,
+      a.id, a.projectId, a.proposerId, a.proposerKind, a.actionType, jsonParam(a.payload), a.status,
+      a.reasonCode, a.reason, a.scopeRoot, a.decidedAt, a.liveMergeKey, a.createdAt,
+    );
+  }
+
+  async get(id: string): Promise<ProposedAction | null> {
+    const row = await this.#sql.one('SELECT * FROM proposed_actions WHERE id = $1', id);
+    return row ? toAction(row) : null;
+  }
+
+  async list(projectId: string, filter: ActionListFilter): Promise<ProposedAction[]> {
+    const rows = filter.status
+      ? await this.#sql.all(
+          'SELECT * FROM proposed_actions WHERE project_id = $1 AND status = $2 ORDER BY created_at, id LIMIT $3',
+          projectId, filter.status, filter.limit,
+        )
+      : await this.#sql.all('SELECT * FROM proposed_actions WHERE project_id = $1 ORDER BY created_at, id LIMIT $2', projectId, filter.limit);
+    return rows.map(toAction);
+  }
+
+  async decideIfPending(
+    id: string,
+    to: 'approved' | 'denied',
+    decidedBy: string,
+    at: string,
+    denialReason: string | null,
+  ): Promise<boolean> {
+    // Under READ COMMITTED a concurrent decider blocks on the row lock, then re-checks
+    // `status = 'pending'` against the committed row: exactly one caller changes it.
+    const changes = await this.#sql.run(
+      `UPDATE proposed_actions SET status = $1, decided_by = $2, decided_at = $3, denial_reason = $4
+       WHERE id = $5 AND status = 'pending'`,
+      to, decidedBy, at, denialReason, id,
+    );
+    return changes === 1;
+  }
+
+  async liveMergeExists(mergeKey: string): Promise<boolean> {
+    return (await this.#sql.one('SELECT 1 AS x FROM proposed_actions WHERE live_merge_key = $1', mergeKey)) !== undefined;
+  }
+
+  async releaseMergeKey(actionId: string): Promise<void> {
+    await this.#sql.run('UPDATE proposed_actions SET live_merge_key = NULL WHERE id = $1', actionId);
+  }
+}

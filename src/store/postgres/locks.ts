@@ -1,0 +1,9 @@
+// Advisory lock classes (the first key of pg_advisory_xact_lock(int, int)); the second key is a
+// hash that includes current_schema(), so stores in different schemas of one database never
+// serialize on each other.
+export const LOCK_CLASS = {
+  /** Held while migrations run: several nodes may start at once, one migrates. */
+  migrations: 0x6272_0001,
+  /** Held from a project's first event append until commit: ids in commit order (events.ts). */
+  eventCursor: 0x6272_0002,
+} as const;

@@ -1,0 +1,79 @@
+import type { Role } from '../../policy/types.ts';
+import type { ExecutionMode, Member, MemberKind, MemberRepository, ModuleMap, Project, ProjectRepository } from '../types.ts';
+import { jsonParam, type Row, type Sql, str, strOrNull } from './sql.ts';
+
+const toProject = (row: Row): Project => ({
+  id: str(row.id),
+  name: str(row.name),
+  slug: str(row.slug),
+  executionMode: str(row.execution_mode) as ExecutionMode,
+  root: str(row.root),
+  workspaceDirName: str(row.workspace_dir_name),
+  ownerId: str(row.owner_id),
+  moduleMap: row.module_map as ModuleMap,
+  executionActivatedAt: strOrNull(row.execution_activated_at),
+  createdAt: str(row.created_at),
+  workspaceVerifiedAt: strOrNull(row.workspace_verified_at),
+});
+
+export class PostgresProjects implements ProjectRepository {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  async insert(p: Project): Promise<void> {
+    await this.#sql.run(
+      `INSERT INTO projects (id, name, slug, execution_mode, root, workspace_dir_name, owner_id, module_map,
+         execution_activated_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      p.id, p.name, p.slug, p.executionMode, p.root, p.workspaceDirName, p.ownerId,
+      jsonParam(p.moduleMap), p.executionActivatedAt, p.createdAt,
+    );
+  }
+
+  async get(id: string): Promise<Project | null> {
+    const row = await this.#sql.one('SELECT * FROM projects WHERE id = $1', id);
+    return row ? toProject(row) : null;
+  }
+
+  async markWorkspaceVerified(id: string, at: string): Promise<void> {
+    await this.#sql.run('UPDATE projects SET workspace_verified_at = $1 WHERE id = $2', at, id);
+  }
+
+  async markExecutionActivated(id: string, at: string): Promise<void> {
+    await this.#sql.run('UPDATE projects SET execution_activated_at = $1 WHERE id = $2 AND execution_activated_at IS NULL', at, id);
+  }
+}
+
+const toMember = (row: Row): Member => ({
+  projectId: str(row.project_id),
+  memberId: str(row.member_id),
+  kind: str(row.kind) as MemberKind,
+  role: str(row.role) as Role,
+  updatedAt: str(row.updated_at),
+});
+
+export class PostgresMembers implements MemberRepository {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  async upsert(m: Member): Promise<void> {
+    await this.#sql.run(
+      `INSERT INTO members (project_id, member_id, kind, role, updated_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (project_id, member_id) DO UPDATE SET kind = excluded.kind, role = excluded.role,
+         updated_at = excluded.updated_at`,
+      m.projectId, m.memberId, m.kind, m.role, m.updatedAt,
+    );
+  }
+
+  async get(projectId: string, memberId: string): Promise<Member | null> {
+    const row = await this.#sql.one('SELECT * FROM members WHERE project_id = $1 AND member_id = $2', projectId, memberId);
+    return row ? toMember(row) : null;
+  }
+
+  async list(projectId: string): Promise<Member[]> {
+    return (await this.#sql.all('SELECT * FROM members WHERE project_id = $1 ORDER BY member_id COLLATE "C"', projectId)).map(toMember);
+  }
+}

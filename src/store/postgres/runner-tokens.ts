@@ -1,0 +1,39 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hashRunnerToken } from '../sqlite/runner-tokens.ts';
+import type { RunnerTokenGrant, RunnerTokenRepository } from '../types.ts';
+import { type Sql, str } from './sql.ts';
+
+/** Tokens are 32 random bytes, base64url; only their sha256 is stored (same digest as SQLite). */
+export class PostgresRunnerTokens implements RunnerTokenRepository {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  async create(projectId: string): Promise<RunnerTokenGrant> {
+    const token = randomBytes(32).toString('base64url');
+    const tokenId = randomUUID();
+    await this.#sql.run(
+      'INSERT INTO runner_tokens (id, project_id, token_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, NULL)',
+      tokenId, projectId, hashRunnerToken(token), new Date().toISOString(),
+    );
+    return { tokenId, projectId, token };
+  }
+
+  async verify(token: string): Promise<{ projectId: string; tokenId: string } | null> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 200) return null;
+    // Lookup by the digest: the comparison never touches the secret itself.
+    const row = await this.#sql.one('SELECT id, project_id FROM runner_tokens WHERE token_hash = $1 AND revoked_at IS NULL', hashRunnerToken(token));
+    return row ? { projectId: str(row.project_id), tokenId: str(row.id) } : null;
+  }
+
+  async revoke(tokenId: string): Promise<boolean> {
+    const changes = await this.#sql.run('UPDATE runner_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', new Date().toISOString(), tokenId);
+    return changes === 1;
+  }
+
+  async projectOf(tokenId: string): Promise<string | null> {
+    const row = await this.#sql.one('SELECT project_id FROM runner_tokens WHERE id = $1', tokenId);
+    return row ? str(row.project_id) : null;
+  }
+}

@@ -1,0 +1,175 @@
+// The multi-node store: Postgres through `pg`. Two pools: writers run each `transaction` as a
+// real BEGIN ... COMMIT on one checked-out client (READ COMMITTED; every contended move is a
+// conditional UPDATE, so concurrent writers on any node serialize on the row and exactly one
+// wins), readers use a pool whose sessions are read-only and see committed data only. Migrations
+// run once at open, under an advisory lock (migrations.ts).
+//
+// Why not SERIALIZABLE with retries: a unit of work may have effects outside the database (the
+// permissions.json write of approve-always), so it must run once; the use cases are written as
+// conditional updates instead, which READ COMMITTED makes safe without retries.
+import pg from 'pg';
+import type { Logger } from '../../logger.ts';
+import { StoreClosedError } from '../sqlite/store.ts';
+import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
+import { PostgresActions } from './actions.ts';
+import { PostgresAgentAutonomy } from './autonomy.ts';
+import { PostgresDispatches } from './dispatches.ts';
+import { connectError, endpointOf, type PostgresEndpoint, PostgresStartError, sqlStateOf } from './errors.ts';
+import { PostgresEvents } from './events.ts';
+import { PostgresContainers, PostgresHandoffs, PostgresMerges } from './execution.ts';
+import { applyPostgresMigrations } from './migrations.ts';
+import { PostgresMembers, PostgresProjects } from './projects.ts';
+import { PostgresRunnerTokens } from './runner-tokens.ts';
+import { type Queryable, Sql } from './sql.ts';
+import { PostgresTasks } from './tasks.ts';
+import { PostgresTurns } from './turns.ts';
+
+export interface PostgresStoreOptions {
+  /** Connections lost while idle are logged here (pg emits them on the pool). */
+  logger?: Pick<Logger, 'warn'>;
+  /** Pool sizes per node; the default 8 + 8 leaves room for several nodes under max_connections 100. */
+  maxWriters?: number;
+  maxReaders?: number;
+  /** How long opening a connection (or waiting for a free one) may take. */
+  connectTimeoutMs?: number;
+}
+
+function repositories(sql: Sql): Repositories {
+  return {
+    projects: new PostgresProjects(sql),
+    members: new PostgresMembers(sql),
+    autonomy: new PostgresAgentAutonomy(sql),
+    actions: new PostgresActions(sql),
+    events: new PostgresEvents(sql),
+    containers: new PostgresContainers(sql),
+    handoffs: new PostgresHandoffs(sql),
+    dispatches: new PostgresDispatches(sql),
+    turns: new PostgresTurns(sql),
+    merges: new PostgresMerges(sql),
+    tasks: new PostgresTasks(sql),
+    runnerTokens: new PostgresRunnerTokens(sql),
+  };
+}
+
+export class PostgresStore implements Store {
+  readonly read: Repositories;
+  readonly runnerTokens: RunnerTokenRepository;
+  readonly endpoint: PostgresEndpoint;
+  /** Migration versions this instance applied when it opened (empty when the schema was current). */
+  readonly appliedMigrations: readonly number[];
+  readonly #writes: pg.Pool;
+  readonly #reads: pg.Pool;
+  readonly #inFlight = new Set<Promise<void>>();
+  #closed = false;
+
+  constructor(writes: pg.Pool, reads: pg.Pool, endpoint: PostgresEndpoint, appliedMigrations: readonly number[]) {
+    this.#writes = writes;
+    this.#reads = reads;
+    this.endpoint = endpoint;
+    this.appliedMigrations = appliedMigrations;
+    this.read = repositories(new Sql(reads as Queryable, () => this.#refuseIfClosed()));
+    const store = this;
+    this.runnerTokens = {
+      create: (projectId) => store.transaction((tx) => tx.runnerTokens.create(projectId)),
+      revoke: (tokenId) => store.transaction((tx) => tx.runnerTokens.revoke(tokenId)),
+      verify: (token) => store.read.runnerTokens.verify(token),
+      projectOf: (tokenId) => store.read.runnerTokens.projectOf(tokenId),
+    };
+  }
+
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new StoreClosedError());
+    const run = this.#run(work);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.#inFlight.add(settled);
+    void settled.then(() => this.#inFlight.delete(settled));
+    return run;
+  }
+
+  async #run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    const client = await this.#writes.connect();
+    let reusable = false;
+    try {
+      await client.query('BEGIN');
+      const value = await work(repositories(new Sql(client as Queryable)));
+      await client.query('COMMIT');
+      reusable = true;
+      return value;
+    } catch (error) {
+      // Queued behind any statement still in flight on this client; a failed ROLLBACK means the
+      // session is unusable, and it is destroyed instead of going back to the pool.
+      reusable = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
+      throw error;
+    } finally {
+      client.release(reusable ? undefined : true);
+    }
+  }
+
+  #refuseIfClosed(): void {
+    if (this.#closed) throw new StoreClosedError();
+  }
+
+  /** Waits for transactions already started, then closes both pools. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all(this.#inFlight);
+    await Promise.all([this.#writes.end(), this.#reads.end()]);
+  }
+}
+
+/**
+ * Connects to `url` (postgres:// or postgresql://; a schema can be chosen with
+ * `?options=-c%20search_path%3Dname`), applies pending migrations and returns the store.
+ * Unreachable server -> PostgresUnreachableError; refused login, unknown database or a failed
+ * migration -> PostgresStartError. Both name host, port and database.
+ */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const endpoint = endpointOf(url);
+  const base: pg.PoolConfig = {
+    connectionString: url,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'brabo-gateway',
+  };
+  const writes = new pg.Pool({ ...base, max: options.maxWriters ?? 8 });
+  const reads = new pg.Pool({
+    ...base,
+    max: options.maxReaders ?? 8,
+    onConnect: async (client) => {
+      await client.query('SET default_transaction_read_only = on');
+    },
+  });
+  for (const pool of [writes, reads]) {
+    pool.on('error', (err) =>
+      options.logger?.warn(
+        { code: 'postgres_connection_lost', host: endpoint.host, port: endpoint.port, err },
+        'an idle Postgres connection was closed by the server or the network; the pool opens a new one on demand',
+      ),
+    );
+  }
+  const shutDown = () => Promise.all([writes.end(), reads.end()]).catch(() => {});
+  let client: pg.PoolClient;
+  try {
+    client = await writes.connect();
+  } catch (error) {
+    await shutDown();
+    throw connectError(endpoint, error);
+  }
+  let applied: number[];
+  try {
+    applied = await applyPostgresMigrations(client as Queryable);
+  } catch (error) {
+    client.release(true);
+    await shutDown();
+    throw new PostgresStartError(endpoint, 'migrate', (error as Error).message, sqlStateOf(error), { cause: error });
+  }
+  client.release();
+  return new PostgresStore(writes, reads, endpoint, applied);
+}
