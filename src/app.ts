@@ -19,7 +19,7 @@ import { Metrics } from './http/metrics.ts';
 import { buildHttpServer, type HttpServer } from './http/server.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PermissionsFile } from './store/permissions-file.ts';
-import { openSqliteStore } from './store/sqlite/store.ts';
+import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 import { join } from 'node:path';
 
@@ -58,7 +58,7 @@ export interface AppOptions {
 
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = openSqliteStore(config.dataDir);
+  const store = await openStore(config, { logger: logger.child({ component: 'store' }) });
   try {
     const adminToken = await resolveAdminToken(config.dataDir, config.adminToken);
     const metrics = new Metrics({ defaultMetrics: options.defaultMetrics ?? false });

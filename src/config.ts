@@ -27,6 +27,8 @@ export interface AppConfig {
   port: number;
   /** Where the SQLite file and the generated admin token live. */
   dataDir: string;
+  /** DATABASE_URL (postgres:// or postgresql://): the Postgres store instead of SQLite in the data dir. */
+  databaseUrl?: string | null;
   /** BRABO_ADMIN_TOKEN; when absent a token is generated at first start into the data dir. */
   adminToken: string | null;
   /** PROJECT_WORKSPACES_ROOT: parent of container projects' folders. */
@@ -74,6 +76,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     port,
     dataDir,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     adminToken,
     projectWorkspacesRoot: resolve(env.PROJECT_WORKSPACES_ROOT ?? join(dataDir, 'workspaces')),
     projectsBase: resolve(env.BRABO_PROJECTS_BASE ?? join(dataDir, 'projects')),
@@ -81,6 +84,22 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     logLevel: env.LOG_LEVEL ?? 'info',
     execution: loadExecutionConfig(overrides, env),
   };
+}
+
+/** Only Postgres URLs select the Postgres store; anything else is refused, never silently ignored. */
+function databaseUrl(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a URL; use postgres://USER@HOST:5432/DATABASE, or unset it to keep the SQLite store in the data dir');
+  }
+  // The scheme only: the rest of the URL may hold a password.
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL has the scheme ${JSON.stringify(url.protocol.slice(0, -1))}, but only a Postgres URL (postgres:// or postgresql://) is supported; unset it to keep the SQLite store in the data dir`);
+  }
+  return value;
 }
 
 function flag(name: string, value: string | undefined): boolean {
