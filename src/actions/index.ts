@@ -27,7 +27,7 @@ export function createActions(deps: ActionDeps) {
   return {
     createProject: (input: CreateProjectInput) => createProject(deps, input),
     getProject: (projectId: string) => getProject(deps, projectId),
-    setMember: (projectId: string, memberId: string, role: Role, kind: MemberKind) => setMember(deps, projectId, memberId, role, kind),
+    setMember: (projectId: string, memberId: string, role: Role, kind?: MemberKind, actorId?: string) => setMember(deps, projectId, memberId, role, kind, actorId),
     listMembers: (projectId: string) => listMembers(deps, projectId),
     getPermissions: (projectId: string) => getPermissions(deps, projectId),
     putPermissions: (projectId: string, userId: string, raw: unknown) => putPermissions(deps, projectId, userId, raw),

@@ -6,7 +6,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { validateLocalRoot } from '../policy/index.ts';
 import type { Role } from '../policy/types.ts';
 import type { ExecutionMode, Member, MemberKind, ModuleMap, Project } from '../store/types.ts';
-import { requireProject } from './access.ts';
+import { requireProject, requireRole } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';
 import { ActionError } from './errors.ts';
 import { EVENT } from './events.ts';
@@ -117,13 +117,34 @@ export async function getProject(deps: ActionDeps, projectId: string): Promise<P
   return requireProject(deps.store.read, projectId);
 }
 
-export async function setMember(deps: ActionDeps, projectId: string, memberId: string, role: Role, kind: MemberKind): Promise<Member> {
+/**
+ * Adds a member or changes its role. A member's kind is fixed when it is added: an agent never
+ * becomes a human (humans decide, agents only propose). `actorId` is the human doing it when the
+ * caller names one (then an owner of the project); without it the call is the upstream api's own
+ * administration and is recorded as the system's.
+ */
+export async function setMember(deps: ActionDeps, projectId: string, memberId: string, role: Role, kind?: MemberKind, actorId?: string): Promise<Member> {
   return deps.store.transaction(async (tx) => {
     await requireProject(tx, projectId);
+    if (actorId !== undefined) await requireRole(tx, projectId, actorId, 'owner', 'changing members and roles');
+    const existing = await tx.members.get(projectId, memberId);
+    if (existing && kind !== undefined && kind !== existing.kind) {
+      throw new ActionError('conflict', 'member_kind_immutable', `${memberId} is already a member of project ${projectId} as ${existing.kind}; a member's kind never changes (use another id)`, {
+        kind: existing.kind,
+      });
+    }
     const at = nowIso(deps);
-    const member: Member = { projectId, memberId, kind, role, updatedAt: at };
+    const member: Member = { projectId, memberId, kind: existing?.kind ?? kind ?? 'human', role, updatedAt: at };
     await tx.members.upsert(member);
-    await tx.events.append({ projectId, type: EVENT.memberChanged, actorKind: 'system', actorId: null, actionId: null, payload: { memberId, kind, role }, createdAt: at });
+    await tx.events.append({
+      projectId,
+      type: EVENT.memberChanged,
+      actorKind: actorId === undefined ? 'system' : 'user',
+      actorId: actorId ?? null,
+      actionId: null,
+      payload: { memberId, kind: member.kind, role },
+      createdAt: at,
+    });
     return member;
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
-import { errorResponses, MemberId, ProjectParams, RoleSchema } from '../schemas.ts';
+import { errorResponses, FreeObject, MemberId, ProjectParams, RoleSchema } from '../schemas.ts';
 
 const ModuleName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'lowercase letters, digits, _ and -');
 
@@ -10,7 +10,7 @@ const CreateProject = z.object({
   executionMode: z.enum(['container', 'mounted', 'runner']),
   root: z.string().min(1).max(4096).optional(),
   ownerId: MemberId,
-  moduleMap: z.record(ModuleName, z.record(z.string(), z.unknown())).optional(),
+  moduleMap: z.record(ModuleName, FreeObject).optional(),
 });
 
 const ProjectSchema = z.object({
@@ -52,12 +52,14 @@ export const projectRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async 
     {
       schema: {
         tags: ['members'],
+        description:
+          'Adds a member (kind human unless given) or changes its role; a member\'s kind never changes (409 member_kind_immutable). `actingUserId`, when sent, must be a human owner of the project.',
         params: z.object({ id: z.string(), userId: MemberId }),
-        body: z.object({ role: RoleSchema, kind: z.enum(['human', 'agent']).default('human') }),
+        body: z.object({ role: RoleSchema, kind: z.enum(['human', 'agent']).optional(), actingUserId: MemberId.optional() }),
         response: { 200: MemberSchema, ...errorResponses },
       },
     },
-    async (request) => actions.setMember(request.params.id, request.params.userId, request.body.role, request.body.kind),
+    async (request) => actions.setMember(request.params.id, request.params.userId, request.body.role, request.body.kind, request.body.actingUserId),
   );
 
   app.get(
