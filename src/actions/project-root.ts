@@ -17,6 +17,11 @@ export interface ScopeRoot {
 
 export function isSafeSegment(segment: string): boolean {
   if (segment.length === 0 || segment.length > 255) return false;
+  // Control characters (NUL, newline...) make a path the filesystem refuses or a log line lie.
+  for (let i = 0; i < segment.length; i++) {
+    const code = segment.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
   return segment.split('/').every((part) => part.length > 0 && part !== '.' && part !== '..');
 }
 

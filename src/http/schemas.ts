@@ -11,6 +11,26 @@ export const ProjectParams = z.object({ id: Id });
 export const ActionParams = z.object({ id: Id });
 export const UserBody = z.object({ userId: MemberId });
 
+/** Nesting allowed in free-form JSON (payloads, module maps). Deeper input is refused with 400. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Iterative, so hostile nesting cannot overflow the stack here (JSON.stringify later would). */
+export function jsonDepthWithin(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/** A JSON object of the caller's (an action payload, a module's declaration), nesting bounded. */
+export const FreeObject = z
+  .record(z.string(), z.unknown())
+  .refine((value) => jsonDepthWithin(value, MAX_JSON_DEPTH), { message: `nested deeper than ${MAX_JSON_DEPTH} levels` });
+
 export const ErrorBody = z.looseObject({ error: z.string(), message: z.string() });
 export const errorResponses = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 503: ErrorBody };
 

@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
 import type { ExecutionApi } from '../../execution/service.ts';
-import { ActionParams, ActionSchema, ActionTypeSchema, errorResponses, MemberId, ProjectParams, UserBody } from '../schemas.ts';
+import { ActionParams, ActionSchema, ActionTypeSchema, errorResponses, FreeObject, MemberId, ProjectParams, UserBody } from '../schemas.ts';
 
 const Propose = z.object({
   agentId: MemberId,
   actionType: ActionTypeSchema,
-  payload: z.record(z.string(), z.unknown()).default({}),
+  payload: FreeObject.default({}),
 });
 
 const ProposeResponse = z.object({
