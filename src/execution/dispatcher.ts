@@ -202,20 +202,28 @@ export class Dispatcher implements ActionExecutionPort {
     }
 
     this.#o.faults?.beforeClaim?.(dispatch.id);
-    const claimed = await this.#claim(dispatch, project, plan, onBroker, verifiedAt);
-    if (!claimed) return;
-    const { claim, previousContainerId } = claimed;
     if (onBroker) {
+      const claimed = await this.#claim(dispatch, project, plan, true, verifiedAt, () => null);
+      if (!claimed) return;
+      const { claim, previousContainerId } = claimed;
       const routed = await this.#onBroker(project, plan, scopeRoot, resources, previousContainerId);
       await this.#recorder.record({ dispatch: claim, attempt: claim.attempt, action, outcome: routed.outcome, ...(routed.lifecycle ? { lifecycle: routed.lifecycle } : {}) });
       return;
     }
+    const runner = this.#runner;
     const runnerAction = RunnerRoute.actionFor(plan, resources);
-    if (runnerAction && this.#runner) await this.#runner.deliver(claim, action.actionType, runnerAction, previousContainerId);
+    if (!runner || !runnerAction) return; // unreachable: no runner port fails above, `elsewhere` is parked
+    // The execute goes out inside the claim's transaction, before its COMMIT (see RunnerRoute.push).
+    const claimed = await runner.claiming(dispatch.id, () => this.#claim(dispatch, project, plan, false, verifiedAt, (claim) => runner.push(claim, runnerAction)));
+    if (!claimed) return;
+    await runner.deliver(claimed.claim, action.actionType, claimed.handedOff, claimed.previousContainerId);
   }
 
-  /** queued -> sent (runner) / running (broker), with the workspace stamp and `provisioning` in the same transaction. */
-  async #claim(dispatch: Dispatch, project: Project, plan: ExecutionPlan, onBroker: boolean, verifiedAt: string | null) {
+  /**
+   * queued -> sent (runner) / running (broker), with the workspace stamp and `provisioning` in the
+   * same transaction; `handOff` runs inside it once the claim has won, before the commit.
+   */
+  async #claim<H>(dispatch: Dispatch, project: Project, plan: ExecutionPlan, onBroker: boolean, verifiedAt: string | null, handOff: (claim: Dispatch) => H) {
     const at = this.#now().toISOString();
     const timeoutMs = plan.kind === 'terminal' ? plan.timeoutMs : this.#o.limits.commandTimeoutMs;
     const leaseUntil = onBroker || !this.#runner ? null : new Date(this.#now().getTime() + this.#runner.leaseMs(timeoutMs)).toISOString();
@@ -225,7 +233,7 @@ export class Dispatcher implements ActionExecutionPort {
       const claim = await tx.dispatches.claim(dispatch.id, onBroker ? 'running' : 'sent', onBroker ? BROKER_TARGET : runnerTarget(project.id), leaseUntil, at);
       if (!claim) return null;
       if (plan.kind === 'container' && plan.actionType === 'container_start') await tx.containers.setState(project.id, 'provisioning', previousContainerId, at);
-      return { claim, previousContainerId };
+      return { claim, previousContainerId, handedOff: handOff(claim) };
     });
   }
 

@@ -12,7 +12,7 @@ import { deliveryFailed, portFailed, runnerLost, runnerRefused } from './failure
 import { lifecycleAfter } from './lifecycle.ts';
 import type { ExecutionOutcome } from './outcome.ts';
 import type { ExecutionPlan } from './plan.ts';
-import type { RunnerPort, RunnerResultSink } from './ports.ts';
+import type { Delivery, RunnerPort, RunnerResultSink } from './ports.ts';
 import type { OutcomeRecorder } from './recorder.ts';
 import type { Resources } from './resources.ts';
 
@@ -22,6 +22,9 @@ type SinkAnswer = Awaited<ReturnType<RunnerResultSink['onResult']>>;
 const refuse = (code: string, message: string): SinkAnswer => ({ ok: false, reason: { code, message } });
 
 export const runnerTarget = (projectId: string): string => `runner:${projectId}`;
+
+/** A pushed `execute`: the runner's ack (or why not), or what the runner gateway threw. Never rejects. */
+export type Pushed = Promise<{ delivery: Delivery } | { thrown: unknown }>;
 
 export class RunnerRoute implements RunnerResultSink {
   readonly #store: Store;
@@ -33,6 +36,8 @@ export class RunnerRoute implements RunnerResultSink {
   readonly #leases = new Map<string, NodeJS.Timeout>();
   readonly #graceTimers = new Map<string, NodeJS.Timeout>();
   readonly #runningSeen = new Set<string>();
+  /** dispatchId -> its claim transaction, while the claim that pushed it is not committed yet. */
+  readonly #claims = new Map<string, Promise<unknown>>();
   readonly #unsubscribe: () => void;
 
   constructor(options: { store: Store; runners: RunnerPort; recorder: OutcomeRecorder; limits: ExecutionLimits; logger: Logger; now: () => Date }) {
@@ -56,13 +61,44 @@ export class RunnerRoute implements RunnerResultSink {
     return null;
   }
 
-  /** Delivers a claimed dispatch (state `sent`). Resolves once delivery is settled, not the command. */
-  async deliver(dispatch: Dispatch, actionType: string, action: RunnerAction, previousContainerId: string | null): Promise<void> {
-    const execute: Execute = { dispatchId: dispatch.id, attempt: dispatch.attempt, action };
+  /** Runs the claim transaction that pushes (see push); results that arrive before its commit wait for it. */
+  async claiming<T>(dispatchId: string, claim: () => Promise<T>): Promise<T> {
+    const pending = claim();
+    this.#claims.set(dispatchId, pending);
+    try {
+      return await pending;
+    } finally {
+      this.#claims.delete(dispatchId);
+    }
+  }
+
+  /**
+   * Pushes `execute` for a dispatch whose claim (queued -> sent) is written but not committed yet,
+   * so the runner starts while the claim is fsynced instead of after. Only the writer whose
+   * conditional claim won gets here. A claim that then fails to commit leaves the dispatch queued
+   * and the dispatcher records it failed; should the process die first, the restart re-delivers the
+   * same dispatch id and attempt, which the runner answers from its journal or its run in flight.
+   */
+  push(claim: Dispatch, action: RunnerAction): Pushed {
+    const execute: Execute = { dispatchId: claim.id, attempt: claim.attempt, action };
+    try {
+      return this.#runners.execute(claim.projectId, execute).then(
+        (delivery) => ({ delivery }),
+        (thrown: unknown) => ({ thrown }),
+      );
+    } catch (thrown) {
+      return Promise.resolve({ thrown });
+    }
+  }
+
+  /** Settles the delivery of a pushed, committed claim (state `sent`): resolves on the ack, not the command. */
+  async deliver(dispatch: Dispatch, actionType: string, pushed: Pushed, previousContainerId: string | null): Promise<void> {
     this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil);
     let outcome: ExecutionOutcome | null = null;
+    const answer = await pushed;
     try {
-      const delivery = await this.#runners.execute(dispatch.projectId, execute);
+      if ('thrown' in answer) throw answer.thrown;
+      const { delivery } = answer;
       if (delivery.ok) {
         await this.#store.transaction((tx) => tx.dispatches.advance(dispatch.id, dispatch.attempt, ['sent'], 'accepted', this.#now().toISOString()));
         return;
@@ -76,6 +112,7 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   async onResult(projectId: string, result: Result): Promise<SinkAnswer> {
+    await this.#claims.get(result.dispatchId)?.catch(() => {}); // read the claim, not the row before it
     const dispatch = await this.#store.read.dispatches.get(result.dispatchId);
     if (!dispatch || dispatch.projectId !== projectId) {
       return refuse('unknown_dispatch', `dispatch ${result.dispatchId} is not known for project ${projectId}; the result was not recorded`);

@@ -22,7 +22,7 @@ export interface DispatcherOptions {
   /** Final results go here (the outbox re-sends until the server acknowledges). */
   deliver: (result: Result) => void;
   sendOutput: (message: Output) => void;
-  /** "I have it": sent on every execute whose dispatchId and attempt can be read. */
+  /** "I have it": sent on every execute whose dispatchId and attempt can be read (a run: once spawned). */
   acknowledge: (ack: ExecuteAck) => void;
 }
 
@@ -61,18 +61,21 @@ export class Dispatcher {
 
   async #handle(payload: unknown): Promise<void> {
     const { observer, journal } = this.#options;
-    const ids = readIds(payload);
-    if (ids !== null) this.#options.acknowledge(ids);
     const parsed = Execute.safeParse(payload);
     if (!parsed.success) {
+      const ids = readIds(payload);
+      if (ids !== null) this.#options.acknowledge(ids);
       this.#refuseInvalid(payload, parsed.error.issues);
       return;
     }
     const execute = parsed.data;
     const { dispatchId, attempt } = execute;
+    // A run acknowledges once its command is spawned (below); every other answer right away.
+    const acknowledge = (): void => this.#options.acknowledge({ dispatchId, attempt });
 
     const known = journal.get(dispatchId);
     if (known !== undefined) {
+      acknowledge();
       const answer: Result = { ...known, attempt, fromJournal: true };
       observer.dispatchReplayed(answer, 'journal');
       this.#options.deliver(answer);
@@ -80,10 +83,12 @@ export class Dispatcher {
     }
     const waiting = this.#inFlight.get(dispatchId);
     if (waiting !== undefined) {
+      acknowledge();
       waiting.add(attempt); // answered when the running attempt finishes; never started twice
       return;
     }
     if (this.#inFlight.size >= this.#options.limits.maxConcurrent) {
+      acknowledge();
       const busy: Result = {
         dispatchId,
         attempt,
@@ -96,14 +101,23 @@ export class Dispatcher {
     }
 
     this.#inFlight.set(dispatchId, new Set());
-    observer.dispatchStarted(execute);
+    // The ack and the "started" report (terminal and log writes) wait until the command has been
+    // spawned: nothing that is not needed to start it sits between `execute` and the spawn.
+    let reported = false;
+    const reportStarted = (): void => {
+      if (reported) return;
+      reported = true;
+      acknowledge();
+      observer.dispatchStarted(execute);
+    };
     const started = performance.now();
     let result: Result;
     try {
-      result = await this.#run(execute);
+      result = await this.#run(execute, reportStarted);
     } catch (error) {
       result = { dispatchId, attempt, status: 'failed', reason: { code: RUNNER_FAILURES.runnerError, message: `the runner failed while executing: ${(error as Error).message}` } };
     }
+    reportStarted(); // refused before any spawn (cwd), or a container action
     try {
       await journal.recordResult(result);
     } catch (error) {
@@ -121,15 +135,16 @@ export class Dispatcher {
     }
   }
 
-  #run(execute: Execute): Promise<Result> {
+  #run(execute: Execute, onSpawned: () => void): Promise<Result> {
     const options = this.#options;
     const { action } = execute;
     if (action.type === 'terminal') {
       return executeTerminal(
         { ...execute, action },
-        { root: options.root, limits: options.limits, env: options.env, sendOutput: options.sendOutput, signal: this.#shutdown.signal },
+        { root: options.root, limits: options.limits, env: options.env, sendOutput: options.sendOutput, signal: this.#shutdown.signal, onSpawned },
       );
     }
+    onSpawned(); // containers take seconds to start: no reason to hold the ack back
     return executeContainer({ ...execute, action }, { projectId: options.projectId, root: options.root, broker: options.broker });
   }
 

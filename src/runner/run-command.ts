@@ -20,6 +20,8 @@ export interface RunCommandOptions {
   onOutput?: (stream: StreamName, data: Buffer) => void;
   /** Aborting kills the group at once (runner shutdown). */
   signal?: AbortSignal;
+  /** Called once spawn() has returned, before anything else is set up. */
+  onSpawned?: () => void;
 }
 
 export interface CommandOutcome {
@@ -76,6 +78,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
     const pgid = child.pid;
     if (pgid === undefined) {
       child.once('error', (error) => settle(error.message));
+      options.onSpawned?.();
       return;
     }
 
@@ -119,5 +122,6 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       );
     });
     child.once('close', () => settle());
+    options.onSpawned?.();
   });
 }

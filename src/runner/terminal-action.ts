@@ -20,13 +20,15 @@ export interface TerminalContext {
   env: NodeJS.ProcessEnv;
   sendOutput: (message: Output) => void;
   signal: AbortSignal;
+  /** Called right after the shell is spawned (or failed to spawn): the ack and the log wait for it. */
+  onSpawned?: () => void;
 }
 
 type TerminalExecute = Execute & { action: { type: 'terminal' } };
 
 export async function executeTerminal(execute: TerminalExecute, context: TerminalContext): Promise<Result> {
   const { dispatchId, attempt, action } = execute;
-  const verdict = await checkCwd(context.root, action.cwd);
+  const verdict = checkCwd(context.root, action.cwd);
   if (!verdict.ok) {
     return { dispatchId, attempt, status: verdict.status, reason: { code: verdict.code, message: verdict.message } };
   }
@@ -48,6 +50,7 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
     maxOutputBytes: limits.maxOutputBytes,
     env: context.env,
     signal: context.signal,
+    ...(context.onSpawned ? { onSpawned: context.onSpawned } : {}),
     onOutput: (stream, data) => streamer.write(stream, data),
   });
   streamer.flush();

@@ -11,7 +11,7 @@ import { AgentTurns } from '../../src/agents/turns.ts';
 import { SettlementWaiters } from '../../src/agents/waiters.ts';
 import { DEFAULT_EXECUTION_LIMITS } from '../../src/execution/config.ts';
 import { Dispatcher } from '../../src/execution/dispatcher.ts';
-import type { RunnerPort } from '../../src/execution/ports.ts';
+import type { RunnerPort, RunnerResultSink } from '../../src/execution/ports.ts';
 import { createLogger } from '../../src/logger.ts';
 import { PermissionsFile } from '../../src/store/permissions-file.ts';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.ts';
@@ -111,6 +111,26 @@ describe('dispatcher with injected ports', () => {
     expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 1, status: 'executed', exitCode: 3, stdout: 'x' })).toEqual({ ok: true }); // outbox re-send
     expect((await store.read.dispatches.get(dispatch!.id))?.outcome).toMatchObject({ status: 'executed', exitCode: 3, stdout: 'x' });
     expect((await store.read.events.listAfter(project.id, 0, 100)).filter((e) => e.type === 'action.executed')).toHaveLength(1);
+    await dispatcher.close();
+  });
+
+  it('execute goes out before the claim is committed; a result that arrives that early waits for the commit and is recorded', async () => {
+    let early: Promise<unknown> | null = null;
+    let stateAtPush: string | undefined;
+    let sink: RunnerResultSink | null = null;
+    const runners = fakeRunner({
+      execute: async (projectId, execute) => {
+        stateAtPush = (await store.read.dispatches.get(execute.dispatchId))?.state;
+        early = sink!.onResult(projectId, { dispatchId: execute.dispatchId, attempt: execute.attempt, status: 'executed', exitCode: 0, stdout: 'early' });
+        return { ok: true };
+      },
+    });
+    const { proposeApproved, settledOutcome, dispatcher } = await setUp('runner', { runners });
+    sink = dispatcher.sink;
+    const dispatch = await settledOutcome(await proposeApproved('make a'));
+    expect(stateAtPush).toBe('queued'); // the committed view: the claim's fsync had not happened yet
+    expect(await early).toEqual({ ok: true }); // not refused as a stale attempt of the queued row
+    expect(dispatch).toMatchObject({ state: 'executed', attempt: 1, outcome: { status: 'executed', stdout: 'early' } });
     await dispatcher.close();
   });
 
