@@ -87,6 +87,30 @@ describe('postgres store', () => {
     }
   });
 
+  it('two proposals of one PR at once on two nodes: the second waits for the first and sees its live merge key (no unique-index error)', async () => {
+    const cluster = await nodes(2);
+    try {
+      const [a, b] = cluster.stores as [PostgresStore, PostgresStore];
+      await a.transaction((tx) => tx.projects.insert(project('p1')));
+      let firstInserted!: () => void;
+      const inserted = new Promise<void>((resolve) => (firstInserted = resolve));
+      const propose = (store: PostgresStore, id: string, holdMs: number, waitFirst: boolean) =>
+        store.transaction(async (tx) => {
+          if (waitFirst) await inserted;
+          if (await tx.actions.liveMergeExists('p1:42')) return 'merge_ja_proposto';
+          await tx.actions.insert(action(id, { actionType: 'git_merge', payload: { prNumber: 42 }, liveMergeKey: 'p1:42' }));
+          firstInserted();
+          await sleep(holdMs); // still uncommitted while the other node checks
+          return 'created';
+        });
+      const outcomes = await Promise.all([propose(a, 'm1', 60, false), propose(b, 'm2', 0, true)]);
+      expect(outcomes).toEqual(['created', 'merge_ja_proposto']);
+      expect(await a.read.actions.get('m2')).toBeNull();
+    } finally {
+      await cluster.close();
+    }
+  });
+
   it('event cursor under concurrent appends from two nodes: strictly increasing, and a poller following listAfter never skips one', async () => {
     const cluster = await nodes(2);
     try {

@@ -7,6 +7,7 @@ import type {
   NewProposedAction,
   ProposedAction,
 } from '../types.ts';
+import { LOCK_CLASS } from './locks.ts';
 import { jsonParam, type Row, type Sql, str, strOrNull } from './sql.ts';
 
 const toAction = (row: Row): ProposedAction => ({
@@ -75,6 +76,11 @@ export class PostgresActions implements ActionRepository {
   }
 
   async liveMergeExists(mergeKey: string): Promise<boolean> {
+    // The check guards an insert in the same transaction. Without the lock, a second proposal of
+    // the PR would not see the first one's uncommitted row and would hit the unique index (an
+    // error) instead of being told merge_ja_proposto; with it, it waits for the first to commit,
+    // then its check (a new snapshot under READ COMMITTED) sees the row.
+    await this.#sql.run("SELECT pg_advisory_xact_lock($1, hashtext(current_schema() || ':' || $2))", LOCK_CLASS.mergeKey, mergeKey);
     return (await this.#sql.one('SELECT 1 AS x FROM proposed_actions WHERE live_merge_key = $1', mergeKey)) !== undefined;
   }
 

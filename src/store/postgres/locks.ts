@@ -6,4 +6,6 @@ export const LOCK_CLASS = {
   migrations: 0x6272_0001,
   /** Held from a project's first event append until commit: ids in commit order (events.ts). */
   eventCursor: 0x6272_0002,
+  /** Held from a merge-key check until commit: concurrent proposals of one PR serialize (actions.ts). */
+  mergeKey: 0x6272_0003,
 } as const;
