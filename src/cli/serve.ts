@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { createApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { PostgresStartError, PostgresUnreachableError } from '../store/postgres/errors.ts';
 
 const USAGE =
   'usage: brabo serve [--port 4000] [--host 127.0.0.1] [--data-dir ./.brabo] [--docker] [--container-image IMG] [--runner-grace-ms N] [--delivery-timeout-ms N]';
@@ -60,14 +61,25 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const app = await createApp(config, { defaultMetrics: true });
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = await createApp(config, { defaultMetrics: true });
+  } catch (error) {
+    // A named start-up failure (store unreachable, migration refused, ...) is one sentence for the
+    // operator, not a stack trace; anything unnamed is a bug and keeps its stack.
+    if (error instanceof PostgresUnreachableError || error instanceof PostgresStartError) {
+      process.stderr.write(`brabo serve: ${error.code}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
   try {
     const address = await app.http.listen({ port: config.port, host: config.host });
     await app.start();
     const where = app.adminToken.source === 'env' ? 'BRABO_ADMIN_TOKEN (from the environment)' : `${app.adminToken.path} (mode 0600)`;
     const docker = config.execution?.docker.enabled ? `Docker broker on (image ${config.execution.docker.image})` : 'no Docker broker (BRABO_DOCKER unset)';
     process.stdout.write(
-      `brabo serve: listening on ${address} (data dir ${config.dataDir})\n` +
+      `brabo serve: listening on ${address} (data dir ${config.dataDir}; store ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : 'SQLite'})\n` +
         `brabo serve: runner socket at ${address.replace(/^http/, 'ws')}/socket (${docker})\n` +
         `brabo serve: admin token in ${where}\n`,
     );
