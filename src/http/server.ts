@@ -41,11 +41,23 @@ export function isPublicRoute(routeUrl: string | undefined): boolean {
   return routeUrl === '/healthz' || routeUrl === '/metrics' || routeUrl === '/docs' || routeUrl.startsWith('/docs/');
 }
 
+/**
+ * The request as logged: query values are dropped (callers do put tokens there: `?token=` is the
+ * socket's convention), only their names are kept so the operator still sees the shape.
+ */
+export function requestForLog(request: { method?: string; url?: string; ip?: string }): Record<string, unknown> {
+  const url = request.url ?? '';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const names = q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1)).keys()];
+  return { method: request.method, url: names.length === 0 ? path : `${path}?${names.map((n) => `${n}=[redacted]`).join('&')}`, remoteAddress: request.ip };
+}
+
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: deps.logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
     bodyLimit: 1_048_576,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

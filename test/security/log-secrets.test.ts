@@ -1,0 +1,104 @@
+// Adversarial: drive every path that handles a secret (admin token, runner tokens: issued, used
+// at the upgrade, misused in query strings, revoked) with the most verbose logging, then search
+// the whole pino output for the secrets.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/app.ts';
+import { GATEWAY_CHECKOUT, loadExecutionConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+
+const ADMIN_TOKEN = 'log-secrets-admin-token-5f0c2a9e7b13';
+let app: App;
+let dir: string;
+let base: string;
+let logged = '';
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'brabo-sec-logs-'));
+  const capture = new Writable({
+    write(chunk, _encoding, done) {
+      logged += chunk.toString();
+      done();
+    },
+  });
+  app = await createApp(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: join(dir, 'data'),
+      adminToken: ADMIN_TOKEN,
+      projectWorkspacesRoot: join(dir, 'workspaces'),
+      projectsBase: join(dir, 'projects'),
+      gatewayCheckout: GATEWAY_CHECKOUT,
+      logLevel: 'trace',
+      execution: loadExecutionConfig({}, {}),
+    },
+    { logger: createLogger('trace', capture) },
+  );
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  await app.start();
+  const address = app.http.server.address();
+  base = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+afterAll(async () => {
+  await app?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` }) => {
+  const r = await fetch(`http://${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: r.status, body: (await r.text()) as string };
+};
+
+/** Opens a socket and resolves with the HTTP status of the upgrade (101 when accepted). */
+const upgrade = (query: string, protocols?: string[]) =>
+  new Promise<number>((resolve) => {
+    const ws = new WebSocket(`ws://${base}/socket/websocket?vsn=2.0.0${query}`, protocols);
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.on('error', () => undefined);
+  });
+
+it('no admin token and no runner token ever reaches the log, whatever the caller does with them', async () => {
+  const root = join(dir, 'runner-root');
+  mkdirSync(root);
+  const project = JSON.parse((await call('POST', '/api/projects', { name: 'logs', executionMode: 'runner', root, ownerId: 'olivia' })).body);
+  const grant = JSON.parse((await call('POST', `/api/projects/${project.id}/runner-tokens`)).body);
+  const revoked = JSON.parse((await call('POST', `/api/projects/${project.id}/runner-tokens`)).body);
+  expect(grant.token.length).toBeGreaterThan(20);
+
+  expect(await upgrade(`&token=${encodeURIComponent(grant.token)}`)).toBe(101);
+  expect(await upgrade(`&token=${encodeURIComponent(ADMIN_TOKEN)}`)).toBe(101);
+  expect(await upgrade('', ['phoenix', `base64url.bearer.phx.${Buffer.from(grant.token).toString('base64url')}`])).toBe(101);
+  await call('DELETE', `/api/projects/${project.id}/runner-tokens/${revoked.tokenId}`);
+  expect(await upgrade(`&token=${encodeURIComponent(revoked.token)}`)).toBe(403);
+  expect(await upgrade(`&token=${encodeURIComponent(`${ADMIN_TOKEN}-wrong`)}`)).toBe(403);
+
+  // Callers who put secrets where they do not belong.
+  await call('GET', `/api/projects/${project.id}?token=${ADMIN_TOKEN}&runner=${grant.token}`);
+  await call('GET', `/healthz?token=${ADMIN_TOKEN}`);
+  await call('GET', `/api/projects/${project.id}`, undefined, { authorization: `Bearer ${ADMIN_TOKEN}-almost` });
+  await call('POST', `/api/projects/${project.id}/actions`, { agentId: 'olivia', actionType: 'terminal', payload: { command: `echo ${grant.token}` } });
+  await call('POST', '/api/projects', `{"name": "${ADMIN_TOKEN}"`);
+  await call('PUT', `/api/projects/${project.id}/permissions`, { userId: 'olivia', allow: [`Terminal(${ADMIN_TOKEN}`] });
+
+  await new Promise((r) => setTimeout(r, 100));
+  expect(logged.length).toBeGreaterThan(1000); // the capture works: trace logging is on
+  expect(logged).toContain('?token=[redacted]&runner=[redacted]'); // requests are still logged, values dropped
+  for (const secret of [ADMIN_TOKEN, grant.token, revoked.token, Buffer.from(grant.token).toString('base64url')]) {
+    const at = logged.indexOf(secret);
+    expect(at, `secret found in the log: ...${logged.slice(Math.max(0, at - 200), at + 50)}`).toBe(-1);
+  }
+});
