@@ -14,6 +14,8 @@ export interface ExecutedOutcome {
   durationMs?: number;
   /** The runner answered a re-delivery from its journal instead of running again. */
   fromJournal?: boolean;
+  /** Set when the runner reported an attempt whose claim was lost with a gateway process (see RunnerRoute.onResult). */
+  runnerAttempt?: number;
   /** Container actions: what the lifecycle became. */
   container?: { state: string; containerId: string | null };
   /** container_start: the resources it was started with (RN-683). */
@@ -26,6 +28,8 @@ export interface FailedOutcome {
   code: string;
   message: string;
   detail?: Record<string, unknown>;
+  /** As in ExecutedOutcome. */
+  runnerAttempt?: number;
   exitCode?: number | null;
   stdout?: string;
   stderr?: string;

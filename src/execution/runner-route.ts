@@ -77,7 +77,9 @@ export class RunnerRoute implements RunnerResultSink {
    * so the runner starts while the claim is fsynced instead of after. Only the writer whose
    * conditional claim won gets here. A claim that then fails to commit leaves the dispatch queued
    * and the dispatcher records it failed; should the process die first, the restart re-delivers the
-   * same dispatch id and attempt, which the runner answers from its journal or its run in flight.
+   * same dispatch id and attempt, which the runner answers from its journal or its run in flight
+   * (a run the runner itself lost is answered runner_interrupted). The runner's outbox may also
+   * bring that attempt's result first, while the dispatch is still queued: see onResult.
    */
   push(claim: Dispatch, action: RunnerAction): Pushed {
     const execute: Execute = { dispatchId: claim.id, attempt: claim.attempt, action };
@@ -118,6 +120,7 @@ export class RunnerRoute implements RunnerResultSink {
       return refuse('unknown_dispatch', `dispatch ${result.dispatchId} is not known for project ${projectId}; the result was not recorded`);
     }
     if (dispatch.state === 'executed' || dispatch.state === 'failed') return this.#afterSettled(dispatch, result);
+    if (dispatch.state === 'queued') return this.#beforeClaimCommitted(projectId, dispatch, result);
     if (result.attempt !== dispatch.attempt) {
       return refuse('stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} is stale (current attempt ${dispatch.attempt}); the result was not recorded`);
     }
@@ -150,11 +153,12 @@ export class RunnerRoute implements RunnerResultSink {
     this.#graceTimers.clear();
   }
 
-  async #settle(dispatch: Dispatch, attempt: number, actionType: string, outcome: ExecutionOutcome, previousContainerId: string | null): Promise<void> {
+  /** True when this call settled the dispatch. */
+  async #settle(dispatch: Dispatch, attempt: number, actionType: string, outcome: ExecutionOutcome, previousContainerId: string | null): Promise<boolean> {
     this.#clearLease(dispatch.id);
     this.#runningSeen.delete(dispatch.id);
     const lifecycle = lifecycleAfter(actionType, outcome, previousContainerId);
-    await this.#recorder.record({
+    return this.#recorder.record({
       dispatch,
       attempt,
       action: { id: dispatch.actionId, projectId: dispatch.projectId, actionType: actionType as never },
@@ -163,12 +167,38 @@ export class RunnerRoute implements RunnerResultSink {
     });
   }
 
+  /**
+   * A result for a dispatch still queued: the previous process pushed attempt N+1 inside its claim
+   * transaction and died before the COMMIT, and the runner kept the outcome (a run, or a run it lost
+   * itself: runner_interrupted). That outcome is recorded, so the dispatch is not delivered again.
+   * Conditional on the queued attempt: a claim that commits meanwhile wins, and the result is then
+   * judged against it like any other.
+   */
+  async #beforeClaimCommitted(projectId: string, dispatch: Dispatch, result: Result): Promise<SinkAnswer> {
+    if (result.attempt !== dispatch.attempt + 1) {
+      return refuse('stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} was never sent (it is queued at attempt ${dispatch.attempt}); the result was not recorded`);
+    }
+    const action = await this.#store.read.actions.get(dispatch.actionId);
+    const previous = await this.#store.read.containers.get(projectId);
+    const outcome: ExecutionOutcome = { ...outcomeOf(projectId, result), runnerAttempt: result.attempt };
+    if (await this.#settle(dispatch, dispatch.attempt, action?.actionType ?? 'terminal', outcome, previous?.containerId ?? null)) {
+      this.#logger.warn(
+        { code: 'result_before_claim', dispatchId: dispatch.id, actionId: dispatch.actionId, attempt: result.attempt, status: result.status, runnerCode: result.reason?.code },
+        'the runner reported attempt N+1 of a dispatch still queued (its claim was lost with the previous gateway process); recorded, it is not delivered again',
+      );
+      return { ok: true };
+    }
+    return this.onResult(projectId, result); // claimed or settled meanwhile: judge it against that
+  }
+
   /** A result for a dispatch already settled: the same result again is fine; anything else is refused. */
   async #afterSettled(dispatch: Dispatch, result: Result): Promise<SinkAnswer> {
     const recordedFromRunner = dispatch.outcome?.origin === 'runner';
-    if (result.attempt === dispatch.attempt && recordedFromRunner) return { ok: true };
+    const runnerAttempt = dispatch.outcome?.runnerAttempt;
+    const settledAttempt = typeof runnerAttempt === 'number' ? runnerAttempt : dispatch.attempt;
+    if (result.attempt === settledAttempt && recordedFromRunner) return { ok: true };
     if (recordedFromRunner || result.fromJournal) {
-      return refuse('stale_attempt', `dispatch ${dispatch.id} was already settled by attempt ${dispatch.attempt}; attempt ${result.attempt} was not recorded`);
+      return refuse('stale_attempt', `dispatch ${dispatch.id} was already settled by attempt ${settledAttempt}; attempt ${result.attempt} was not recorded`);
     }
     // The command ran after all, but the dispatch was already failed (runner_lost, delivery_timeout).
     const at = this.#now().toISOString();

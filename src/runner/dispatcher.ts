@@ -1,11 +1,14 @@
 // Handles every `execute` the server pushes: validates it, answers a re-delivery from the journal
-// (or from the run already in flight) instead of running twice, runs it, journals the final result
-// durably and only then hands it to the outbox. Never throws: every path ends in a Result or a log.
+// (or from the run already in flight) instead of running twice, journals the start right before the
+// spawn (fsynced right after it), runs it, journals the final result durably and only then hands it
+// to the outbox. Runs an earlier process started and never finished are settled as
+// runner_interrupted, never run again. Never throws: every path ends in a Result or a log.
 import { ContainerAction, Execute, RUNNER_REFUSALS, TerminalAction } from '../../runner-protocol/index.ts';
 import type { ExecuteAck, Output, Result } from '../../runner-protocol/index.ts';
 import { executeContainer } from './container-action.ts';
 import { RUNNER_FAILURES } from './failure-codes.ts';
 import type { ContainerContext } from './container-action.ts';
+import { interruptedResult } from './interrupted.ts';
 import type { Journal } from './journal.ts';
 import type { RunnerObserver } from './observer.ts';
 import { executeTerminal } from './terminal-action.ts';
@@ -51,6 +54,29 @@ export class Dispatcher {
     this.#running.add(task);
     void task.finally(() => this.#running.delete(task));
     return task;
+  }
+
+  /**
+   * Start-up, before joining: every run the journal shows started but unfinished (the runner died
+   * while it ran) gets a durable `failed runner_interrupted` result, handed to the outbox so the
+   * server learns it on the next join; a re-delivery is then answered from the journal.
+   */
+  async recoverInterrupted(): Promise<Result[]> {
+    const { journal, observer } = this.#options;
+    const results: Result[] = [];
+    for (const run of journal.interrupted()) {
+      if (journal.get(run.dispatchId) !== undefined) continue;
+      const result = interruptedResult(run);
+      try {
+        await journal.recordResult(result);
+      } catch (error) {
+        observer.warning('journal_write_failed', `the interrupted run ${run.dispatchId} could not be journaled as failed (${(error as Error).message}); it is still answered as failed while this runner runs`);
+      }
+      observer.warning(RUNNER_FAILURES.runnerInterrupted, `${run.dispatchId} (attempt ${run.attempt}, started at ${run.startedAt}) was running when the runner stopped; it is reported as failed and will not run again`);
+      this.#options.deliver(result);
+      results.push(result);
+    }
+    return results;
   }
 
   /** Kills every running command's process group and waits for their results to be journaled. */
@@ -110,12 +136,35 @@ export class Dispatcher {
       acknowledge();
       observer.dispatchStarted(execute);
     };
+    // Written before the spawn without fsync (latency), fsynced right after it while the command
+    // runs: from the spawn on, a runner that dies leaves a record that says "do not run again".
+    let journalStart = 'not_yet' as 'not_yet' | 'recorded' | 'failed';
+    const recordStart = (): void => {
+      try {
+        journal.recordStarted(dispatchId, attempt);
+        journalStart = 'recorded';
+      } catch (error) {
+        journalStart = 'failed';
+        throw error;
+      }
+    };
+    const onSpawned = (): void => {
+      reportStarted();
+      if (journalStart !== 'recorded') return;
+      journal.syncStarted().catch((error: unknown) => {
+        observer.warning('journal_write_failed', `the start of ${dispatchId} could not be fsynced to the journal ${journal.file} (${(error as Error).message}); after a machine crash it might run again`);
+      });
+    };
     const started = performance.now();
     let result: Result;
     try {
-      result = await this.#run(execute, reportStarted);
+      result = await this.#run(execute, recordStart, onSpawned);
     } catch (error) {
-      result = { dispatchId, attempt, status: 'failed', reason: { code: RUNNER_FAILURES.runnerError, message: `the runner failed while executing: ${(error as Error).message}` } };
+      const message = (error as Error).message;
+      result =
+        journalStart === 'failed'
+          ? { dispatchId, attempt, status: 'failed', reason: { code: RUNNER_FAILURES.journalUnwritable, message: `the command was not run because its start could not be journaled (${message}); without that record a crash could make it run twice. Check the disk and --journal, then propose it again.` } }
+          : { dispatchId, attempt, status: 'failed', reason: { code: RUNNER_FAILURES.runnerError, message: `the runner failed while executing: ${message}` } };
     }
     reportStarted(); // refused before any spawn (cwd), or a container action
     try {
@@ -135,15 +184,16 @@ export class Dispatcher {
     }
   }
 
-  #run(execute: Execute, onSpawned: () => void): Promise<Result> {
+  async #run(execute: Execute, recordStart: () => void, onSpawned: () => void): Promise<Result> {
     const options = this.#options;
     const { action } = execute;
     if (action.type === 'terminal') {
       return executeTerminal(
         { ...execute, action },
-        { root: options.root, limits: options.limits, env: options.env, sendOutput: options.sendOutput, signal: this.#shutdown.signal, onSpawned },
+        { root: options.root, limits: options.limits, env: options.env, sendOutput: options.sendOutput, signal: this.#shutdown.signal, beforeSpawn: recordStart, onSpawned },
       );
     }
+    recordStart();
     onSpawned(); // containers take seconds to start: no reason to hold the ack back
     return executeContainer({ ...execute, action }, { projectId: options.projectId, root: options.root, broker: options.broker });
   }

@@ -9,4 +9,8 @@ export const RUNNER_FAILURES = {
   cwdMissing: 'cwd_missing',
   rootMissing: 'root_missing',
   runnerError: 'runner_error',
+  /** The runner died while the command ran; on restart it is answered with this, never re-run. */
+  runnerInterrupted: 'runner_interrupted',
+  /** The `started` line could not be written, so the command was not spawned. */
+  journalUnwritable: 'journal_unwritable',
 } as const;

@@ -2,7 +2,10 @@
 // result is fsynced before it is reported, so a re-delivery after a crash or reconnect is answered
 // from here instead of running the command a second time. Acknowledgements (the server replied ok)
 // are appended too, so results the server never confirmed are re-sent after a restart.
+// A `started` line is written just before a command is spawned: a dispatch found started but never
+// finished on open was interrupted by the runner's death, and must not be run again.
 // A torn last line (crash mid-write) is cut off on open; other unreadable lines are skipped.
+import { writeSync } from 'node:fs';
 import { mkdir, open, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,10 +13,20 @@ import { Result } from '../../runner-protocol/index.ts';
 
 type Entry =
   | { kind: 'result'; at: string; result: Result }
-  | { kind: 'ack'; at: string; dispatchId: string; attempt: number };
+  | { kind: 'ack'; at: string; dispatchId: string; attempt: number }
+  | ({ kind: 'started'; at: string } & StartedRun);
+
+/** A run whose command was spawned (or whose container action began). */
+export interface StartedRun {
+  dispatchId: string;
+  attempt: number;
+  startedAt: string;
+}
 
 export interface JournalOpenReport {
   results: number;
+  /** Dispatches started by an earlier runner process that never got a final result. */
+  interrupted: number;
   /** Lines that could not be read (a torn tail counts here, once). */
   skippedLines: number;
   tornTail: boolean;
@@ -31,6 +44,10 @@ export class Journal {
   readonly #retain: number;
   readonly #results = new Map<string, Result>();
   readonly #acked = new Set<string>();
+  /** Started runs without a final result (in this process: the ones running). */
+  readonly #started = new Map<string, StartedRun>();
+  /** Found on open: started by an earlier process, never finished. */
+  #interrupted: StartedRun[] = [];
   #handle: FileHandle | null = null;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -61,9 +78,45 @@ export class Journal {
     return [...this.#results.values()].filter((result) => !this.#acked.has(ackKey(result.dispatchId, result.attempt)));
   }
 
+  /** Runs an earlier runner process started and never finished (as found on open). */
+  interrupted(): StartedRun[] {
+    return [...this.#interrupted];
+  }
+
+  /**
+   * Writes the `started` line synchronously, without fsync, so the command can be spawned right
+   * after: a runner killed from then on leaves the line in the page cache. Call `syncStarted()`
+   * once spawned. Throws a JournalError when the line cannot be written (then do not spawn).
+   */
+  recordStarted(dispatchId: string, attempt: number, startedAt = new Date()): void {
+    const handle = this.#handle;
+    if (handle === null) throw new JournalError(`the journal ${this.file} is closed`);
+    const run: StartedRun = { dispatchId, attempt, startedAt: startedAt.toISOString() };
+    const line = JSON.stringify({ kind: 'started', at: run.startedAt, ...run } satisfies Entry) + '\n';
+    try {
+      // O_APPEND: one write() per line, so it never interleaves with a queued async append.
+      writeSync(handle.fd, line);
+    } catch (error) {
+      throw new JournalError(`cannot write to the journal ${this.file}: ${(error as Error).message}`);
+    }
+    this.#started.set(dispatchId, run);
+  }
+
+  /** fsyncs what recordStarted wrote (queued behind earlier appends). */
+  syncStarted(): Promise<void> {
+    const sync = this.#tail.then(async () => {
+      const handle = this.#handle;
+      if (handle === null) throw new JournalError(`the journal ${this.file} is closed`);
+      await handle.sync();
+    });
+    this.#tail = sync.catch(() => {});
+    return sync;
+  }
+
   /** Durable: resolves once the line is fsynced. */
   async recordResult(result: Result): Promise<void> {
     this.#results.set(result.dispatchId, result);
+    this.#started.delete(result.dispatchId);
     await this.#append({ kind: 'result', at: new Date().toISOString(), result }, true);
   }
 
@@ -99,7 +152,7 @@ export class Journal {
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { results: 0, skippedLines: 0, tornTail: false };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { results: 0, interrupted: 0, skippedLines: 0, tornTail: false };
       throw new JournalError(`cannot read the journal ${this.file}: ${(error as Error).message}`);
     }
     const lastNewline = text.lastIndexOf('\n');
@@ -114,8 +167,10 @@ export class Journal {
       if (line.length === 0) continue;
       if (!this.#apply(line)) skippedLines += 1;
     }
+    for (const id of this.#results.keys()) this.#started.delete(id); // a final result settles it, whatever the line order
+    this.#interrupted = [...this.#started.values()];
     if (this.#results.size > this.#retain) await this.#compact();
-    return { results: this.#results.size, skippedLines, tornTail };
+    return { results: this.#results.size, interrupted: this.#interrupted.length, skippedLines, tornTail };
   }
 
   #apply(line: string): boolean {
@@ -138,15 +193,23 @@ export class Journal {
       this.#acked.add(ackKey(candidate.dispatchId, candidate.attempt));
       return true;
     }
+    const started = entry as Record<string, unknown>;
+    if (candidate.kind === 'started' && isStartedRun(started)) {
+      this.#started.set(started.dispatchId, { dispatchId: started.dispatchId, attempt: started.attempt, startedAt: started.startedAt });
+      return true;
+    }
     return false;
   }
 
-  /** Keeps the newest `retain` results (and their acks); atomic via write-then-rename. */
+  /**
+   * Keeps the newest `retain` results (and their acks) and every started run without a result
+   * (forgetting one would let its re-delivery run again); atomic via write-then-rename.
+   */
   async #compact(): Promise<void> {
     const keep = [...this.#results.values()].slice(this.#results.size - this.#retain);
     this.#results.clear();
-    const lines: string[] = [];
     const at = new Date().toISOString();
+    const lines = [...this.#started.values()].map((run) => JSON.stringify({ kind: 'started', at, ...run } satisfies Entry));
     for (const result of keep) {
       this.#results.set(result.dispatchId, result);
       lines.push(JSON.stringify({ kind: 'result', at, result }));
@@ -158,6 +221,15 @@ export class Journal {
     await writeFile(temporary, lines.join('\n') + '\n', { mode: 0o600, flush: true });
     await rename(temporary, this.file);
   }
+}
+
+function isStartedRun(value: Record<string, unknown>): value is Record<string, unknown> & StartedRun {
+  const { dispatchId, attempt, startedAt } = value;
+  return (
+    typeof dispatchId === 'string' && dispatchId.length > 0 &&
+    typeof attempt === 'number' && Number.isSafeInteger(attempt) && attempt >= 1 &&
+    typeof startedAt === 'string' && !Number.isNaN(Date.parse(startedAt))
+  );
 }
 
 const ackKey = (dispatchId: string, attempt: number): string => `${attempt}:${dispatchId}`;

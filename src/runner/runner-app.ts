@@ -37,6 +37,9 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     const opened = await Journal.open(config.journalFile);
     journal = opened.journal;
     journalResults = opened.report.results;
+    if (opened.report.interrupted > 0) {
+      logger.warn({ event: 'journal_interrupted_runs', interrupted: opened.report.interrupted }, 'the journal has runs that never finished (the runner stopped while they ran)');
+    }
     if (opened.report.skippedLines > 0) {
       const torn = opened.report.tornTail ? ' (a torn last line from an interrupted write was cut off)' : '';
       ui.warning('journal_repaired', `${opened.report.skippedLines} unreadable line(s) in ${config.journalFile} were skipped${torn}`);
@@ -96,6 +99,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     acknowledge: (ack) => connection.sendAck(ack),
   });
   for (const result of journal.unacknowledged()) deliver(result);
+  await dispatcher.recoverInterrupted(); // before the join: the first flush carries them
 
   ui.banner({
     version: RUNNER_VERSION,

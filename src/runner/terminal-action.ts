@@ -20,6 +20,8 @@ export interface TerminalContext {
   env: NodeJS.ProcessEnv;
   sendOutput: (message: Output) => void;
   signal: AbortSignal;
+  /** Called after the cwd check, right before the spawn (journals the start); throwing means: do not spawn. */
+  beforeSpawn?: () => void;
   /** Called right after the shell is spawned (or failed to spawn): the ack and the log wait for it. */
   onSpawned?: () => void;
 }
@@ -42,6 +44,7 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
     budgetChars: limits.maxOutputBytes,
     send: context.sendOutput,
   });
+  context.beforeSpawn?.();
   const outcome = await runCommand({
     command: action.command,
     cwd: verdict.realCwd,
