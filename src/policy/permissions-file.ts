@@ -91,14 +91,27 @@ export function parsePermissions(raw: unknown): PermissionsParse {
   };
 }
 
+/**
+ * Where a JSON syntax error is, without quoting the text: V8's messages echo a slice of the input,
+ * and the file's content must not travel into errors that reach agents and logs.
+ */
+function jsonErrorWhere(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const lineColumn = /\(line (\d{1,9}) column (\d{1,9})\)/.exec(message);
+  if (lineColumn) return ` (line ${lineColumn[1]}, column ${lineColumn[2]})`;
+  const position = /at position (\d{1,9})/.exec(message);
+  if (position) return ` (at character ${position[1]})`;
+  if (/Unexpected end of JSON input/.test(message)) return ' (it ends too early)';
+  return '';
+}
+
 /** Validates a file's text; text that is not JSON is a named error (nothing salvaged). */
 export function parsePermissionsText(text: string): PermissionsParse {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    const issue = { list: null, index: null, problem: `permissions.json is not valid JSON (${detail})` };
+    const issue = { list: null, index: null, problem: `permissions.json is not valid JSON${jsonErrorWhere(error)}` };
     return { ok: false, error: new PermissionsError('permissions_invalid_json', [issue]), salvaged: EMPTY_PERMISSIONS };
   }
   return parsePermissions(raw);

@@ -2,6 +2,7 @@
 // hand edit takes effect, written atomically (temp file + fsync + rename), one writer per root at a
 // time, validated with the engine's named errors before anything touches the disk.
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EMPTY_PERMISSIONS, parsePermissions, parsePermissionsText, type PermissionsError } from '../policy/index.ts';
@@ -39,6 +40,42 @@ export class PermissionsWriteError extends Error {
 
 const errnoOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | null)?.code;
 
+/** Larger than any hand-written rule list; a bigger file is refused rather than read. */
+export const MAX_PERMISSIONS_FILE_BYTES = 1024 * 1024;
+
+class NotARegularFileError extends Error {
+  override name = 'NotARegularFileError';
+}
+
+/**
+ * Reads permissions.json only when it is a regular file at that very path: a symlink (an agent can
+ * plant one with a checkout) would make another file on the gateway's disk govern the project, so
+ * it is opened with O_NOFOLLOW and checked on the open handle (no race with a swap).
+ */
+async function readRegularFile(path: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if (errnoOf(error) === 'ELOOP') {
+      throw new NotARegularFileError(`${path} is a symbolic link; the gateway does not follow links for permissions.json, so nothing is auto-approved until it is a regular file`);
+    }
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      throw new NotARegularFileError(`${path} is not a regular file; nothing is auto-approved until it is one`);
+    }
+    if (info.size > MAX_PERMISSIONS_FILE_BYTES) {
+      throw new NotARegularFileError(`${path} is ${info.size} bytes, over the ${MAX_PERMISSIONS_FILE_BYTES}-byte limit; nothing is auto-approved until it is smaller`);
+    }
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 export class PermissionsFile {
   readonly #locks = new Map<string, Promise<unknown>>();
 
@@ -50,9 +87,12 @@ export class PermissionsFile {
     const path = this.pathOf(root);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = await readRegularFile(path);
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return { permissions: EMPTY_PERMISSIONS, broken: false, problem: null, exists: false, path };
+      if (error instanceof NotARegularFileError) {
+        return { permissions: EMPTY_PERMISSIONS, broken: true, problem: { code: 'permissions_not_regular_file', message: error.message }, exists: true, path };
+      }
       const message = `${path} cannot be read (${errnoOf(error) ?? String(error)}); nothing is auto-approved until the gateway can read it`;
       return { permissions: EMPTY_PERMISSIONS, broken: true, problem: { code: 'permissions_unreadable', message }, exists: true, path };
     }

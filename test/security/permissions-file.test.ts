@@ -72,12 +72,37 @@ describe('a symlink in place of permissions.json', () => {
     expect(readFileSync(outside, 'utf8')).toBe(original);
     expect(lstatSync(fileOf(project.root)).isSymbolicLink()).toBe(false);
 
+    // The link is never read through, so always-allow has no file to merge into: it refuses (the
+    // action stays pending) and neither the link nor its target is touched.
     const other = await seedProject(t);
     symlinkSync(outside, fileOf(other.root));
     const pending = await proposeTerminal(t, other.id, other.root, 'pnpm test');
     const always = await t.call('POST', `/api/actions/${pending.body.id}/approve-always`, { userId: 'olivia' });
-    expect(always.status).toBe(200);
+    expect(always.status).toBe(409);
+    expect(always.body.error).toBe('permissions_file_invalid');
+    expect((await t.call('GET', `/api/actions/${pending.body.id}`)).body.status).toBe('pending');
     expect(readFileSync(outside, 'utf8')).toBe(original);
-    expect(lstatSync(fileOf(other.root)).isSymbolicLink()).toBe(false);
+    expect(lstatSync(fileOf(other.root)).isSymbolicLink()).toBe(true);
+  });
+
+  it('a symlinked permissions.json is never read through: its target does not govern the project and nothing is auto-approved', async () => {
+    const outside = join(t.dir, 'outside-allow.json');
+    writeFileSync(outside, JSON.stringify({ allow: ['Terminal(pnpm test)'], deny: [], ask: [] }));
+    const linked = await seedProject(t);
+    symlinkSync(outside, fileOf(linked.root));
+    const proposed = await proposeTerminal(t, linked.id, linked.root, 'pnpm test');
+    expect(proposed.status).toBe(201);
+    expect(proposed.body.status).toBe('pending');
+    expect(proposed.body.permissionsProblem.code).toBe('permissions_not_regular_file');
+    const shown = await t.call('GET', `/api/projects/${linked.id}/permissions`);
+    expect(JSON.stringify(shown.body)).not.toContain('Terminal(pnpm test)');
+  });
+
+  it('a JSON syntax error names where it is without echoing the file content', async () => {
+    const secretish = await seedProject(t);
+    writeFileSync(fileOf(secretish.root), 'SECRET-CONTENT-1234 {');
+    const proposed = await proposeTerminal(t, secretish.id, secretish.root, 'pnpm test');
+    expect(proposed.body.permissionsProblem.code).toBe('permissions_invalid_json');
+    expect(JSON.stringify(proposed.body)).not.toContain('SECRET');
   });
 });
