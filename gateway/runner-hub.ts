@@ -113,7 +113,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     return [...this.#connections.values()].flat().map((connection) => ({ ...connection.info }));
   }
 
-  /** Pushes `execute` to the project's runner (the most recently joined) and waits for its ack. */
+  /** Pushes `execute` to the project's runner (one live runner per project) and waits for its ack. */
   execute(projectId: string, execute: Execute): Promise<DeliveryOutcome> {
     const parsed = Execute.safeParse(execute);
     if (!parsed.success) throw new InvalidOutgoingPayloadError(`execute does not match the runner protocol: ${z.prettifyError(parsed.error)}`);
@@ -158,6 +158,23 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       return refusal(
         JOIN_ERRORS.protocolVersionMismatch,
         `runner speaks protocol ${join.data.protocolVersion}, this gateway speaks ${RUNNER_PROTOCOL_VERSION}; upgrade the runner or the gateway`,
+      );
+    }
+    // One live runner per project. Routing to a newcomer would let anyone holding a copy of the
+    // token (a command run by the runner can read its environment) receive human-approved commands
+    // and forge their results; the genuine runner keeps the topic, and a restarted runner gets in
+    // on its next rejoin once the old socket is gone (closed, or idle-timed-out).
+    const holder = (this.#connections.get(projectId) ?? []).find((other) => other.context.socketId !== context.socketId);
+    if (holder !== undefined) {
+      const since = holder.info.joinedAt.toISOString();
+      this.#logger.warn(
+        { code: JOIN_ERRORS.runnerAlreadyConnected, projectId, tokenId: identity.tokenId, holderTokenId: holder.info.tokenId, holderHostname: holder.info.hostname, newHostname: join.data.hostname ?? null },
+        'second runner refused: a runner is already connected for this project',
+      );
+      return refusal(
+        JOIN_ERRORS.runnerAlreadyConnected,
+        `a runner is already connected for project ${projectId} (host ${holder.info.hostname ?? 'unknown'}, since ${since}); ` +
+          'stop the other runner, or revoke its token if you do not recognise it; this runner retries on its own',
       );
     }
     const info: RunnerInfo = {

@@ -125,6 +125,8 @@ export const JOIN_ERRORS = {
   protocolVersionMismatch: 'protocol_version_mismatch',
   forbiddenTopic: 'forbidden_topic',
   invalidPayload: 'invalid_payload',
+  /** Another runner holds the project's topic: approved commands must not be diverted to a newcomer. */
+  runnerAlreadyConnected: 'runner_already_connected',
 } as const;
 
 /** Error replies to a runner's pushes (`ack`, `output`, `result`): response is a `Refusal`. */

@@ -59,6 +59,37 @@ describe('runner:<projectId> join', () => {
     expect(gw.wired.runners.isConnected('p1')).toBe(false);
   });
 
+  it('a second runner for a live project is refused (runner_already_connected); executes stay with the first; it gets in once the first leaves', async () => {
+    const first = await withRunner({}, { protocolVersion: RUNNER_PROTOCOL_VERSION, hostname: 'dev-box' });
+    expect((await first.joined).status).toBe('ok');
+    const received: unknown[] = [];
+    first.channel.on('execute', (payload: unknown) => received.push(payload));
+
+    // The same token used from elsewhere (e.g. read out of the runner's environment by a command).
+    const intruder = phoenixClient(client, gw.url, { params: { token: first.token }, rejoinAfterMs: () => 50 });
+    intruder.connect();
+    const intruderChannel = intruder.channel('runner:p1', { protocolVersion: RUNNER_PROTOCOL_VERSION, hostname: 'elsewhere' });
+    const refused = await answer(intruderChannel.join());
+    expect(refused.status).toBe('error');
+    expect(refused.response.code).toBe('runner_already_connected');
+    expect(refused.response.message).toContain('host dev-box');
+    expect(gw.wired.runners.connectedRunners()).toMatchObject([{ hostname: 'dev-box' }]);
+
+    const intruderGot: unknown[] = [];
+    intruderChannel.on('execute', (payload: unknown) => intruderGot.push(payload));
+    first.channel.on('execute', (payload: { dispatchId: string; attempt: number }) =>
+      first.channel.push('ack', { dispatchId: payload.dispatchId, attempt: payload.attempt }),
+    );
+    expect(await gw.wired.runners.execute('p1', execute)).toEqual({ ok: true });
+    expect(received).toHaveLength(1);
+    expect(intruderGot).toHaveLength(0);
+
+    // When the genuine runner goes away, the other one's own rejoin gets in.
+    await answer(first.channel.leave());
+    await waitFor(() => intruderChannel.state === 'joined', 'the second runner to join after the first left');
+    expect(gw.wired.runners.connectedRunners()).toMatchObject([{ hostname: 'elsewhere' }]);
+  });
+
   it('an invalid join payload is a join error named invalid_payload', async () => {
     const { joined } = await withRunner({}, { protocolVersion: 'one' });
     expect((await joined).response.code).toBe('invalid_payload');

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, allowCommands, createProject, type Project, type Server, startServer, waitUntil } from '../e2e/support.ts';
 import { type PhoenixChannel, type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
 
@@ -65,6 +65,12 @@ beforeAll(async () => {
   b = await runnerProject('beta');
   tokenA = (await server.call('POST', `/api/projects/${a.id}/runner-tokens`)).body.token;
   tokenB = (await server.call('POST', `/api/projects/${b.id}/runner-tokens`)).body.token;
+});
+
+// One live runner per project: each test's runners leave before the next test joins its own.
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.disconnect();
+  await waitUntil(() => server.app.execution!.gateway.runners.connectedRunners().length === 0, 'the runners of the previous test to leave');
 });
 
 afterAll(async () => {
