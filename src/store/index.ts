@@ -5,7 +5,7 @@ import type { Store } from './types.ts';
 
 export type * from './types.ts';
 export { openSqliteStore, SqliteStore, StoreClosedError, SQLITE_FILE_NAME } from './sqlite/store.ts';
-export { hashRunnerToken } from './sqlite/runner-tokens.ts';
+export { hashRunnerToken } from './runner-tokens.ts';
 export { PermissionsFile, type PermissionsSnapshot, PermissionsWriteError } from './permissions-file.ts';
 export { openPostgresStore, PostgresStore, type PostgresStoreOptions } from './postgres/store.ts';
 export { PostgresStartError, PostgresUnreachableError } from './postgres/errors.ts';

@@ -2,7 +2,7 @@
 // interface. Each adapter's test file calls describeStoreContract with a fixture factory; adapter
 // specifics (WAL, group commit, advisory locks, several nodes) stay in that adapter's file.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashRunnerToken } from '../../src/store/sqlite/runner-tokens.ts';
+import { hashRunnerToken } from '../../src/store/runner-tokens.ts';
 import type { NewProposedAction, NewSessionEvent, Project, Store } from '../../src/store/types.ts';
 
 export type RawRow = Record<string, unknown>;

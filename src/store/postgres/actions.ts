@@ -1,31 +1,8 @@
-import type { ActionType, ReasonCode } from '../../policy/types.ts';
-import type {
-  ActionListFilter,
-  ActionRepository,
-  ActionStatus,
-  MemberKind,
-  NewProposedAction,
-  ProposedAction,
-} from '../types.ts';
+import type { ActionListFilter, ActionRepository, NewProposedAction, ProposedAction } from '../types.ts';
 import { LOCK_CLASS } from './locks.ts';
-import { jsonParam, type Row, type Sql, str, strOrNull } from './sql.ts';
+import { jsonParam, records, type Sql } from './sql.ts';
 
-const toAction = (row: Row): ProposedAction => ({
-  id: str(row.id),
-  projectId: str(row.project_id),
-  proposerId: str(row.proposer_id),
-  proposerKind: str(row.proposer_kind) as MemberKind,
-  actionType: str(row.action_type) as ActionType,
-  payload: row.payload as Record<string, unknown>,
-  status: str(row.status) as ActionStatus,
-  reasonCode: str(row.reason_code) as ReasonCode,
-  reason: str(row.reason),
-  scopeRoot: strOrNull(row.scope_root),
-  decidedBy: strOrNull(row.decided_by),
-  decidedAt: strOrNull(row.decided_at),
-  denialReason: strOrNull(row.denial_reason),
-  createdAt: str(row.created_at),
-});
+const { toAction } = records;
 
 export class PostgresActions implements ActionRepository {
   readonly #sql: Sql;

@@ -1,17 +1,9 @@
-import type { ActionType, Policy, ResolvedAutonomy } from '../../policy/types.ts';
+import type { ActionType, ResolvedAutonomy } from '../../policy/types.ts';
+import { AUTONOMY_WILDCARD as WILDCARD } from '../records.ts';
 import type { AgentAutonomyRepository, AutonomyRule } from '../types.ts';
-import { type Row, type Sql, str, strOrNull } from './sql.ts';
+import { records, type Sql } from './sql.ts';
 
-const WILDCARD = '*';
-
-const toRule = (row: Row): AutonomyRule => ({
-  projectId: str(row.project_id),
-  agentId: str(row.agent_id),
-  actionType: str(row.action_type) as ActionType | '*',
-  mode: str(row.mode) as Policy,
-  updatedBy: strOrNull(row.updated_by),
-  updatedAt: str(row.updated_at),
-});
+const { toAutonomyRule, toResolvedAutonomy } = records;
 
 export class PostgresAgentAutonomy implements AgentAutonomyRepository {
   readonly #sql: Sql;
@@ -34,7 +26,7 @@ export class PostgresAgentAutonomy implements AgentAutonomyRepository {
       'SELECT * FROM agent_autonomy WHERE project_id = $1 AND agent_id = $2 AND action_type = $3',
       projectId, agentId, actionType,
     );
-    return row ? toRule(row) : null;
+    return row ? toAutonomyRule(row) : null;
   }
 
   async resolve(projectId: string, agentId: string, actionType: ActionType): Promise<ResolvedAutonomy | null> {
@@ -45,11 +37,10 @@ export class PostgresAgentAutonomy implements AgentAutonomyRepository {
        ORDER BY (action_type = $4) LIMIT 1`,
       projectId, agentId, actionType, WILDCARD,
     );
-    if (!row) return null;
-    return { mode: str(row.mode) as Policy, origin: str(row.action_type) === WILDCARD ? 'curinga' : 'especifica' };
+    return row ? toResolvedAutonomy(row) : null;
   }
 
   async list(projectId: string): Promise<AutonomyRule[]> {
-    return (await this.#sql.all('SELECT * FROM agent_autonomy WHERE project_id = $1 ORDER BY agent_id COLLATE "C", action_type COLLATE "C"', projectId)).map(toRule);
+    return (await this.#sql.all('SELECT * FROM agent_autonomy WHERE project_id = $1 ORDER BY agent_id COLLATE "C", action_type COLLATE "C"', projectId)).map(toAutonomyRule);
   }
 }

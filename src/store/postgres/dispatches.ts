@@ -4,19 +4,9 @@
 // re-checks the WHERE clause against the committed row, so two nodes (or a late result) never
 // both win. `status` (the coarse column the approval side reads) moves in the same statement.
 import type { Dispatch, DispatchRepository, DispatchState } from '../types.ts';
-import { toHandoff } from './execution.ts';
-import { num, type Row, type Sql, str, strOrNull } from './sql.ts';
+import { records, type Sql } from './sql.ts';
 
-const toDispatch = (row: Row): Dispatch => ({
-  ...toHandoff(row),
-  state: str(row.state) as DispatchState,
-  attempt: num(row.attempt),
-  leaseUntil: strOrNull(row.lease_until),
-  target: strOrNull(row.target),
-  sentAt: strOrNull(row.sent_at),
-  startedAt: strOrNull(row.started_at),
-  finishedAt: strOrNull(row.finished_at),
-});
+const { toDispatch } = records;
 
 /** The coarse status column for the state in parameter $1. */
 const STATUS_OF_STATE = `CASE $1::text WHEN 'queued' THEN 'queued' WHEN 'executed' THEN 'executed' WHEN 'failed' THEN 'failed' ELSE 'dispatched' END`;

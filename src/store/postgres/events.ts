@@ -8,20 +8,12 @@
 // events of one project get their ids in commit order, and a reader that sees id N of a project
 // also sees every smaller id of that project (the holder of the smaller id committed before the
 // lock was released). Projects do not wait on each other, and `listAfter` is per project.
-import type { ActorKind, EventRepository, NewSessionEvent, SessionEvent } from '../types.ts';
+import { num } from '../records.ts';
+import type { EventRepository, NewSessionEvent, SessionEvent } from '../types.ts';
 import { LOCK_CLASS } from './locks.ts';
-import { jsonParam, num, type Row, type Sql, str, strOrNull } from './sql.ts';
+import { jsonParam, records, type Sql } from './sql.ts';
 
-const toEvent = (row: Row): SessionEvent => ({
-  id: num(row.id),
-  projectId: str(row.project_id),
-  type: str(row.type),
-  actorKind: str(row.actor_kind) as ActorKind,
-  actorId: strOrNull(row.actor_id),
-  actionId: strOrNull(row.action_id),
-  payload: row.payload as Record<string, unknown>,
-  createdAt: str(row.created_at),
-});
+const { toEvent } = records;
 
 export class PostgresEvents implements EventRepository {
   readonly #sql: Sql;

@@ -8,14 +8,9 @@ import type {
   HandoffStatus,
   MergeRepository,
 } from '../types.ts';
-import { jsonParam, type Row, type Sql, str, strOrNull } from './sql.ts';
+import { jsonParam, records, type Sql } from './sql.ts';
 
-const toContainer = (row: Row): ContainerRecord => ({
-  projectId: str(row.project_id),
-  state: str(row.state) as ContainerLifecycle,
-  containerId: strOrNull(row.container_id),
-  updatedAt: str(row.updated_at),
-});
+const { toContainer, toHandoff } = records;
 
 export class PostgresContainers implements ContainerRepository {
   readonly #sql: Sql;
@@ -41,18 +36,6 @@ export class PostgresContainers implements ContainerRepository {
     return (await this.#sql.all('SELECT * FROM project_containers ORDER BY project_id COLLATE "C"')).map(toContainer);
   }
 }
-
-/** Shared with dispatches.ts: the coarse hand-off columns of an execution_handoffs row. */
-export const toHandoff = (row: Row): Handoff => ({
-  id: str(row.id),
-  actionId: str(row.action_id),
-  projectId: str(row.project_id),
-  status: str(row.status) as HandoffStatus,
-  credentialRef: strOrNull(row.credential_ref),
-  outcome: (row.outcome ?? null) as Record<string, unknown> | null,
-  createdAt: str(row.created_at),
-  updatedAt: str(row.updated_at),
-});
 
 export class PostgresHandoffs implements HandoffRepository {
   readonly #sql: Sql;

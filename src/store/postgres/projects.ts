@@ -1,20 +1,7 @@
-import type { Role } from '../../policy/types.ts';
-import type { ExecutionMode, Member, MemberKind, MemberRepository, ModuleMap, Project, ProjectRepository } from '../types.ts';
-import { jsonParam, type Row, type Sql, str, strOrNull } from './sql.ts';
+import type { Member, MemberRepository, Project, ProjectRepository } from '../types.ts';
+import { jsonParam, records, type Sql } from './sql.ts';
 
-const toProject = (row: Row): Project => ({
-  id: str(row.id),
-  name: str(row.name),
-  slug: str(row.slug),
-  executionMode: str(row.execution_mode) as ExecutionMode,
-  root: str(row.root),
-  workspaceDirName: str(row.workspace_dir_name),
-  ownerId: str(row.owner_id),
-  moduleMap: row.module_map as ModuleMap,
-  executionActivatedAt: strOrNull(row.execution_activated_at),
-  createdAt: str(row.created_at),
-  workspaceVerifiedAt: strOrNull(row.workspace_verified_at),
-});
+const { toProject, toMember } = records;
 
 export class PostgresProjects implements ProjectRepository {
   readonly #sql: Sql;
@@ -44,14 +31,6 @@ export class PostgresProjects implements ProjectRepository {
     await this.#sql.run('UPDATE projects SET execution_activated_at = $1 WHERE id = $2 AND execution_activated_at IS NULL', at, id);
   }
 }
-
-const toMember = (row: Row): Member => ({
-  projectId: str(row.project_id),
-  memberId: str(row.member_id),
-  kind: str(row.kind) as MemberKind,
-  role: str(row.role) as Role,
-  updatedAt: str(row.updated_at),
-});
 
 export class PostgresMembers implements MemberRepository {
   readonly #sql: Sql;

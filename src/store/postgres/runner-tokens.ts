@@ -1,9 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { hashRunnerToken } from '../sqlite/runner-tokens.ts';
+import { str } from '../records.ts';
+import { hashRunnerToken, isRunnerTokenShaped, mintRunnerToken } from '../runner-tokens.ts';
 import type { RunnerTokenGrant, RunnerTokenRepository } from '../types.ts';
-import { type Sql, str } from './sql.ts';
+import { records, type Sql } from './sql.ts';
 
-/** Tokens are 32 random bytes, base64url; only their sha256 is stored (same digest as SQLite). */
 export class PostgresRunnerTokens implements RunnerTokenRepository {
   readonly #sql: Sql;
   constructor(sql: Sql) {
@@ -11,20 +10,18 @@ export class PostgresRunnerTokens implements RunnerTokenRepository {
   }
 
   async create(projectId: string): Promise<RunnerTokenGrant> {
-    const token = randomBytes(32).toString('base64url');
-    const tokenId = randomUUID();
+    const { tokenId, token, tokenHash, createdAt } = mintRunnerToken();
     await this.#sql.run(
       'INSERT INTO runner_tokens (id, project_id, token_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, NULL)',
-      tokenId, projectId, hashRunnerToken(token), new Date().toISOString(),
+      tokenId, projectId, tokenHash, createdAt,
     );
     return { tokenId, projectId, token };
   }
 
   async verify(token: string): Promise<{ projectId: string; tokenId: string } | null> {
-    if (typeof token !== 'string' || token.length === 0 || token.length > 200) return null;
-    // Lookup by the digest: the comparison never touches the secret itself.
+    if (!isRunnerTokenShaped(token)) return null;
     const row = await this.#sql.one('SELECT id, project_id FROM runner_tokens WHERE token_hash = $1 AND revoked_at IS NULL', hashRunnerToken(token));
-    return row ? { projectId: str(row.project_id), tokenId: str(row.id) } : null;
+    return row ? records.toRunnerTokenOwner(row) : null;
   }
 
   async revoke(tokenId: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 // A thin query helper shared by the Postgres repositories: one pooled client (inside a
 // transaction) or the read pool, positional parameters, rows as plain objects.
 import type { QueryResultRow } from 'pg';
+import { recordMappers } from '../records.ts';
 
 export type Row = QueryResultRow;
 
@@ -35,10 +36,6 @@ export class Sql {
   }
 }
 
-export const str = (value: unknown): string => String(value);
-export const strOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-/** bigint and COUNT(*) arrive as strings (pg keeps int8 exact); our numbers stay below 2^53. */
-export const num = (value: unknown): number => Number(value);
-export const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 /** jsonb arrives parsed; parameters go out as JSON text so arrays are never sent as Postgres arrays. */
 export const jsonParam = (value: unknown): string => JSON.stringify(value);
+export const records = recordMappers(<T>(value: unknown): T => value as T);

@@ -1,16 +1,7 @@
 import type { Task, TaskRepository, TaskStatus } from '../types.ts';
-import { numOrNull, type Row, type Sql, str, strOrNull } from './sql.ts';
+import { records, type Sql } from './sql.ts';
 
-const toTask = (row: Row): Task => ({
-  id: str(row.id),
-  projectId: str(row.project_id),
-  title: str(row.title),
-  status: str(row.status) as TaskStatus,
-  prNumber: numOrNull(row.pr_number),
-  blockedReason: strOrNull(row.blocked_reason),
-  blockedSource: strOrNull(row.blocked_source),
-  updatedAt: str(row.updated_at),
-});
+const { toTask } = records;
 
 export class PostgresTasks implements TaskRepository {
   readonly #sql: Sql;

@@ -1,17 +1,9 @@
 // Agent turns suspended on a pending action. Durable so that a restart knows which turns died
 // with the process (they go back to the blocked queue, source infra).
-import type { AgentTurn, TurnRepository, TurnState } from '../types.ts';
-import { type Row, type Sql, str, strOrNull } from './sql.ts';
+import type { AgentTurn, TurnRepository } from '../types.ts';
+import { records, type Sql } from './sql.ts';
 
-const toTurn = (row: Row): AgentTurn => ({
-  actionId: str(row.action_id),
-  projectId: str(row.project_id),
-  agentId: str(row.agent_id),
-  taskId: strOrNull(row.task_id),
-  state: str(row.state) as TurnState,
-  createdAt: str(row.created_at),
-  updatedAt: str(row.updated_at),
-});
+const { toTurn } = records;
 
 export class PostgresTurns implements TurnRepository {
   readonly #sql: Sql;

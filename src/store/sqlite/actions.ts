@@ -1,30 +1,7 @@
-import type { ActionType, ReasonCode } from '../../policy/types.ts';
-import type {
-  ActionListFilter,
-  ActionRepository,
-  ActionStatus,
-  MemberKind,
-  NewProposedAction,
-  ProposedAction,
-} from '../types.ts';
-import { json, type Row, type Statements, str, strOrNull } from './rows.ts';
+import type { ActionListFilter, ActionRepository, NewProposedAction, ProposedAction } from '../types.ts';
+import { records, type Statements } from './rows.ts';
 
-const toAction = (row: Row): ProposedAction => ({
-  id: str(row.id),
-  projectId: str(row.project_id),
-  proposerId: str(row.proposer_id),
-  proposerKind: str(row.proposer_kind) as MemberKind,
-  actionType: str(row.action_type) as ActionType,
-  payload: json<Record<string, unknown>>(row.payload),
-  status: str(row.status) as ActionStatus,
-  reasonCode: str(row.reason_code) as ReasonCode,
-  reason: str(row.reason),
-  scopeRoot: strOrNull(row.scope_root),
-  decidedBy: strOrNull(row.decided_by),
-  decidedAt: strOrNull(row.decided_at),
-  denialReason: strOrNull(row.denial_reason),
-  createdAt: str(row.created_at),
-});
+const { toAction } = records;
 
 export class SqliteActions implements ActionRepository {
   readonly #sql: Statements;

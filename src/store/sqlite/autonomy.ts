@@ -1,17 +1,9 @@
-import type { ActionType, Policy, ResolvedAutonomy } from '../../policy/types.ts';
+import type { ActionType, ResolvedAutonomy } from '../../policy/types.ts';
+import { AUTONOMY_WILDCARD as WILDCARD } from '../records.ts';
 import type { AgentAutonomyRepository, AutonomyRule } from '../types.ts';
-import { type Row, type Statements, str, strOrNull } from './rows.ts';
+import { records, type Statements } from './rows.ts';
 
-const WILDCARD = '*';
-
-const toRule = (row: Row): AutonomyRule => ({
-  projectId: str(row.project_id),
-  agentId: str(row.agent_id),
-  actionType: str(row.action_type) as ActionType | '*',
-  mode: str(row.mode) as Policy,
-  updatedBy: strOrNull(row.updated_by),
-  updatedAt: str(row.updated_at),
-});
+const { toAutonomyRule, toResolvedAutonomy } = records;
 
 export class SqliteAgentAutonomy implements AgentAutonomyRepository {
   readonly #sql: Statements;
@@ -34,7 +26,7 @@ export class SqliteAgentAutonomy implements AgentAutonomyRepository {
       'SELECT * FROM agent_autonomy WHERE project_id = ? AND agent_id = ? AND action_type = ?',
       projectId, agentId, actionType,
     );
-    return row ? toRule(row) : null;
+    return row ? toAutonomyRule(row) : null;
   }
 
   async resolve(projectId: string, agentId: string, actionType: ActionType): Promise<ResolvedAutonomy | null> {
@@ -45,13 +37,12 @@ export class SqliteAgentAutonomy implements AgentAutonomyRepository {
        ORDER BY CASE WHEN action_type = ? THEN 1 ELSE 0 END LIMIT 1`,
       projectId, agentId, actionType, WILDCARD, WILDCARD,
     );
-    if (!row) return null;
-    return { mode: str(row.mode) as Policy, origin: str(row.action_type) === WILDCARD ? 'curinga' : 'especifica' };
+    return row ? toResolvedAutonomy(row) : null;
   }
 
   async list(projectId: string): Promise<AutonomyRule[]> {
     return this.#sql
       .all('SELECT * FROM agent_autonomy WHERE project_id = ? ORDER BY agent_id, action_type', projectId)
-      .map(toRule);
+      .map(toAutonomyRule);
   }
 }

@@ -2,26 +2,10 @@
 // -> executed | failed, with an attempt counter that fences stale results. Every move is a
 // conditional UPDATE, so two writers (or a late result) can never both win. `status` (the coarse
 // column the approval side reads) is kept in step by the same statement.
-import type { Dispatch, DispatchRepository, DispatchState, HandoffStatus } from '../types.ts';
-import { json, type Row, type Statements, str, strOrNull } from './rows.ts';
+import type { Dispatch, DispatchRepository, DispatchState } from '../types.ts';
+import { records, type Statements } from './rows.ts';
 
-const toDispatch = (row: Row): Dispatch => ({
-  id: str(row.id),
-  actionId: str(row.action_id),
-  projectId: str(row.project_id),
-  status: str(row.status) as HandoffStatus,
-  credentialRef: strOrNull(row.credential_ref),
-  outcome: row.outcome === null ? null : json<Record<string, unknown>>(row.outcome),
-  createdAt: str(row.created_at),
-  updatedAt: str(row.updated_at),
-  state: str(row.state) as DispatchState,
-  attempt: Number(row.attempt),
-  leaseUntil: strOrNull(row.lease_until),
-  target: strOrNull(row.target),
-  sentAt: strOrNull(row.sent_at),
-  startedAt: strOrNull(row.started_at),
-  finishedAt: strOrNull(row.finished_at),
-});
+const { toDispatch } = records;
 
 /** The coarse status column for each state. */
 const STATUS_SQL = `CASE :state WHEN 'queued' THEN 'queued' WHEN 'executed' THEN 'executed' WHEN 'failed' THEN 'failed' ELSE 'dispatched' END`;

@@ -1,16 +1,8 @@
-import type { ActorKind, EventRepository, NewSessionEvent, SessionEvent } from '../types.ts';
-import { json, type Row, type Statements, str, strOrNull } from './rows.ts';
+import { num } from '../records.ts';
+import type { EventRepository, NewSessionEvent, SessionEvent } from '../types.ts';
+import { records, type Statements } from './rows.ts';
 
-const toEvent = (row: Row): SessionEvent => ({
-  id: Number(row.id),
-  projectId: str(row.project_id),
-  type: str(row.type),
-  actorKind: str(row.actor_kind) as ActorKind,
-  actorId: strOrNull(row.actor_id),
-  actionId: strOrNull(row.action_id),
-  payload: json<Record<string, unknown>>(row.payload),
-  createdAt: str(row.created_at),
-});
+const { toEvent } = records;
 
 /** Append-only (the schema refuses UPDATE and DELETE); the row id is the cursor. */
 export class SqliteEvents implements EventRepository {
@@ -26,7 +18,7 @@ export class SqliteEvents implements EventRepository {
        VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       e.projectId, e.type, e.actorKind, e.actorId, e.actionId, JSON.stringify(e.payload), createdAt,
     );
-    return { ...e, id: Number(row?.id), createdAt };
+    return { ...e, id: num(row?.id), createdAt };
   }
 
   async listAfter(projectId: string, after: number, limit: number): Promise<SessionEvent[]> {
@@ -37,6 +29,6 @@ export class SqliteEvents implements EventRepository {
 
   async count(projectId: string, type: string): Promise<number> {
     const row = this.#sql.one('SELECT COUNT(*) AS n FROM session_events WHERE project_id = ? AND type = ?', projectId, type);
-    return Number(row?.n ?? 0);
+    return num(row?.n ?? 0);
   }
 }

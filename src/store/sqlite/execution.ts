@@ -8,14 +8,9 @@ import type {
   HandoffStatus,
   MergeRepository,
 } from '../types.ts';
-import { json, type Row, type Statements, str, strOrNull } from './rows.ts';
+import { records, type Statements } from './rows.ts';
 
-const toContainer = (row: Row): ContainerRecord => ({
-  projectId: str(row.project_id),
-  state: str(row.state) as ContainerLifecycle,
-  containerId: strOrNull(row.container_id),
-  updatedAt: str(row.updated_at),
-});
+const { toContainer, toHandoff } = records;
 
 export class SqliteContainers implements ContainerRepository {
   readonly #sql: Statements;
@@ -41,17 +36,6 @@ export class SqliteContainers implements ContainerRepository {
     return this.#sql.all('SELECT * FROM project_containers ORDER BY project_id').map(toContainer);
   }
 }
-
-const toHandoff = (row: Row): Handoff => ({
-  id: str(row.id),
-  actionId: str(row.action_id),
-  projectId: str(row.project_id),
-  status: str(row.status) as HandoffStatus,
-  credentialRef: strOrNull(row.credential_ref),
-  outcome: row.outcome === null ? null : json<Record<string, unknown>>(row.outcome),
-  createdAt: str(row.created_at),
-  updatedAt: str(row.updated_at),
-});
 
 export class SqliteHandoffs implements HandoffRepository {
   readonly #sql: Statements;

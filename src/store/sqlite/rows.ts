@@ -1,5 +1,6 @@
-// Row <-> record helpers shared by the SQLite repositories.
+// Statement cache and record mappers shared by the SQLite repositories.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { recordMappers } from '../records.ts';
 
 export type Row = Record<string, SQLInputValue>;
 
@@ -35,7 +36,5 @@ export class Statements {
   }
 }
 
-export const str = (value: SQLInputValue | undefined): string => String(value);
-export const strOrNull = (value: SQLInputValue | undefined): string | null =>
-  value === null || value === undefined ? null : String(value);
-export const json = <T>(value: SQLInputValue | undefined): T => JSON.parse(String(value)) as T;
+/** JSON columns are TEXT in SQLite: parsed on the way out. */
+export const records = recordMappers(<T>(value: unknown): T => JSON.parse(String(value)) as T);

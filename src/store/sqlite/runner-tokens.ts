@@ -1,9 +1,7 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { str } from '../records.ts';
+import { hashRunnerToken, isRunnerTokenShaped, mintRunnerToken } from '../runner-tokens.ts';
 import type { RunnerTokenGrant, RunnerTokenRepository } from '../types.ts';
-import { type Statements, str } from './rows.ts';
-
-/** Tokens are 32 random bytes, base64url; only their sha256 is stored. */
-export const hashRunnerToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+import { records, type Statements } from './rows.ts';
 
 export class SqliteRunnerTokens implements RunnerTokenRepository {
   readonly #sql: Statements;
@@ -12,23 +10,21 @@ export class SqliteRunnerTokens implements RunnerTokenRepository {
   }
 
   async create(projectId: string): Promise<RunnerTokenGrant> {
-    const token = randomBytes(32).toString('base64url');
-    const tokenId = randomUUID();
+    const { tokenId, token, tokenHash, createdAt } = mintRunnerToken();
     this.#sql.run(
       'INSERT INTO runner_tokens (id, project_id, token_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, NULL)',
-      tokenId, projectId, hashRunnerToken(token), new Date().toISOString(),
+      tokenId, projectId, tokenHash, createdAt,
     );
     return { tokenId, projectId, token };
   }
 
   async verify(token: string): Promise<{ projectId: string; tokenId: string } | null> {
-    if (typeof token !== 'string' || token.length === 0 || token.length > 200) return null;
-    // Lookup by the digest: the comparison never touches the secret itself.
+    if (!isRunnerTokenShaped(token)) return null;
     const row = this.#sql.one(
       'SELECT id, project_id FROM runner_tokens WHERE token_hash = ? AND revoked_at IS NULL',
       hashRunnerToken(token),
     );
-    return row ? { projectId: str(row.project_id), tokenId: str(row.id) } : null;
+    return row ? records.toRunnerTokenOwner(row) : null;
   }
 
   async revoke(tokenId: string): Promise<boolean> {

@@ -1,16 +1,7 @@
 import type { Task, TaskRepository, TaskStatus } from '../types.ts';
-import { type Row, type Statements, str, strOrNull } from './rows.ts';
+import { records, type Statements } from './rows.ts';
 
-const toTask = (row: Row): Task => ({
-  id: str(row.id),
-  projectId: str(row.project_id),
-  title: str(row.title),
-  status: str(row.status) as TaskStatus,
-  prNumber: row.pr_number === null ? null : Number(row.pr_number),
-  blockedReason: strOrNull(row.blocked_reason),
-  blockedSource: strOrNull(row.blocked_source),
-  updatedAt: str(row.updated_at),
-});
+const { toTask } = records;
 
 export class SqliteTasks implements TaskRepository {
   readonly #sql: Statements;
