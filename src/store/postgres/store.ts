@@ -9,6 +9,7 @@
 // conditional updates instead, which READ COMMITTED makes safe without retries.
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
+import { runnerTokensOf } from '../runner-tokens.ts';
 import { StoreClosedError } from '../sqlite/store.ts';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { PostgresActions } from './actions.ts';
@@ -68,13 +69,7 @@ export class PostgresStore implements Store {
     this.endpoint = endpoint;
     this.appliedMigrations = appliedMigrations;
     this.read = repositories(new Sql(reads as Queryable, () => this.#refuseIfClosed()));
-    const store = this;
-    this.runnerTokens = {
-      create: (projectId) => store.transaction((tx) => tx.runnerTokens.create(projectId)),
-      revoke: (tokenId) => store.transaction((tx) => tx.runnerTokens.revoke(tokenId)),
-      verify: (token) => store.read.runnerTokens.verify(token),
-      projectOf: (tokenId) => store.read.runnerTokens.projectOf(tokenId),
-    };
+    this.runnerTokens = runnerTokensOf(this);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { runnerTokensOf } from '../runner-tokens.ts';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { SqliteActions } from './actions.ts';
 import { SqliteAgentAutonomy } from './autonomy.ts';
@@ -57,13 +58,7 @@ export class SqliteStore implements Store {
     this.#reader.exec('PRAGMA busy_timeout = 5000');
     this.#writes = new GroupCommitWriter(this.#writer, repositories(this.#writer));
     this.read = repositories(this.#reader);
-    const store = this;
-    this.runnerTokens = {
-      create: (projectId) => store.transaction((tx) => tx.runnerTokens.create(projectId)),
-      revoke: (tokenId) => store.transaction((tx) => tx.runnerTokens.revoke(tokenId)),
-      verify: (token) => store.read.runnerTokens.verify(token),
-      projectOf: (tokenId) => store.read.runnerTokens.projectOf(tokenId),
-    };
+    this.runnerTokens = runnerTokensOf(this);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
