@@ -4,7 +4,8 @@ import { openSqliteStore } from './sqlite/store.ts';
 import type { Store } from './types.ts';
 
 export type * from './types.ts';
-export { openSqliteStore, SqliteStore, StoreClosedError, SQLITE_FILE_NAME } from './sqlite/store.ts';
+export { openSqliteStore, SqliteStore, SQLITE_FILE_NAME } from './sqlite/store.ts';
+export { StoreClosedError } from './errors.ts';
 export { hashRunnerToken } from './runner-tokens.ts';
 export { PermissionsFile, type PermissionsSnapshot, PermissionsWriteError } from './permissions-file.ts';
 export { openPostgresStore, PostgresStore, type PostgresStoreOptions } from './postgres/store.ts';

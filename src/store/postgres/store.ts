@@ -9,8 +9,8 @@
 // conditional updates instead, which READ COMMITTED makes safe without retries.
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
+import { StoreClosedError } from '../errors.ts';
 import { runnerTokensOf } from '../runner-tokens.ts';
-import { StoreClosedError } from '../sqlite/store.ts';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { PostgresActions } from './actions.ts';
 import { PostgresAgentAutonomy } from './autonomy.ts';

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { StoreClosedError } from '../errors.ts';
 import { runnerTokensOf } from '../runner-tokens.ts';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { SqliteActions } from './actions.ts';
@@ -18,6 +19,8 @@ import { Statements } from './rows.ts';
 import { SqliteRunnerTokens } from './runner-tokens.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTurns } from './turns.ts';
+
+export { StoreClosedError } from '../errors.ts';
 
 export const SQLITE_FILE_NAME = 'brabo.sqlite';
 
@@ -72,14 +75,6 @@ export class SqliteStore implements Store {
     await this.#writes.idle();
     this.#reader.close();
     this.#writer.close();
-  }
-}
-
-export class StoreClosedError extends Error {
-  override name = 'StoreClosedError';
-  readonly code = 'store_closed';
-  constructor() {
-    super('the store is closed (the server is shutting down); retry against a running server');
   }
 }
 
