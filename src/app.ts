@@ -109,7 +109,13 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
 
     let gateway: RunnerGateway | null = null;
     const executionApi = ex
-      ? createExecutionApi({ store, turns, maxProposeWaitMs: ex.limits.proposeWaitMs, disconnectRunnerToken: (tokenId) => gateway?.gateway.disconnect(byRunnerToken(tokenId), { code: 1008, reason: 'token revoked' }) ?? 0 })
+      ? createExecutionApi({
+          store,
+          turns,
+          maxProposeWaitMs: ex.limits.proposeWaitMs,
+          disconnectRunnerToken: (tokenId) => gateway?.gateway.disconnect(byRunnerToken(tokenId), { code: 1008, reason: 'token revoked' }) ?? 0,
+          isParked: (actionId) => appExecution?.dispatcher.isParked(actionId) ?? false,
+        })
       : undefined;
     const http = await buildHttpServer({
       actions: productActions,
@@ -140,6 +146,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         broker,
         runners: runnerPortOf(gateway.runners),
         ...(faults ? { faults } : {}),
+        onParked: (actionId) => waiters.wake(actionId),
       });
       const sink = dispatcher.sink;
       if (sink) gateway.runners.setSink(sink);

@@ -160,10 +160,11 @@ export class AgentTurns {
   }
 
   /** Long-poll: answers at once when settled, else waits up to `waitMs` for the settlement. */
-  async waitForSettlement(actionId: string, waitMs: number): Promise<ActionSettlementView | null> {
+  /** `stopEarly`: a condition that ends the wait without a settlement (e.g. the dispatch was parked). */
+  async waitForSettlement(actionId: string, waitMs: number, stopEarly: () => boolean = () => false): Promise<ActionSettlementView | null> {
     const first = await this.view(actionId);
-    if (!first || first.state === 'settled' || waitMs <= 0) return first;
-    await this.#waiters.wait(actionId, waitMs, async () => (await this.view(actionId))?.state === 'settled');
+    if (!first || first.state === 'settled' || waitMs <= 0 || stopEarly()) return first;
+    await this.#waiters.wait(actionId, waitMs, async () => stopEarly() || (await this.view(actionId))?.state === 'settled');
     return this.view(actionId);
   }
 }

@@ -42,6 +42,8 @@ export interface DispatcherOptions {
   runners: RunnerPort | null;
   faults?: DispatcherFaults;
   now?: () => Date;
+  /** Told when an action's dispatch is parked (nothing here can run it), so bounded waits end. */
+  onParked?: (actionId: string) => void;
 }
 
 type Mode = 'live' | 'resume';
@@ -55,6 +57,8 @@ export class Dispatcher implements ActionExecutionPort {
   readonly #active = new Set<string>();
   /** Queued dispatches this process leaves alone: no executor here (no broker, other action types). */
   readonly #parked = new Set<string>();
+  /** The action ids of the parked dispatches (what the HTTP layer asks about). */
+  readonly #parkedActions = new Set<string>();
   /** projectId -> action ids queued before a restart, waiting for their runner to connect. */
   readonly #awaitingRunner = new Map<string, { actionIds: Set<string>; timer: NodeJS.Timeout }>();
   readonly #work = new Set<Promise<void>>();
@@ -160,7 +164,7 @@ export class Dispatcher implements ActionExecutionPort {
       return;
     }
     if (plan.kind === 'elsewhere') {
-      this.#parked.add(dispatch.id);
+      this.#park(dispatch.id, action.id);
       logger.debug({ actionId: action.id, actionType: action.actionType }, 'no executor for this action type in the gateway; the hand-off stays queued for its own executor');
       return;
     }
@@ -184,7 +188,7 @@ export class Dispatcher implements ActionExecutionPort {
 
     const onBroker = project.executionMode === 'container';
     if (onBroker && !this.#o.broker) {
-      this.#parked.add(dispatch.id);
+      this.#park(dispatch.id, action.id);
       const why = noBroker(project.id);
       logger.warn({ code: why.code, actionId: action.id, projectId: project.id }, `${why.message} The approved action stays queued until then.`);
       return;
@@ -254,6 +258,17 @@ export class Dispatcher implements ActionExecutionPort {
     const previous = await this.#o.store.read.containers.get(dispatch.projectId);
     const lifecycle = lifecycleAfter(action.actionType, outcome, previous?.containerId ?? null);
     await this.#recorder.record({ dispatch, attempt: dispatch.attempt, action, outcome, ...(lifecycle ? { lifecycle } : {}) });
+  }
+
+  /** Whether this process parked the action's dispatch: it stays queued for another executor. */
+  isParked(actionId: string): boolean {
+    return this.#parkedActions.has(actionId);
+  }
+
+  #park(dispatchId: string, actionId: string): void {
+    this.#parked.add(dispatchId);
+    this.#parkedActions.add(actionId);
+    this.#o.onParked?.(actionId);
   }
 
   #awaitRunner(projectId: string, actionId: string): void {

@@ -29,6 +29,8 @@ export function createExecutionApi(options: {
   turns: AgentTurns;
   maxProposeWaitMs: number;
   disconnectRunnerToken: (tokenId: string) => number;
+  /** True when nothing in this process will run the action now (parked): do not hold the request. */
+  isParked?: (actionId: string) => boolean;
 }): ExecutionApi {
   const { store, turns } = options;
   const dispatchView = async (actionId: string): Promise<DispatchView | null> => {
@@ -37,7 +39,7 @@ export function createExecutionApi(options: {
   };
   return {
     async awaitOutcome(actionId, waitMs) {
-      await turns.waitForSettlement(actionId, waitMs);
+      await turns.waitForSettlement(actionId, waitMs, () => options.isParked?.(actionId) === true);
       return dispatchView(actionId);
     },
     proposeWaitMs(payload) {

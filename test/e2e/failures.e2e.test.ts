@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProject, events, type Server, settled, startServer, tempDir } from './support.ts';
+import { allowCommands, createProject, events, type Server, settled, startServer, tempDir } from './support.ts';
 
 let server: Server;
 let blockedBase: string;
@@ -32,6 +32,22 @@ describe('named failures without runner or broker', () => {
     const direct = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'max', actionType: 'container_start', payload: {} });
     expect(direct).toMatchObject({ status: 409, body: { error: 'no_broker' } });
     expect((await events(server, project.id)).filter((e) => e.type === 'proposed_action.created')).toHaveLength(0);
+  });
+
+  it('an auto-approved command in a container project without a broker answers at once: the dispatch stays queued (parked), the request is not held', async () => {
+    const project = await createProject(server, { executionMode: 'container' });
+    await allowCommands(server, project.id, ['Terminal(ls)']);
+    const started = Date.now();
+    const proposed = await server.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command: 'ls', cwd: project.root },
+    });
+    const tookMs = Date.now() - started;
+    expect(proposed.status).toBe(201);
+    expect(proposed.body).toMatchObject({ status: 'auto_approved', execution: { state: 'queued' } });
+    // The bounded wait is BRABO_PROPOSE_WAIT_MS (30 s by default): a parked dispatch must not use it.
+    expect(tookMs).toBeLessThan(10_000);
   });
 
   it('RN-501: an unwritable BRABO_PROJECTS_BASE fails container_start as workspace_not_writable, naming the variable, the path and the next step; no provisioning row', async () => {
