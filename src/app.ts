@@ -91,15 +91,19 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       gatewayCheckout: config.gatewayCheckout,
       runnerProjectsDir: join(config.dataDir, 'runner-projects'),
     };
-    const actions = createActions({ store, permissionsFile: new PermissionsFile(), roots, execution, observer: metrics, logger });
-    // Agents' turns: a pending action suspends the proposing agent's turn; a denial answers it.
+    // Agents' turns: a pending action suspends the proposing agent's turn (in the proposal's own
+    // transaction); a denial answers it.
+    const actions = createActions({
+      store,
+      permissionsFile: new PermissionsFile(),
+      roots,
+      execution,
+      observer: metrics,
+      logger,
+      ...(ex ? { proposalHook: turns } : {}),
+    });
     const productActions: Actions = {
       ...actions,
-      propose: async (input) => {
-        const outcome = await actions.propose(input);
-        if (ex) await turns.afterPropose(outcome.action);
-        return outcome;
-      },
       deny: async (actionId, userId, reason) => {
         const result = await actions.deny(actionId, userId, reason);
         if (ex && result.desfecho === 'recusada') await turns.afterDeny(actionId);

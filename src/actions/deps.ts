@@ -2,7 +2,7 @@
 import type { Logger } from '../logger.ts';
 import type { PermissionsFile } from '../store/permissions-file.ts';
 import type { Store } from '../store/types.ts';
-import type { ActionExecutionPort, ActionObserver } from './ports.ts';
+import type { ActionExecutionPort, ActionObserver, ProposalHook } from './ports.ts';
 
 export interface ProjectRoots {
   /** PROJECT_WORKSPACES_ROOT */
@@ -26,6 +26,8 @@ export interface ActionDeps {
   observer: ActionObserver;
   logger: Logger;
   now?: () => Date;
+  /** Runs inside each proposal's transaction. */
+  proposalHook?: ProposalHook;
 }
 
 export const nowIso = (deps: ActionDeps): string => (deps.now ? deps.now() : new Date()).toISOString();

@@ -1,6 +1,6 @@
 // What the use cases ask of the outside world. Adapters live elsewhere (the dispatcher, metrics).
 import type { ActionType, ReasonCode } from '../policy/types.ts';
-import type { ActionStatus, Project } from '../store/types.ts';
+import type { ActionStatus, Project, ProposedAction, Repositories } from '../store/types.ts';
 
 /**
  * Hands an approved or auto-approved action to execution. The use case has already written a
@@ -16,6 +16,14 @@ export interface ActionExecutionPort {
    * proposal is stored and before an approval; nothing is written when it refuses.
    */
   precondition?(project: Project, actionType: ActionType): { code: string; message: string } | null;
+}
+
+/**
+ * Work that must commit with a new proposal, in its transaction (e.g. suspending the proposing
+ * agent's turn while its action is pending): one commit, and never a proposal without it.
+ */
+export interface ProposalHook {
+  withinProposal(tx: Repositories, action: ProposedAction, at: string): Promise<void>;
 }
 
 /** Measurements (Prometheus adapter in src/http/metrics.ts). */

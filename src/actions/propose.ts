@@ -111,6 +111,7 @@ export async function propose(deps: ActionDeps, input: ProposeInput): Promise<Pr
       createdAt: at,
     });
     if (status === 'auto_approved') await enqueueHandoff(tx, project, action, at);
+    await deps.proposalHook?.withinProposal(tx, action, at);
   });
 
   deps.observer.proposed({ actionType: action.actionType, status, reasonCode: decision.reasonCode, decideSeconds });

@@ -7,7 +7,7 @@ import { AGENT_EVENTS, type ActionSettled } from '../../runner-protocol/index.ts
 import { EVENT } from '../actions/events.ts';
 import { INFRA_AGENT_ID } from '../actions/presets.ts';
 import type { Logger } from '../logger.ts';
-import type { AgentTurn, ProposedAction, Store } from '../store/types.ts';
+import type { AgentTurn, ProposedAction, Repositories, Store } from '../store/types.ts';
 import { settlementOf, type SettlementState } from './settlement.ts';
 import type { SettlementWaiters } from './waiters.ts';
 
@@ -59,21 +59,22 @@ export class AgentTurns {
   }
 
   /** After a proposal: an agent's pending action suspends its turn. */
-  async afterPropose(action: ProposedAction): Promise<void> {
+  /**
+   * In the proposal's own transaction: an agent whose action is pending suspends its turn
+   * (awaiting_approval), so the proposal and the waiting turn commit together.
+   */
+  async withinProposal(tx: Repositories, action: ProposedAction, at: string): Promise<void> {
     if (action.status !== 'pending' || action.proposerKind !== 'agent') return;
-    const at = this.#now().toISOString();
     const taskId = typeof action.payload.taskId === 'string' ? action.payload.taskId : null;
-    await this.#store.transaction(async (tx) => {
-      await tx.turns.suspend({ actionId: action.id, projectId: action.projectId, agentId: action.proposerId, taskId, createdAt: at });
-      await tx.events.append({
-        projectId: action.projectId,
-        type: TURN_EVENTS.suspended,
-        actorKind: 'agent',
-        actorId: action.proposerId,
-        actionId: action.id,
-        payload: { agentId: action.proposerId, state: 'awaiting_approval', taskId },
-        createdAt: at,
-      });
+    await tx.turns.suspend({ actionId: action.id, projectId: action.projectId, agentId: action.proposerId, taskId, createdAt: at });
+    await tx.events.append({
+      projectId: action.projectId,
+      type: TURN_EVENTS.suspended,
+      actorKind: 'agent',
+      actorId: action.proposerId,
+      actionId: action.id,
+      payload: { agentId: action.proposerId, state: 'awaiting_approval', taskId },
+      createdAt: at,
     });
   }
 
