@@ -92,4 +92,28 @@ describe('sqlite store', () => {
     expect(await store.read.actions.get('g2')).toBeNull();
     expect(await store.read.actions.get('g3')).not.toBeNull();
   });
+
+  it('reads never see a transaction that has not committed, and see it as soon as it has (writer cache or reader)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let inserted!: () => void;
+    const written = new Promise<void>((r) => (inserted = r));
+    const commit = store.transaction(async (tx) => {
+      await tx.actions.insert(action('u1'));
+      inserted();
+      await held; // the transaction stays open (uncommitted) while the reads below run
+    });
+    await written;
+    expect(await store.read.actions.get('u1')).toBeNull();
+    expect(await store.read.actions.list('p1', { limit: 10 })).toEqual([]);
+    release();
+    await commit;
+    expect(await store.read.actions.get('u1')).not.toBeNull();
+    expect((await store.read.actions.list('p1', { limit: 10 })).map((a) => a.id)).toEqual(['u1']);
+  });
+
+  it('the read side refuses writes (store.read is read-only even when it reads from the writer)', async () => {
+    await expect(store.read.actions.insert(action('r1'))).rejects.toThrow(/readonly|read-only/i);
+    expect(await store.read.actions.get('r1')).toBeNull();
+  });
 });

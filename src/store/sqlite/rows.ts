@@ -36,5 +36,32 @@ export class Statements {
   }
 }
 
+/**
+ * The store's read side. A second connection's page cache is dropped every time the writer
+ * commits (SQLite re-validates it against the WAL), so under steady writes every read there
+ * re-fetches its pages. The writer connection's own cache stays warm, and whenever it holds no
+ * transaction it sees exactly the committed state: reads go there then, and to the read-only
+ * connection while a (group-commit) transaction is open, so no read ever sees uncommitted rows.
+ * Writes never go through here: `run` stays on the read-only connection, which refuses them.
+ */
+export class ReadStatements extends Statements {
+  readonly #writerDb: DatabaseSync;
+  readonly #writer: Statements;
+
+  constructor(reader: DatabaseSync, writer: DatabaseSync) {
+    super(reader);
+    this.#writerDb = writer;
+    this.#writer = new Statements(writer);
+  }
+
+  override one(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.#writerDb.isTransaction ? super.one(sql, ...params) : this.#writer.one(sql, ...params);
+  }
+
+  override all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.#writerDb.isTransaction ? super.all(sql, ...params) : this.#writer.all(sql, ...params);
+  }
+}
+
 /** JSON columns are TEXT in SQLite: parsed on the way out. */
 export const records = recordMappers(<T>(value: unknown): T => JSON.parse(String(value)) as T);

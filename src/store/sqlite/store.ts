@@ -1,6 +1,7 @@
 // The embedded store: one SQLite file in the data dir, WAL, synchronous=FULL (a commit is on disk
 // when transaction() resolves). One writer connection whose units of work run one at a time and
-// are group-committed (group-commit.ts), one read-only connection that sees committed data only.
+// are group-committed (group-commit.ts), one read-only connection that sees committed data only;
+// reads use the writer's warm cache while it holds no transaction (rows.ts ReadStatements).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -15,7 +16,7 @@ import { SqliteContainers, SqliteHandoffs, SqliteMerges } from './execution.ts';
 import { GroupCommitWriter } from './group-commit.ts';
 import { applyMigrations } from './migrations.ts';
 import { SqliteMembers, SqliteProjects } from './projects.ts';
-import { Statements } from './rows.ts';
+import { ReadStatements, Statements } from './rows.ts';
 import { SqliteRunnerTokens } from './runner-tokens.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTurns } from './turns.ts';
@@ -24,8 +25,7 @@ export { StoreClosedError } from '../errors.ts';
 
 export const SQLITE_FILE_NAME = 'brabo.sqlite';
 
-function repositories(db: DatabaseSync): Repositories {
-  const sql = new Statements(db);
+function repositories(sql: Statements): Repositories {
   return {
     projects: new SqliteProjects(sql),
     members: new SqliteMembers(sql),
@@ -59,8 +59,8 @@ export class SqliteStore implements Store {
     applyMigrations(this.#writer);
     this.#reader = new DatabaseSync(file, { readOnly: true });
     this.#reader.exec('PRAGMA busy_timeout = 5000');
-    this.#writes = new GroupCommitWriter(this.#writer, repositories(this.#writer));
-    this.read = repositories(this.#reader);
+    this.#writes = new GroupCommitWriter(this.#writer, repositories(new Statements(this.#writer)));
+    this.read = repositories(new ReadStatements(this.#reader, this.#writer));
     this.runnerTokens = runnerTokensOf(this);
   }
 
