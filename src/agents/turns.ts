@@ -7,7 +7,7 @@ import { AGENT_EVENTS, type ActionSettled } from '../../runner-protocol/index.ts
 import { EVENT } from '../actions/events.ts';
 import { INFRA_AGENT_ID } from '../actions/presets.ts';
 import type { Logger } from '../logger.ts';
-import type { AgentTurn, ProposedAction, Repositories, Store } from '../store/types.ts';
+import type { AgentTurn, Dispatch, ProposedAction, Repositories, Store } from '../store/types.ts';
 import { settlementOf, type SettlementState } from './settlement.ts';
 import type { SettlementWaiters } from './waiters.ts';
 
@@ -160,6 +160,18 @@ export class AgentTurns {
     return { actionId, state, settlement, turn: turn ? describeTurn(turn) : null };
   }
 
+  /**
+   * POST /actions' bounded wait for an auto-approved action: its dispatch row alone says whether
+   * it settled (executed or failed), so only that row is read. Returns the dispatch as it is then.
+   */
+  async waitForExecution(actionId: string, waitMs: number, stopEarly: () => boolean): Promise<Dispatch | null> {
+    const dispatches = this.#store.read.dispatches;
+    const first = await dispatches.getByAction(actionId);
+    if (isFinished(first) || waitMs <= 0 || stopEarly()) return first;
+    await this.#waiters.wait(actionId, waitMs, async () => stopEarly() || isFinished(await dispatches.getByAction(actionId)));
+    return dispatches.getByAction(actionId);
+  }
+
   /** Long-poll: answers at once when settled, else waits up to `waitMs` for the settlement. */
   /** `stopEarly`: a condition that ends the wait without a settlement (e.g. the dispatch was parked). */
   async waitForSettlement(actionId: string, waitMs: number, stopEarly: () => boolean = () => false): Promise<ActionSettlementView | null> {
@@ -169,6 +181,8 @@ export class AgentTurns {
     return this.view(actionId);
   }
 }
+
+const isFinished = (dispatch: Dispatch | null): boolean => dispatch?.state === 'executed' || dispatch?.state === 'failed';
 
 export function describeTurn(turn: AgentTurn): TurnView {
   const message =

@@ -2,7 +2,7 @@
 // auto-approved action's outcome, the agent long-poll, and closing a revoked runner's sockets.
 import type { ActionSettlementView, AgentTurns, TurnView } from '../agents/turns.ts';
 import { describeTurn } from '../agents/turns.ts';
-import type { Store } from '../store/types.ts';
+import type { Dispatch, Store } from '../store/types.ts';
 
 export interface DispatchView {
   dispatchId: string;
@@ -24,6 +24,9 @@ export interface ExecutionApi {
   disconnectRunnerToken(tokenId: string): number;
 }
 
+const viewOf = (d: Dispatch | null): DispatchView | null =>
+  d ? { dispatchId: d.id, state: d.state, attempt: d.attempt, target: d.target, outcome: d.outcome, updatedAt: d.updatedAt } : null;
+
 export function createExecutionApi(options: {
   store: Store;
   turns: AgentTurns;
@@ -33,14 +36,10 @@ export function createExecutionApi(options: {
   isParked?: (actionId: string) => boolean;
 }): ExecutionApi {
   const { store, turns } = options;
-  const dispatchView = async (actionId: string): Promise<DispatchView | null> => {
-    const d = await store.read.dispatches.getByAction(actionId);
-    return d ? { dispatchId: d.id, state: d.state, attempt: d.attempt, target: d.target, outcome: d.outcome, updatedAt: d.updatedAt } : null;
-  };
+  const dispatchView = async (actionId: string): Promise<DispatchView | null> => viewOf(await store.read.dispatches.getByAction(actionId));
   return {
     async awaitOutcome(actionId, waitMs) {
-      await turns.waitForSettlement(actionId, waitMs, () => options.isParked?.(actionId) === true);
-      return dispatchView(actionId);
+      return viewOf(await turns.waitForExecution(actionId, waitMs, () => options.isParked?.(actionId) === true));
     },
     proposeWaitMs(payload) {
       const timeout = typeof payload.timeoutMs === 'number' && payload.timeoutMs > 0 ? payload.timeoutMs + 1_000 : options.maxProposeWaitMs;
