@@ -36,11 +36,15 @@ export async function resolveAdminToken(dataDir: string, fromEnv: string | null)
   return { token, source: 'generated', path };
 }
 
-/** Constant-time: both sides are hashed to equal length first. */
-export function tokenMatches(presented: string, expected: string): boolean {
-  const a = createHash('sha256').update(presented, 'utf8').digest();
-  const b = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(a, b);
+const digestOf = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+
+/**
+ * Constant-time comparison with one fixed token: both sides are hashed to equal length first; the
+ * expected side's digest is computed once (this runs on every request).
+ */
+export function tokenMatcher(expected: string): (presented: string) => boolean {
+  const expectedDigest = digestOf(expected);
+  return (presented) => timingSafeEqual(digestOf(presented), expectedDigest);
 }
 
 /** Reads `Authorization: Bearer <token>`; null when absent or malformed. */

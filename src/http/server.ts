@@ -9,7 +9,7 @@ import type { Actions } from '../actions/index.ts';
 import type { ExecutionApi } from '../execution/service.ts';
 import type { Logger } from '../logger.ts';
 import type { RunnerTokenRepository } from '../store/types.ts';
-import { bearerOf, tokenMatches } from './admin-token.ts';
+import { bearerOf, tokenMatcher } from './admin-token.ts';
 import { errorHandler } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import { actionRoutes } from './routes/actions.ts';
@@ -69,10 +69,11 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
 
   // Default deny, decided on the route that matched (its registered template), never on the raw
   // URL: the router percent-decodes paths, so `/%61pi/...` reaches `/api/...` routes.
+  const isAdminToken = tokenMatcher(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
     if (isPublicRoute(request.routeOptions.url)) return;
     const presented = bearerOf(request.headers.authorization);
-    if (presented === null || !tokenMatches(presented, deps.adminToken)) {
+    if (presented === null || !isAdminToken(presented)) {
       return reply.code(401).send({ error: 'unauthorized', message: 'send Authorization: Bearer <admin token> (BRABO_ADMIN_TOKEN or <data-dir>/admin-token)' });
     }
   });
