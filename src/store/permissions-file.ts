@@ -2,8 +2,8 @@
 // hand edit takes effect, written atomically (temp file + fsync + rename), one writer per root at a
 // time, validated with the engine's named errors before anything touches the disk.
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EMPTY_PERMISSIONS, parsePermissions, parsePermissionsText, type PermissionsError } from '../policy/index.ts';
 import type { Permissions } from '../policy/types.ts';
@@ -50,12 +50,17 @@ class NotARegularFileError extends Error {
 /**
  * Reads permissions.json only when it is a regular file at that very path: a symlink (an agent can
  * plant one with a checkout) would make another file on the gateway's disk govern the project, so
- * it is opened with O_NOFOLLOW and checked on the open handle (no race with a swap).
+ * it is opened with O_NOFOLLOW and checked on the open descriptor (no race with a swap).
+ *
+ * Synchronous on purpose: it runs on every proposal, and a small file in the page cache costs a
+ * few microseconds of system calls, where the promise API pays five thread-pool round trips
+ * (open, stat, stat, read, close) on the event loop. O_NONBLOCK keeps a FIFO planted there from
+ * blocking the open (it is then refused as not a regular file); regular files ignore the flag.
  */
-async function readRegularFile(path: string): Promise<string> {
-  let handle;
+function readRegularFile(path: string): string {
+  let fd: number;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     if (errnoOf(error) === 'ELOOP') {
       throw new NotARegularFileError(`${path} is a symbolic link; the gateway does not follow links for permissions.json, so nothing is auto-approved until it is a regular file`);
@@ -63,16 +68,16 @@ async function readRegularFile(path: string): Promise<string> {
     throw error;
   }
   try {
-    const info = await handle.stat();
+    const info = fstatSync(fd);
     if (!info.isFile()) {
       throw new NotARegularFileError(`${path} is not a regular file; nothing is auto-approved until it is one`);
     }
     if (info.size > MAX_PERMISSIONS_FILE_BYTES) {
       throw new NotARegularFileError(`${path} is ${info.size} bytes, over the ${MAX_PERMISSIONS_FILE_BYTES}-byte limit; nothing is auto-approved until it is smaller`);
     }
-    return await handle.readFile('utf8');
+    return readFileSync(fd, 'utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -87,7 +92,7 @@ export class PermissionsFile {
     const path = this.pathOf(root);
     let text: string;
     try {
-      text = await readRegularFile(path);
+      text = readRegularFile(path);
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return { permissions: EMPTY_PERMISSIONS, broken: false, problem: null, exists: false, path };
       if (error instanceof NotARegularFileError) {

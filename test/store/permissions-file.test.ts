@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,5 +65,23 @@ describe('PermissionsFile', () => {
     mkdirSync(join(root, 'permissions.json')); // rename onto a directory fails
     await expect(file.replace(root, { allow: [] })).rejects.toMatchObject({ code: 'permissions_write_failed' });
     expect(readdirSync(root)).toEqual(['permissions.json']);
+  });
+
+  it('a hand edit takes effect on the very next read, even in place, same size, within the same millisecond', async () => {
+    const path = join(root, 'permissions.json');
+    const versions = ['Terminal(aa)', 'Terminal(bb)', 'Terminal(cc)'].map((rule) => JSON.stringify({ allow: [rule], deny: [], ask: [] }));
+    for (let round = 0; round < 50; round++) {
+      for (const text of versions) {
+        writeFileSync(path, text); // in place: same inode, same size
+        expect((await file.read(root)).permissions.allow).toEqual(JSON.parse(text).allow);
+      }
+    }
+  });
+
+  it('a FIFO planted as permissions.json is refused as not a regular file, without blocking on the open', async () => {
+    execFileSync('mkfifo', [join(root, 'permissions.json')]);
+    const snapshot = await file.read(root);
+    expect(snapshot).toMatchObject({ broken: true, exists: true, permissions: { allow: [] } });
+    expect(snapshot.problem?.code).toBe('permissions_not_regular_file');
   });
 });
