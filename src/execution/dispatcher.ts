@@ -59,6 +59,8 @@ export class Dispatcher implements ActionExecutionPort {
   readonly #parked = new Set<string>();
   /** The action ids of the parked dispatches (what the HTTP layer asks about). */
   readonly #parkedActions = new Set<string>();
+  /** Projects whose parked-without-broker warning was logged already (debug after that). */
+  readonly #warnedNoBroker = new Set<string>();
   /** projectId -> action ids queued before a restart, waiting for their runner to connect. */
   readonly #awaitingRunner = new Map<string, { actionIds: Set<string>; timer: NodeJS.Timeout }>();
   readonly #work = new Set<Promise<void>>();
@@ -190,7 +192,13 @@ export class Dispatcher implements ActionExecutionPort {
     if (onBroker && !this.#o.broker) {
       this.#park(dispatch.id, action.id);
       const why = noBroker(project.id);
-      logger.warn({ code: why.code, actionId: action.id, projectId: project.id }, `${why.message} The approved action stays queued until then.`);
+      // Once per project and process at warn (the condition, not each action, is what to act on).
+      const first = !this.#warnedNoBroker.has(project.id);
+      this.#warnedNoBroker.add(project.id);
+      logger[first ? 'warn' : 'debug'](
+        { code: why.code, actionId: action.id, projectId: project.id },
+        `${why.message} Approved actions of this project stay queued until then.`,
+      );
       return;
     }
     if (!onBroker) {
