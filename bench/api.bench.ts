@@ -56,11 +56,17 @@ function startServer(dir: string): Promise<{ child: ChildProcess; target: Target
   return new Promise((resolvePromise, reject) => {
     let out = '';
     child.on('exit', (code) => reject(new Error(`brabo serve exited ${code}: ${out}`)));
-    child.stdout?.on('data', (d: Buffer) => {
+    // Once listening, the child's output is drained unread: scanning a growing string on every
+    // chunk would load this process (the load generator) during the measurement.
+    const onData = (d: Buffer) => {
       out += d.toString();
       const m = /listening on http:\/\/([^:\s]+):(\d+)/.exec(out);
-      if (m?.[1] && m[2]) resolvePromise({ child, target: { host: m[1], port: Number(m[2]) } });
-    });
+      if (m?.[1] && m[2]) {
+        child.stdout?.off('data', onData).resume();
+        resolvePromise({ child, target: { host: m[1], port: Number(m[2]) } });
+      }
+    };
+    child.stdout?.on('data', onData);
   });
 }
 
