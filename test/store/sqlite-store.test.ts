@@ -1,6 +1,6 @@
 // The SQLite adapter: the shared store contract, plus what only the embedded store does (WAL,
 // one writer whose units of work run one at a time, group commit).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -115,5 +115,17 @@ describe('sqlite store', () => {
   it('the read side refuses writes (store.read is read-only even when it reads from the writer)', async () => {
     await expect(store.read.actions.insert(action('r1'))).rejects.toThrow(/readonly|read-only/i);
     expect(await store.read.actions.get('r1')).toBeNull();
+  });
+
+  it('WAL checkpoints run on a worker thread: committed pages reach the database file, close() removes the WAL', async () => {
+    const dbFile = join(dir, SQLITE_FILE_NAME);
+    const before = statSync(dbFile).size;
+    // Far below the writer's own automatic-checkpoint threshold: only the worker copies pages back.
+    for (let i = 0; i < 300; i++) await store.transaction((tx) => tx.actions.insert(action(`w${i}`, { reason: 'x'.repeat(500) })));
+    const deadline = Date.now() + 10_000;
+    while (statSync(dbFile).size <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(statSync(dbFile).size).toBeGreaterThan(before);
+    await store.close();
+    expect(existsSync(`${dbFile}-wal`)).toBe(false); // the last connection (the worker's too) is closed
   });
 });

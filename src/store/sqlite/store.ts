@@ -1,7 +1,8 @@
 // The embedded store: one SQLite file in the data dir, WAL, synchronous=FULL (a commit is on disk
 // when transaction() resolves). One writer connection whose units of work run one at a time and
 // are group-committed (group-commit.ts), one read-only connection that sees committed data only;
-// reads use the writer's warm cache while it holds no transaction (rows.ts ReadStatements).
+// reads use the writer's warm cache while it holds no transaction (rows.ts ReadStatements), and a
+// worker thread checkpoints the WAL (checkpointer.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -13,6 +14,7 @@ import { SqliteAgentAutonomy } from './autonomy.ts';
 import { SqliteDispatches } from './dispatches.ts';
 import { SqliteEvents } from './events.ts';
 import { SqliteContainers, SqliteHandoffs, SqliteMerges } from './execution.ts';
+import { Checkpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { GroupCommitWriter } from './group-commit.ts';
 import { applyMigrations } from './migrations.ts';
 import { SqliteMembers, SqliteProjects } from './projects.ts';
@@ -24,6 +26,9 @@ import { SqliteTurns } from './turns.ts';
 export { StoreClosedError } from '../errors.ts';
 
 export const SQLITE_FILE_NAME = 'brabo.sqlite';
+
+/** Transactions after which WAL checkpoints move to their worker thread (checkpointer.ts). */
+const CHECKPOINTER_AFTER = 100;
 
 function repositories(sql: Statements): Repositories {
   return {
@@ -48,6 +53,10 @@ export class SqliteStore implements Store {
   readonly #writer: DatabaseSync;
   readonly #reader: DatabaseSync;
   readonly #writes: GroupCommitWriter;
+  readonly #file: string;
+  /** Started by the CHECKPOINTER_AFTER-th transaction: short-lived stores (CLI, tests) never need it. */
+  #checkpointer: Checkpointer | null = null;
+  #transactions = 0;
   #closed = false;
 
   constructor(file: string) {
@@ -56,8 +65,10 @@ export class SqliteStore implements Store {
     this.#writer.exec('PRAGMA synchronous = FULL');
     this.#writer.exec('PRAGMA busy_timeout = 5000');
     this.#writer.exec('PRAGMA foreign_keys = ON');
+    this.#writer.exec(`PRAGMA wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
     applyMigrations(this.#writer);
     this.#reader = new DatabaseSync(file, { readOnly: true });
+    this.#file = file;
     this.#reader.exec('PRAGMA busy_timeout = 5000');
     this.#writes = new GroupCommitWriter(this.#writer, repositories(new Statements(this.#writer)));
     this.read = repositories(new ReadStatements(this.#reader, this.#writer));
@@ -66,6 +77,7 @@ export class SqliteStore implements Store {
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreClosedError());
+    if (++this.#transactions === CHECKPOINTER_AFTER) this.#checkpointer = new Checkpointer(this.#file);
     return this.#writes.submit(work);
   }
 
@@ -73,6 +85,7 @@ export class SqliteStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#writes.idle();
+    await this.#checkpointer?.close();
     this.#reader.close();
     this.#writer.close();
   }
