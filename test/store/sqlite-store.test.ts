@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GroupCommitWriter } from '../../src/store/sqlite/group-commit.ts';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from '../../src/store/sqlite/store.ts';
-import type { Store } from '../../src/store/types.ts';
+import type { Repositories, Store } from '../../src/store/types.ts';
 import { action, describeStoreContract, project, type RawRow, type StoreFixture } from './contract.ts';
 
 async function sqliteFixture(): Promise<StoreFixture> {
@@ -129,3 +130,36 @@ describe('sqlite store', () => {
     expect(existsSync(`${dbFile}-wal`)).toBe(false); // the last connection (the worker's too) is closed
   });
 });
+
+describe('group commit window', () => {
+  it('units submitted by separate callbacks of one event-loop turn (requests read together) share one COMMIT', async () => {
+    const db = new DatabaseSync(':memory:');
+    db.exec('CREATE TABLE t (n INTEGER)');
+    const run = db.exec.bind(db);
+    let commits = 0;
+    db.exec = (sql: string) => {
+      if (sql === 'COMMIT') commits++;
+      run(sql);
+    };
+    const writer = new GroupCommitWriter(db, {} as Repositories);
+    const insert = (n: number) => () => writer.submit(async () => db.prepare('INSERT INTO t (n) VALUES (?)').run(n));
+    // Three "I/O callbacks" of the same turn, each submitting its unit.
+    const submitted = await new Promise<Promise<unknown>[]>((resolve) => {
+      const units: Promise<unknown>[] = [];
+      setImmediate(() => units.push(insert(1)()));
+      setImmediate(() => units.push(insert(2)()));
+      setImmediate(() => {
+        units.push(insert(3)());
+        resolve(units);
+      });
+    });
+    await Promise.all(submitted);
+    expect(commits).toBe(1);
+    expect(db.prepare('SELECT count(*) AS c FROM t').get()).toEqual({ c: 3 });
+    // A later, lone unit commits on its own without waiting for a timer.
+    await insert(4)();
+    expect(commits).toBe(2);
+    db.close();
+  });
+});
+
