@@ -4,7 +4,7 @@
 set -euo pipefail
 need=()
 command -v dockerd >/dev/null 2>&1 || need+=(docker.io)
-[ -x /bin/busybox ] && /bin/busybox --help 2>&1 | head -1 | grep -q static || dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
+dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
 if [ ${#need[@]} -gt 0 ]; then
   echo "docker-up: installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive
