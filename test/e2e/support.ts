@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { type App, createApp } from '../../src/app.ts';
-import { type AppConfig, GATEWAY_CHECKOUT, loadExecutionConfig } from '../../src/config.ts';
+import { GATEWAY_CHECKOUT, loadExecutionConfig } from '../../src/config.ts';
 import type { ExecutionLimits } from '../../src/execution/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
+import { testAppConfig } from '../http/helpers.ts';
 
 export const BRABO = resolve(import.meta.dirname, '../../bin/brabo');
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
@@ -68,17 +69,12 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const execution = loadExecutionConfig({}, {});
   execution.limits = { ...execution.limits, runnerGraceMs: 1_500, deliveryTimeoutMs: 5_000, resumeWaitMs: 20_000, ...options.limits };
   if (options.docker) execution.docker = { enabled: true, dockerHost: null, image: options.docker.image, labels: options.docker.labels };
-  const config: AppConfig = {
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: join(dir, 'data'),
+  const config = testAppConfig(dir, {
     adminToken: ADMIN_TOKEN,
-    projectWorkspacesRoot: join(dir, 'workspaces'),
-    projectsBase: options.projectsBase ?? join(dir, 'projects'),
+    ...(options.projectsBase !== undefined ? { projectsBase: options.projectsBase } : {}),
     gatewayCheckout: GATEWAY_CHECKOUT,
-    logLevel: 'silent',
     execution,
-  };
+  });
   const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent') });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   await app.start();

@@ -17,9 +17,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'brabo-http-'));
-  const config: AppConfig = {
+/** A gateway config whose data and project folders all live under `dir` (also used by test/e2e). */
+export function testAppConfig(dir: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
     host: '127.0.0.1',
     port: 0,
     dataDir: join(dir, 'data'),
@@ -30,6 +30,11 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     logLevel: 'silent',
     ...overrides,
   };
+}
+
+export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'brabo-http-'));
+  const config = testAppConfig(dir, overrides);
   const app = await createApp(config, { logger: createLogger('silent') });
   return {
     app,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.ts';
 import { GATEWAY_CHECKOUT, loadExecutionConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { testAppConfig } from '../http/helpers.ts';
 
 const ADMIN_TOKEN = 'log-secrets-admin-token-5f0c2a9e7b13';
 let app: App;
@@ -26,17 +27,7 @@ beforeAll(async () => {
     },
   });
   app = await createApp(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      dataDir: join(dir, 'data'),
-      adminToken: ADMIN_TOKEN,
-      projectWorkspacesRoot: join(dir, 'workspaces'),
-      projectsBase: join(dir, 'projects'),
-      gatewayCheckout: GATEWAY_CHECKOUT,
-      logLevel: 'trace',
-      execution: loadExecutionConfig({}, {}),
-    },
+    testAppConfig(dir, { adminToken: ADMIN_TOKEN, gatewayCheckout: GATEWAY_CHECKOUT, logLevel: 'trace', execution: loadExecutionConfig({}, {}) }),
     { logger: createLogger('trace', capture) },
   );
   await app.http.listen({ port: 0, host: '127.0.0.1' });
