@@ -4,6 +4,7 @@
 // `find -fprint F`...
 // Reading commands (cat, grep...) name no targets. Lexical: what a path names after symlinks or
 // inside a copied folder is beyond what words can tell.
+import { stripTrailingSlashes } from './paths.ts';
 import { basename } from './wrappers.ts';
 
 export interface WriteTargets {
@@ -86,14 +87,8 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
   const sources = targetDir !== null ? words : words.slice(0, -1);
   const names = new Set<string>();
   for (const source of sources) {
-    const last = basename(stripSlashes(source)).toLowerCase();
+    const last = basename(stripTrailingSlashes(source)).toLowerCase();
     if (LANDING_NAMES.has(last)) names.add(last);
   }
   return { paths, into: names.size > 0 ? { dir: destination, names: [...names] } : null, gitFolderCounts };
-}
-
-function stripSlashes(path: string): string {
-  let end = path.length;
-  while (end > 1 && path[end - 1] === '/') end--;
-  return path.slice(0, end);
 }
