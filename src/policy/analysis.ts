@@ -1,7 +1,7 @@
 // Everything decide() needs to know about a terminal command, computed once: fragments, the
 // readings behind wrappers, the commands hidden in `sh -c` strings and substitutions (bounded
 // depth), and the unsafe constructs found anywhere.
-import { fragmentOfWords, hasGlob, isAssignment, tokenize } from './tokenizer.ts';
+import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize } from './tokenizer.ts';
 import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
 import { unwrap } from './wrappers.ts';
@@ -76,12 +76,7 @@ export function analyzeCommand(command: string, depth = 0, budget = { left: MAX_
     const analysed = below(text);
     if (analysed !== null) substitutions.push(analysed);
   }
-  return { tokenized, fragments, substitutions, findings: dedupe(findings) };
-}
-
-function dedupe(findings: UnsafeFinding[]): UnsafeFinding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => (seen.has(f.kind) ? false : (seen.add(f.kind), true)));
+  return { tokenized, fragments, substitutions, findings: dedupeFindings(findings) };
 }
 
 /** Visits every reading of every fragment, at every depth (fragments, nested, substitutions). */

@@ -249,7 +249,8 @@ export function tokenize(command: string): TokenizedCommand {
   return { fragments, findings: dedupeFindings(findings), substitutions: scan.substitutions };
 }
 
-function dedupeFindings(findings: UnsafeFinding[]): UnsafeFinding[] {
+/** One finding per kind, the first of each kept. */
+export function dedupeFindings(findings: UnsafeFinding[]): UnsafeFinding[] {
   const seen = new Set<string>();
   return findings.filter((f) => (seen.has(f.kind) ? false : (seen.add(f.kind), true)));
 }
