@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ActionError, type ActionErrorKind } from '../actions/errors.ts';
-import { StoreClosedError } from '../store/sqlite/store.ts';
+import { StoreClosedError } from '../store/errors.ts';
 
 export const STATUS_OF_KIND: Record<ActionErrorKind, number> = {
   invalid: 400,

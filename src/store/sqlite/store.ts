@@ -23,8 +23,6 @@ import { SqliteRunnerTokens } from './runner-tokens.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTurns } from './turns.ts';
 
-export { StoreClosedError } from '../errors.ts';
-
 export const SQLITE_FILE_NAME = 'brabo.sqlite';
 
 /** Transactions after which WAL checkpoints move to their worker thread (checkpointer.ts). */
