@@ -109,13 +109,17 @@ function flag(name: string, value: string | undefined): boolean {
   throw new ConfigError(`${name}=${JSON.stringify(value)} is not a boolean; use 1 or 0`);
 }
 
-function positive(name: string, value: string | undefined, fallback: number, integer = true): number {
-  if (value === undefined || value === '') return fallback;
+/** A positive number given as text by a variable or a flag (`name` is what the error cites). */
+export function parsePositive(name: string, value: string, integer = true): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
     throw new ConfigError(`${name}=${JSON.stringify(value)} is not a positive ${integer ? 'integer' : 'number'}`);
   }
   return n;
+}
+
+function positive(name: string, value: string | undefined, fallback: number, integer = true): number {
+  return value === undefined || value === '' ? fallback : parsePositive(name, value, integer);
 }
 
 function labels(value: string | undefined): Record<string, string> {

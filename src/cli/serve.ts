@@ -2,7 +2,7 @@
 //   [--runner-grace-ms N] [--delivery-timeout-ms N]`: HTTP API and the Phoenix socket on one port.
 import { parseArgs } from 'node:util';
 import { createApp } from '../app.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, parsePositive } from '../config.ts';
 import { PostgresStartError, PostgresUnreachableError } from '../store/postgres/errors.ts';
 
 const USAGE =
@@ -51,8 +51,8 @@ export async function run(argv: string[]): Promise<number> {
       ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
       ...(values.docker ? { docker: true } : {}),
       ...(values['container-image'] !== undefined ? { containerImage: values['container-image'] } : {}),
-      ...(values['runner-grace-ms'] !== undefined ? { runnerGraceMs: positiveFlag('--runner-grace-ms', values['runner-grace-ms']) } : {}),
-      ...(values['delivery-timeout-ms'] !== undefined ? { deliveryTimeoutMs: positiveFlag('--delivery-timeout-ms', values['delivery-timeout-ms']) } : {}),
+      ...(values['runner-grace-ms'] !== undefined ? { runnerGraceMs: parsePositive('--runner-grace-ms', values['runner-grace-ms']) } : {}),
+      ...(values['delivery-timeout-ms'] !== undefined ? { deliveryTimeoutMs: parsePositive('--delivery-timeout-ms', values['delivery-timeout-ms']) } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -102,10 +102,4 @@ export async function run(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
-}
-
-function positiveFlag(name: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} ${JSON.stringify(value)} is not a positive whole number of milliseconds`);
-  return n;
 }
