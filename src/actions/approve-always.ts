@@ -10,7 +10,7 @@ import { type ActionDeps, nowIso } from './deps.ts';
 import { ActionError } from './errors.ts';
 import { EVENT } from './events.ts';
 import { permissionsFolder } from './project-root.ts';
-import { alreadyDenied, type ApprovalOutcome, approveInTransaction, loadForReview, type ReviewContext } from './review.ts';
+import { alreadyDenied, announceApproval, type ApprovalOutcome, approveInTransaction, loadForReview, type ReviewContext } from './review.ts';
 
 export interface ApproveAlwaysResult {
   action: ProposedAction;
@@ -48,10 +48,7 @@ export async function approveAlways(deps: ActionDeps, actionId: string, userId: 
     }
     return { ...base, patterns: await grantPatterns(deps, tx, ctx, userId, plan.patterns), autonomy: null, notWritten: null };
   });
-  if (result.desfecho === 'aprovada') {
-    deps.observer.decided({ by: 'human', outcome: 'approved' });
-    deps.execution.notify(actionId);
-  }
+  announceApproval(deps, actionId, result.desfecho);
   return result;
 }
 

@@ -65,6 +65,13 @@ export async function approveInTransaction(deps: ActionDeps, tx: Repositories, c
   return 'aprovada';
 }
 
+/** After the commit of an approval this call made: count it and wake execution. */
+export function announceApproval(deps: ActionDeps, actionId: string, desfecho: ApprovalOutcome): void {
+  if (desfecho !== 'aprovada') return;
+  deps.observer.decided({ by: 'human', outcome: 'approved' });
+  deps.execution.notify(actionId);
+}
+
 export interface ReviewResult {
   action: ProposedAction;
   desfecho: ApprovalOutcome | 'recusada' | 'ja_recusada';
@@ -76,10 +83,7 @@ export async function approve(deps: ActionDeps, actionId: string, userId: string
     const desfecho = await approveInTransaction(deps, tx, ctx, userId);
     return { desfecho, action: (await tx.actions.get(actionId)) as ProposedAction };
   });
-  if (result.desfecho === 'aprovada') {
-    deps.observer.decided({ by: 'human', outcome: 'approved' });
-    deps.execution.notify(actionId);
-  }
+  announceApproval(deps, actionId, result.desfecho);
   return result;
 }
 
