@@ -91,6 +91,13 @@ export function forEachView(
   return false;
 }
 
+/** The first non-null answer of `find` over every reading at every depth, or null. */
+export function firstInViews<T>(command: AnalyzedCommand, find: (view: readonly string[]) => T | null): T | null {
+  let found: T | null = null;
+  forEachView(command, (view) => (found = find(view)) !== null);
+  return found;
+}
+
 /** Visits the readings of one top-level fragment and of the commands nested in it. Stops on true. */
 export function forEachViewOfFragment(
   fragment: AnalyzedFragment,

@@ -2,7 +2,7 @@
 // deny; the first that fires names the reason. Order: broken file, unsafe construct, git config
 // override, protected file write, external effect / privileged, typed ceilings, path scope,
 // compound rule. Only the last two are lifted, by auto mode (the `*` wildcard, RN-603).
-import { forEachView } from './analysis.ts';
+import { firstInViews } from './analysis.ts';
 import type { AnalyzedCommand } from './analysis.ts';
 import { effectOf, gitConfigOverride } from './external-effect.ts';
 import { gitConfigWrite, gitEnvironmentOverride } from './git-config.ts';
@@ -32,31 +32,17 @@ export interface TerminalCeilingInput {
 
 /** The first external effect or privileged command in any reading of any fragment. */
 export function firstEffect(analysis: AnalyzedCommand): Effect | null {
-  let found: Effect | null = null;
-  forEachView(analysis, (view) => {
-    found = effectOf(view);
-    return found !== null;
-  });
-  return found;
+  return firstInViews(analysis, effectOf);
 }
 
 /** `git config alias.p push`, `GIT_SSH_COMMAND=x …`: git configuration smuggled in. */
 export function firstGitSmuggling(analysis: AnalyzedCommand): string | null {
-  let found: string | null = null;
-  forEachView(analysis, (view) => {
-    found = gitConfigWrite(view) ?? gitEnvironmentOverride(view);
-    return found !== null;
-  });
-  return found;
+  return firstInViews(analysis, (view) => gitConfigWrite(view) ?? gitEnvironmentOverride(view));
 }
 
+/** `git -c …`, `--config-env`, `--exec-path` before git's subcommand. */
 export function firstGitOverride(analysis: AnalyzedCommand): string | null {
-  let found: string | null = null;
-  forEachView(analysis, (view) => {
-    found = gitConfigOverride(view);
-    return found !== null;
-  });
-  return found;
+  return firstInViews(analysis, gitConfigOverride);
 }
 
 /** Ceilings b-e, g, h for a terminal command. */
