@@ -2,21 +2,9 @@
 // an approval and delivering it: after a restart on the same port the dispatch is delivered once
 // to the runner that reconnected. The agent turn that was waiting goes back to the blocked queue
 // (source infra), and a later decision is recorded with no turn waiting for it.
-import { createServer } from 'node:net';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createProject, events, killAllChildren, settled, startRunner, startServeAt, stopChild, tempDir, waitUntil } from './support.ts';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+import { countingRoot, createProject, events, killAllChildren, restartableServe, settled, startRunner, stopChild, tempDir, waitUntil } from './support.ts';
 
 afterAll(async () => {
   await killAllChildren();
@@ -25,14 +13,9 @@ afterAll(async () => {
 describe('restart (real brabo serve)', () => {
   it('approved but undelivered when the server died -> delivered once after restart; the waiting turn went back to the blocked queue', async () => {
     const dir = tempDir('restart');
-    const dataDir = join(dir, 'data');
-    const root = join(dir, 'machine');
-    mkdirSync(root, { recursive: true });
-    writeFileSync(join(root, 'count.sh'), 'echo run >> "$(dirname "$0")/counter.txt"\necho counted\n');
-    const port = await freePort();
-    const env = { BRABO_RUNNER_GRACE_MS: '1500', BRABO_RESUME_WAIT_MS: '20000' };
+    const { root, runs } = countingRoot(dir);
     // A fixed free port: the runner reconnects to the same URL after the restart.
-    const serve = (extra: Record<string, string>) => startServeAt(dataDir, port, { ...env, ...extra });
+    const serve = await restartableServe(join(dir, 'data'), { BRABO_RUNNER_GRACE_MS: '1500', BRABO_RESUME_WAIT_MS: '20000' });
 
     let server = await serve({ BRABO_TEST_FAULT: 'kill_before_claim' });
     const project = await createProject(server, { executionMode: 'runner', root, name: 'restart' });
@@ -47,12 +30,12 @@ describe('restart (real brabo serve)', () => {
     const died = new Promise((resolve) => server.child.once('exit', resolve));
     await server.call('POST', `/api/actions/${undelivered.body.id}/approve`, { userId: 'max' }).catch(() => null); // the server kills itself before claiming
     await died;
-    expect(existsSync(join(root, 'counter.txt'))).toBe(false);
+    expect(runs()).toBe(0);
 
-    server = await serve({});
+    server = await serve();
     const view = await settled(server, undelivered.body.id, 30_000);
     expect(view.settlement).toMatchObject({ status: 'executed', result: { exitCode: 0 } });
-    expect(readFileSync(join(root, 'counter.txt'), 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(runs()).toBe(1);
     const log = await events(server, project.id);
     expect(log.filter((e) => e.type === 'action.executed')).toHaveLength(1);
 

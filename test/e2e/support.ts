@@ -1,7 +1,8 @@
 // End-to-end scaffolding: a real gateway (in-process `createApp` listening on port 0, or a real
 // `./bin/brabo serve` child), real `./bin/brabo runner` children, a real phoenix client, fetch.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
@@ -198,6 +199,36 @@ export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessE
       }
     });
   });
+}
+
+/** A port free on 127.0.0.1 right now (probed, then released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Starts `brabo serve` on `dataDir` and one fixed free port, as often as called: after a restart a
+ * runner reconnects to the same URL. `env` goes to every start, `extra` to that one only.
+ */
+export async function restartableServe(dataDir: string, env: NodeJS.ProcessEnv): Promise<(extra?: NodeJS.ProcessEnv) => Promise<ServeProcess>> {
+  const port = await freePort();
+  return (extra = {}) => startServeAt(dataDir, port, { ...env, ...extra });
+}
+
+/** `<dir>/machine` holding `count.sh`, which appends a line to counter.txt per run; `runs()` counts them. */
+export function countingRoot(dir: string): { root: string; runs(): number } {
+  const root = join(dir, 'machine');
+  const counter = join(root, 'counter.txt');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'count.sh'), 'echo run >> "$(dirname "$0")/counter.txt"\necho counted\n');
+  return { root, runs: () => (existsSync(counter) ? readFileSync(counter, 'utf8').trim().split('\n').length : 0) };
 }
 
 /** A real phoenix 1.8 client (admin token) joined on `agent:<agentId>`, collecting its events. */

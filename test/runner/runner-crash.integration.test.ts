@@ -3,23 +3,12 @@
 // killed with SIGKILL. After both restart, the runner's journal says "started, never finished": the
 // action is settled `failed runner_interrupted` and the command never runs a second time.
 // The push of the dying gateway comes from the runner test gateway (same hub code, same wire).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createProject, events, killAllChildren, settled, startRunner, startServeAt, stopChild, tempDir, waitUntil } from '../e2e/support.ts';
+import { countingRoot, createProject, events, killAllChildren, restartableServe, settled, startRunner, stopChild, tempDir, waitUntil } from '../e2e/support.ts';
 import { alive } from './support/fixtures.ts';
 import { startGatewayHarness } from './support/gateway-harness.ts';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 const orphans: number[] = [];
 afterAll(async () => {
@@ -36,14 +25,9 @@ afterAll(async () => {
 describe('runner killed mid-command while the gateway claim never committed (real brabo serve + brabo runner)', () => {
   it('the re-delivered dispatch is failed runner_interrupted and the command did not run again', async () => {
     const dir = tempDir('runner-crash');
-    const dataDir = join(dir, 'data');
-    const root = join(dir, 'machine');
+    const { root, runs: counter } = countingRoot(dir);
     const journal = join(dir, 'runner.journal');
-    mkdirSync(root, { recursive: true });
-    writeFileSync(join(root, 'count.sh'), 'echo run >> "$(dirname "$0")/counter.txt"\necho counted\n');
-    const counter = (): number => (existsSync(join(root, 'counter.txt')) ? readFileSync(join(root, 'counter.txt'), 'utf8').trim().split('\n').length : 0);
-    const port = await freePort();
-    const serve = (extra: Record<string, string>) => startServeAt(dataDir, port, { BRABO_RUNNER_GRACE_MS: '1500', BRABO_RESUME_WAIT_MS: '60000', ...extra });
+    const serve = await restartableServe(join(dir, 'data'), { BRABO_RUNNER_GRACE_MS: '1500', BRABO_RESUME_WAIT_MS: '60000' });
 
     // 1. The gateway dies after the approval commit, before its claim commits: the dispatch stays queued.
     let server = await serve({ BRABO_TEST_FAULT: 'kill_before_claim' });
@@ -59,7 +43,7 @@ describe('runner killed mid-command while the gateway claim never committed (rea
     await died;
     await stopChild(runner.child, 'SIGTERM');
 
-    server = await serve({});
+    server = await serve();
     const queued = (await server.call('GET', `/api/actions/${proposed.body.id}`)).body.dispatch;
     expect(queued).toMatchObject({ state: 'queued', attempt: 0 });
 
