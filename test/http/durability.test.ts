@@ -1,59 +1,27 @@
 // A real `brabo serve` child process: killed with SIGKILL right after an approval response, the
 // approval, its events and the hand-off are there after a restart (synchronous=FULL, WAL).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { api, type Api, killAllChildren, type ServeProcess, startServe, stopChild } from '../e2e/support.ts';
 
-const BIN = resolve(import.meta.dirname, '../../bin/brabo');
-const children: ChildProcess[] = [];
 let dir: string | undefined;
 
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+afterEach(async () => {
+  await killAllChildren();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  tokenPath: string;
+/** `brabo serve` without BRABO_ADMIN_TOKEN, so it generates the token file (its path is printed). */
+async function serve(dataDir: string, workspaces: string): Promise<ServeProcess & { tokenPath: string }> {
+  const server = await startServe(dataDir, { PROJECT_WORKSPACES_ROOT: workspaces, BRABO_ADMIN_TOKEN: undefined });
+  const tokenPath = /admin token in (\S+) \(mode 0600\)/.exec(server.output())?.[1];
+  if (tokenPath === undefined) throw new Error(`brabo serve printed no token file: ${server.output()}`);
+  return { ...server, tokenPath };
 }
 
-async function serve(dataDir: string, workspaces: string): Promise<Server> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PROJECT_WORKSPACES_ROOT: workspaces, LOG_LEVEL: 'warn' };
-  delete env.BRABO_ADMIN_TOKEN;
-  const child = spawn(BIN, ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`brabo serve did not start: ${out}${err}`)), 20_000);
-    child.on('exit', (code) => reject(new Error(`brabo serve exited ${code}: ${out}${err}`)));
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const listening = /listening on (http:\/\/[^\s]+)/.exec(out);
-      const token = /admin token in (\S+) \(mode 0600\)/.exec(out);
-      if (listening?.[1] && token?.[1]) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: listening[1], tokenPath: token[1] });
-      }
-    });
-  });
-}
-
-async function call(server: Server, token: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
-const killed = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+const call = (server: Api, token: string, method: string, path: string, body?: unknown) => api(server.base, token).call(method, path, body);
 
 describe('durability (real brabo serve)', () => {
   it('an approval answered before SIGKILL is there after restart, with its events and its queued hand-off', async () => {
@@ -75,8 +43,7 @@ describe('durability (real brabo serve)', () => {
     for (const id of ids.slice(0, 4)) await call(first, token, 'POST', `/api/actions/${id}/approve`, { userId: 'olivia' });
     const last = await call(first, token, 'POST', `/api/actions/${ids[4]}/approve`, { userId: 'olivia' });
     expect(last.status).toBe(200);
-    first.child.kill('SIGKILL');
-    await killed(first.child);
+    await stopChild(first.child, 'SIGKILL');
 
     const second = await serve(dataDir, workspaces);
     expect(readFileSync(second.tokenPath, 'utf8').trim()).toBe(token);
