@@ -84,6 +84,8 @@ const CLIS: ReadonlyMap<string, CliSpec> = new Map<string, CliSpec>([
   ['gem', { global: optionTable('', '--help -h --version -V'), effects: [['push']] }],
 ]);
 
+const GIT_GLOBAL = CLIS.get('git')!.global;
+
 /** `gh api` / `glab api` options with a value (skipped so a value is never read as an option). */
 const API_VALUED = new Set(['-H', '--header', '-q', '--jq', '-t', '--template', '--cache', '-p', '--preview', '--hostname']);
 const API_FIELDS = new Set(['-f', '-F', '--field', '--raw-field', '--input']);
@@ -172,41 +174,39 @@ function startsWith(list: readonly string[], prefix: readonly string[]): boolean
   return true;
 }
 
-/** Where git's subcommand is after its global options; -1 when there is none or an unknown option comes first. */
-export function gitSubcommandIndex(argv: readonly string[]): number {
-  const git = CLIS.get('git')!;
-  let i = 1;
-  while (i < argv.length) {
-    const step = stepOption(argv, i, git.global);
-    if (step.kind === 'end') return i;
-    if (step.kind === 'unknown') return -1;
-    i = step.next;
-  }
-  return -1;
+interface GitGlobals {
+  /** Git's global options before its subcommand, as `[option, value]` pairs. */
+  options: Array<[string, string]>;
+  /** Where the subcommand is; -1 when there is none or an unknown option comes first. */
+  subcommandAt: number;
 }
 
-/** Git's global options before its subcommand, as `[option, value]` pairs. */
-function gitGlobalOptions(argv: readonly string[]): Array<[string, string]> {
-  const git = CLIS.get('git')!;
-  const found: Array<[string, string]> = [];
+/** One walk over git's global options. */
+function gitGlobals(argv: readonly string[]): GitGlobals {
+  const options: Array<[string, string]> = [];
   let i = 1;
   while (i < argv.length) {
     const word = argv[i]!;
-    const step = stepOption(argv, i, git.global);
-    if (step.kind === 'end') break;
+    const step = stepOption(argv, i, GIT_GLOBAL);
+    if (step.kind === 'end') return { options, subcommandAt: i };
     const eq = word.indexOf('=');
-    if (word.startsWith('--') && eq > 0) found.push([word.slice(0, eq), word.slice(eq + 1)]);
-    else if (!word.startsWith('--') && word.length > 2 && word !== '-vv') found.push([word.slice(0, 2), word.slice(2)]);
-    else found.push([word, step.kind === 'skip' && step.next === i + 2 ? (argv[i + 1] ?? '') : '']);
+    if (word.startsWith('--') && eq > 0) options.push([word.slice(0, eq), word.slice(eq + 1)]);
+    else if (!word.startsWith('--') && word.length > 2 && word !== '-vv') options.push([word.slice(0, 2), word.slice(2)]);
+    else options.push([word, step.kind === 'skip' && step.next === i + 2 ? (argv[i + 1] ?? '') : '']);
     if (step.kind === 'unknown') break;
     i = step.next;
   }
-  return found;
+  return { options, subcommandAt: -1 };
+}
+
+/** Where git's subcommand is after its global options; -1 when there is none or an unknown option comes first. */
+export function gitSubcommandIndex(argv: readonly string[]): number {
+  return gitGlobals(argv).subcommandAt;
 }
 
 /** `git -c alias.p=push p`: an alias set on the command line counts as an external effect. */
 function gitAliasOverride(argv: readonly string[]): string | null {
-  for (const [option, value] of gitGlobalOptions(argv)) {
+  for (const [option, value] of gitGlobals(argv).options) {
     if (option === '-c' && value.toLowerCase().startsWith('alias.')) return value;
   }
   return null;
@@ -221,6 +221,6 @@ const GIT_OVERRIDES = new Set(['-c', '--config-env', '--exec-path']);
 export function gitConfigOverride(argv: readonly string[]): string | null {
   const verb = argv[0];
   if (verb === undefined || basename(verb) !== 'git') return null;
-  for (const [option] of gitGlobalOptions(argv)) if (GIT_OVERRIDES.has(option)) return option;
+  for (const [option] of gitGlobals(argv).options) if (GIT_OVERRIDES.has(option)) return option;
   return null;
 }
