@@ -87,10 +87,6 @@ export class LexicalDir {
     });
   }
 
-  get depth(): number {
-    return this.#segments.length;
-  }
-
   /** The directory as a path (for messages; O(depth), call it once per decision at most). */
   toString(): string {
     return '/' + this.#segments.join('/');

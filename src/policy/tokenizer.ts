@@ -40,10 +40,6 @@ export interface TokenizedCommand {
 const SEPARATORS = new Set(['&&', '||', ';', '|', '|&', '&', ';;', ';&', ';;&', '(', ')', '<(', '>(']);
 const REDIRECTIONS = new Set(['>', '>>', '<', '>|', '&>', '&>>', '>&', '<&', '<>', '<<', '<<<', '<<-']);
 
-export function isRedirectionOp(op: string): boolean {
-  return REDIRECTIONS.has(op);
-}
-
 // Belt and braces: the pre-pass escapes every `$`, and should one reach shell-quote anyway it is
 // given back literally instead of being expanded to an empty string.
 const literalVariables = (name: string): string => `$${name}`;
