@@ -42,10 +42,6 @@ export class Dispatcher {
     this.#options = options;
   }
 
-  get runningCount(): number {
-    return this.#inFlight.size;
-  }
-
   /** Entry point for the raw `execute` payload. Resolves when the dispatch is answered. */
   handle(payload: unknown): Promise<void> {
     const task = this.#handle(payload).catch((error: unknown) => {

@@ -5,7 +5,6 @@ export const RUNNER_FAILURES = {
   commandSignalled: 'command_signalled',
   spawnFailed: 'spawn_failed',
   runnerShutdown: 'runner_shutdown',
-  brokerUnavailable: 'broker_unavailable',
   cwdMissing: 'cwd_missing',
   rootMissing: 'root_missing',
   runnerError: 'runner_error',
