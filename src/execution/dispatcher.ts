@@ -55,10 +55,8 @@ export class Dispatcher implements ActionExecutionPort {
   readonly #runner: RunnerRoute | null;
   /** Dispatch ids being handled in this process (a second notify is a no-op). */
   readonly #active = new Set<string>();
-  /** Queued dispatches this process leaves alone: no executor here (no broker, other action types). */
+  /** Action ids whose queued dispatch this process leaves alone: no executor here (no broker, other action types). */
   readonly #parked = new Set<string>();
-  /** The action ids of the parked dispatches (what the HTTP layer asks about). */
-  readonly #parkedActions = new Set<string>();
   /** Projects whose parked-without-broker warning was logged already (debug after that). */
   readonly #warnedNoBroker = new Set<string>();
   /** projectId -> action ids queued before a restart, waiting for their runner to connect. */
@@ -95,8 +93,9 @@ export class Dispatcher implements ActionExecutionPort {
 
   /** Resolves when this process has finished handling the dispatch (delivery settled, broker done). */
   async dispatchAction(actionId: string, mode: Mode): Promise<void> {
+    if (this.#parked.has(actionId)) return;
     const dispatch = await this.#o.store.read.dispatches.getByAction(actionId);
-    if (!dispatch || dispatch.state !== 'queued' || this.#active.has(dispatch.id) || this.#parked.has(dispatch.id)) return;
+    if (!dispatch || dispatch.state !== 'queued' || this.#active.has(dispatch.id)) return;
     this.#active.add(dispatch.id);
     try {
       await this.#run(dispatch, mode);
@@ -166,7 +165,7 @@ export class Dispatcher implements ActionExecutionPort {
       return;
     }
     if (plan.kind === 'elsewhere') {
-      this.#park(dispatch.id, action.id);
+      this.#park(action.id);
       logger.debug({ actionId: action.id, actionType: action.actionType }, 'no executor for this action type in the gateway; the hand-off stays queued for its own executor');
       return;
     }
@@ -190,7 +189,7 @@ export class Dispatcher implements ActionExecutionPort {
 
     const onBroker = project.executionMode === 'container';
     if (onBroker && !this.#o.broker) {
-      this.#park(dispatch.id, action.id);
+      this.#park(action.id);
       const why = noBroker(project.id);
       // Once per project and process at warn (the condition, not each action, is what to act on).
       const first = !this.#warnedNoBroker.has(project.id);
@@ -270,12 +269,11 @@ export class Dispatcher implements ActionExecutionPort {
 
   /** Whether this process parked the action's dispatch: it stays queued for another executor. */
   isParked(actionId: string): boolean {
-    return this.#parkedActions.has(actionId);
+    return this.#parked.has(actionId);
   }
 
-  #park(dispatchId: string, actionId: string): void {
-    this.#parked.add(dispatchId);
-    this.#parkedActions.add(actionId);
+  #park(actionId: string): void {
+    this.#parked.add(actionId);
     this.#o.onParked?.(actionId);
   }
 
@@ -312,7 +310,7 @@ export class Dispatcher implements ActionExecutionPort {
     const waiting = new Set([...this.#awaitingRunner.values()].flatMap((entry) => [...entry.actionIds]));
     const queued = await this.#o.store.read.dispatches.listInStates(['queued'], 1000).catch(() => []);
     for (const dispatch of queued) {
-      if (this.#parked.has(dispatch.id) || this.#active.has(dispatch.id) || waiting.has(dispatch.actionId)) continue;
+      if (this.#parked.has(dispatch.actionId) || this.#active.has(dispatch.id) || waiting.has(dispatch.actionId)) continue;
       if (Date.now() - Date.parse(dispatch.createdAt) < this.#o.limits.pollIntervalMs) continue; // its notify is on the way
       this.#track(this.dispatchAction(dispatch.actionId, 'live'));
     }
