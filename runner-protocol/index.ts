@@ -147,6 +147,24 @@ export const DELIVERY_ERRORS = {
   deliveryTimeout: 'delivery_timeout',
 } as const;
 
+/**
+ * Codes a runner puts in `reason.code` of a `failed` result: the command was accepted but did not
+ * run to an exit code. Container actions pass the broker's own failure code through unchanged.
+ */
+export const RUNNER_FAILURES = {
+  commandTimeout: 'command_timeout',
+  commandSignalled: 'command_signalled',
+  spawnFailed: 'spawn_failed',
+  runnerShutdown: 'runner_shutdown',
+  cwdMissing: 'cwd_missing',
+  rootMissing: 'root_missing',
+  runnerError: 'runner_error',
+  /** The runner died while the command ran; on restart it is answered with this, never re-run. */
+  runnerInterrupted: 'runner_interrupted',
+  /** The `started` line could not be written, so the command was not spawned. */
+  journalUnwritable: 'journal_unwritable',
+} as const;
+
 /** Codes a runner uses when it refuses a dispatch (status 'refused'). */
 export const RUNNER_REFUSALS = {
   cwdOutsideRoot: 'cwd_outside_root',

@@ -3,8 +3,7 @@
 // inside the root that points outside it is refused like `..` would be.
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { RUNNER_REFUSALS } from '../../runner-protocol/index.ts';
-import { RUNNER_FAILURES } from './failure-codes.ts';
+import { RUNNER_FAILURES, RUNNER_REFUSALS } from '../../runner-protocol/index.ts';
 
 export type CwdVerdict =
   | { ok: true; realCwd: string }

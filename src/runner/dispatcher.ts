@@ -3,10 +3,9 @@
 // spawn (fsynced right after it), runs it, journals the final result durably and only then hands it
 // to the outbox. Runs an earlier process started and never finished are settled as
 // runner_interrupted, never run again. Never throws: every path ends in a Result or a log.
-import { ContainerAction, Execute, RUNNER_REFUSALS, TerminalAction } from '../../runner-protocol/index.ts';
+import { ContainerAction, Execute, RUNNER_FAILURES, RUNNER_REFUSALS, TerminalAction } from '../../runner-protocol/index.ts';
 import type { ExecuteAck, Output, Result } from '../../runner-protocol/index.ts';
 import { executeContainer } from './container-action.ts';
-import { RUNNER_FAILURES } from './failure-codes.ts';
 import type { ContainerContext } from './container-action.ts';
 import { interruptedResult } from './interrupted.ts';
 import type { Journal } from './journal.ts';

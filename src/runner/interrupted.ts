@@ -1,7 +1,7 @@
 // A dispatch the journal shows started but never finished: the runner died while it ran, so its
 // outcome is unknown. It is settled as `failed runner_interrupted` and never run again.
 import type { Result } from '../../runner-protocol/index.ts';
-import { RUNNER_FAILURES } from './failure-codes.ts';
+import { RUNNER_FAILURES } from '../../runner-protocol/index.ts';
 import type { StartedRun } from './journal.ts';
 
 export function interruptedResult(run: StartedRun): Result {

@@ -1,7 +1,7 @@
 // Executes a `terminal` action: cwd check, then the command, then the outcome as a Result.
 import type { Execute, Output, Result } from '../../runner-protocol/index.ts';
+import { RUNNER_FAILURES } from '../../runner-protocol/index.ts';
 import { checkCwd } from './cwd-guard.ts';
-import { RUNNER_FAILURES } from './failure-codes.ts';
 import { OutputStreamer } from './output-streamer.ts';
 import { runCommand } from './run-command.ts';
 import type { CommandOutcome } from './run-command.ts';
