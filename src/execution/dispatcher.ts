@@ -14,7 +14,6 @@ import { runContainerOnBroker, runTerminalOnBroker, type Routed } from './broker
 import type { ExecutionLimits } from './config.ts';
 import { prepareContainerStart } from './container-start.ts';
 import { noBroker, portFailed, runnerNotConnected, serverRestarted } from './failures.ts';
-import { lifecycleAfter } from './lifecycle.ts';
 import { failedOutcome, type ExecutionOutcome } from './outcome.ts';
 import { type ExecutionPlan, isFailure, planOf } from './plan.ts';
 import type { RunnerPort, RunnerResultSink } from './ports.ts';
@@ -259,12 +258,7 @@ export class Dispatcher implements ActionExecutionPort {
 
   /** The previous process died while the broker ran this: its outcome is unknown; never re-run. */
   async #brokerInterrupted(dispatch: Dispatch): Promise<void> {
-    const action = await this.#o.store.read.actions.get(dispatch.actionId);
-    if (!action) return;
-    const outcome: ExecutionOutcome = { ...serverRestarted(dispatch.projectId), origin: 'gateway' };
-    const previous = await this.#o.store.read.containers.get(dispatch.projectId);
-    const lifecycle = lifecycleAfter(action.actionType, outcome, previous?.containerId ?? null);
-    await this.#recorder.record({ dispatch, attempt: dispatch.attempt, action, outcome, ...(lifecycle ? { lifecycle } : {}) });
+    await this.#recorder.recordForDispatch(dispatch, dispatch.attempt, { ...serverRestarted(dispatch.projectId), origin: 'gateway' });
   }
 
   /** Whether this process parked the action's dispatch: it stays queued for another executor. */

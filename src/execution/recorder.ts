@@ -6,7 +6,9 @@ import type { AgentTurns } from '../agents/turns.ts';
 import type { Logger } from '../logger.ts';
 import type { ContainerLifecycle, Dispatch, ProposedAction, Store } from '../store/types.ts';
 import { EXECUTION_EVENTS } from './events.ts';
+import { lifecycleAfter } from './lifecycle.ts';
 import { capOutcome, type ExecutionOutcome } from './outcome.ts';
+import { isContainerAction } from './plan.ts';
 
 export interface RecordInput {
   dispatch: Pick<Dispatch, 'id' | 'target'>;
@@ -62,5 +64,23 @@ export class OutcomeRecorder {
     else this.#logger.warn({ ...fields, code: outcome.code, detail: outcome.detail }, outcome.message);
     await this.#turns.deliver(action.id, result.turnEnded);
     return true;
+  }
+
+  /** record(), with the lifecycle the outcome leaves behind derived from the container before it. */
+  recordDerivingLifecycle(input: Omit<RecordInput, 'lifecycle'>, previousContainerId: string | null): Promise<boolean> {
+    const lifecycle = lifecycleAfter(input.action.actionType, input.outcome, previousContainerId);
+    return this.record(lifecycle ? { ...input, lifecycle } : input);
+  }
+
+  /**
+   * For a dispatch known by its row alone (a restart, a runner's result, a lost runner): reads its
+   * action type and, for container actions only, the project's container before the outcome.
+   */
+  async recordForDispatch(dispatch: Dispatch, attempt: number, outcome: ExecutionOutcome): Promise<boolean> {
+    const action = await this.#store.read.actions.get(dispatch.actionId);
+    const actionType = action?.actionType ?? 'terminal';
+    const previous = isContainerAction(actionType) ? await this.#store.read.containers.get(dispatch.projectId) : null;
+    const input = { dispatch, attempt, action: { id: dispatch.actionId, projectId: dispatch.projectId, actionType }, outcome };
+    return this.recordDerivingLifecycle(input, previous?.containerId ?? null);
   }
 }

@@ -5,11 +5,10 @@
 // dispatch `runner_lost`. An in-flight dispatch is never delivered again, so never re-run.
 import type { Execute, Output, Result, RunnerAction } from '../../runner-protocol/index.ts';
 import type { Logger } from '../logger.ts';
-import type { Dispatch, DispatchState, Store } from '../store/types.ts';
+import type { Dispatch, DispatchState, ProposedAction, Store } from '../store/types.ts';
 import type { ExecutionLimits } from './config.ts';
 import { EXECUTION_EVENTS } from './events.ts';
 import { deliveryFailed, portFailed, runnerLost, runnerRefused } from './failures.ts';
-import { lifecycleAfter } from './lifecycle.ts';
 import type { ExecutionOutcome } from './outcome.ts';
 import type { ExecutionPlan } from './plan.ts';
 import type { Delivery, RunnerPort, RunnerResultSink } from './ports.ts';
@@ -94,7 +93,7 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   /** Settles the delivery of a pushed, committed claim (state `sent`): resolves on the ack, not the command. */
-  async deliver(dispatch: Dispatch, actionType: string, pushed: Pushed, previousContainerId: string | null): Promise<void> {
+  async deliver(dispatch: Dispatch, actionType: ProposedAction['actionType'], pushed: Pushed, previousContainerId: string | null): Promise<void> {
     this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil);
     let outcome: ExecutionOutcome | null = null;
     const answer = await pushed;
@@ -110,7 +109,9 @@ export class RunnerRoute implements RunnerResultSink {
       this.#logger.error({ code: 'execution_port_failed', err: error, dispatchId: dispatch.id }, 'the runner gateway threw while delivering');
       outcome = { ...portFailed('runner gateway', error), origin: 'gateway' };
     }
-    await this.#settle(dispatch, dispatch.attempt, actionType, outcome, previousContainerId);
+    this.#forget(dispatch.id);
+    const action = { id: dispatch.actionId, projectId: dispatch.projectId, actionType };
+    await this.#recorder.recordDerivingLifecycle({ dispatch, attempt: dispatch.attempt, action, outcome }, previousContainerId);
   }
 
   async onResult(projectId: string, result: Result): Promise<SinkAnswer> {
@@ -124,9 +125,7 @@ export class RunnerRoute implements RunnerResultSink {
     if (result.attempt !== dispatch.attempt) {
       return refuse('stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} is stale (current attempt ${dispatch.attempt}); the result was not recorded`);
     }
-    const action = await this.#store.read.actions.get(dispatch.actionId);
-    const previous = await this.#store.read.containers.get(projectId);
-    await this.#settle(dispatch, dispatch.attempt, action?.actionType ?? 'terminal', outcomeOf(projectId, result), previous?.containerId ?? null);
+    await this.#settle(dispatch, dispatch.attempt, outcomeOf(projectId, result));
     return { ok: true };
   }
 
@@ -154,17 +153,15 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   /** True when this call settled the dispatch. */
-  async #settle(dispatch: Dispatch, attempt: number, actionType: string, outcome: ExecutionOutcome, previousContainerId: string | null): Promise<boolean> {
-    this.#clearLease(dispatch.id);
-    this.#runningSeen.delete(dispatch.id);
-    const lifecycle = lifecycleAfter(actionType, outcome, previousContainerId);
-    return this.#recorder.record({
-      dispatch,
-      attempt,
-      action: { id: dispatch.actionId, projectId: dispatch.projectId, actionType: actionType as never },
-      outcome,
-      ...(lifecycle ? { lifecycle } : {}),
-    });
+  #settle(dispatch: Dispatch, attempt: number, outcome: ExecutionOutcome): Promise<boolean> {
+    this.#forget(dispatch.id);
+    return this.#recorder.recordForDispatch(dispatch, attempt, outcome);
+  }
+
+  /** The dispatch is being settled: its lease and `running` bookkeeping go. */
+  #forget(dispatchId: string): void {
+    this.#clearLease(dispatchId);
+    this.#runningSeen.delete(dispatchId);
   }
 
   /**
@@ -178,10 +175,8 @@ export class RunnerRoute implements RunnerResultSink {
     if (result.attempt !== dispatch.attempt + 1) {
       return refuse('stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} was never sent (it is queued at attempt ${dispatch.attempt}); the result was not recorded`);
     }
-    const action = await this.#store.read.actions.get(dispatch.actionId);
-    const previous = await this.#store.read.containers.get(projectId);
     const outcome: ExecutionOutcome = { ...outcomeOf(projectId, result), runnerAttempt: result.attempt };
-    if (await this.#settle(dispatch, dispatch.attempt, action?.actionType ?? 'terminal', outcome, previous?.containerId ?? null)) {
+    if (await this.#settle(dispatch, dispatch.attempt, outcome)) {
       this.#logger.warn(
         { code: 'result_before_claim', dispatchId: dispatch.id, actionId: dispatch.actionId, attempt: result.attempt, status: result.status, runnerCode: result.reason?.code },
         'the runner reported attempt N+1 of a dispatch still queued (its claim was lost with the previous gateway process); recorded, it is not delivered again',
@@ -259,9 +254,7 @@ export class RunnerRoute implements RunnerResultSink {
       try {
         const dispatch = await this.#store.read.dispatches.get(id);
         if (!dispatch || dispatch.attempt !== attempt || !IN_FLIGHT.includes(dispatch.state)) continue;
-        const action = await this.#store.read.actions.get(dispatch.actionId);
-        const previous = await this.#store.read.containers.get(projectId);
-        await this.#settle(dispatch, attempt, action?.actionType ?? 'terminal', { ...runnerLost(projectId, this.#limits.runnerGraceMs, why), origin: 'gateway' }, previous?.containerId ?? null);
+        await this.#settle(dispatch, attempt, { ...runnerLost(projectId, this.#limits.runnerGraceMs, why), origin: 'gateway' });
       } catch (error) {
         this.#logger.error({ code: 'runner_lost_record_failed', dispatchId: id, err: error }, 'could not record runner_lost; the dispatch is retried at the next start');
       }
