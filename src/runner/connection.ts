@@ -9,9 +9,10 @@ import { JOIN_ERRORS, RUNNER_EVENTS, runnerTopic } from '../../runner-protocol/i
 import type { ExecuteAck, Output, RunnerJoin } from '../../runner-protocol/index.ts';
 import type { RunnerObserver } from './observer.ts';
 import { createPhoenixSocket } from './phoenix-client.ts';
-import type { PhoenixChannel, PhoenixSocketLike, ReplyStatus } from './phoenix-client.ts';
+import type { PhoenixChannel, PhoenixSocketLike } from './phoenix-client.ts';
 import type { PushChannel } from './result-outbox.ts';
 import { readRefusal } from './reply.ts';
+import type { PushReply } from './reply.ts';
 import { probeUpgrade } from './upgrade-probe.ts';
 
 export type StopReason =
@@ -114,7 +115,7 @@ export class RunnerConnection implements PushChannel {
     return this.#socket.isConnected() && this.#channel.isJoined();
   }
 
-  push(event: string, payload: object, timeoutMs: number): Promise<{ status: ReplyStatus; response: unknown }> {
+  push(event: string, payload: object, timeoutMs: number): Promise<PushReply> {
     return new Promise((resolve) => {
       this.#channel
         .push(event, payload, timeoutMs)

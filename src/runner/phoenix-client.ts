@@ -2,8 +2,7 @@
 // type declarations. Only the runner imports phoenix through this file.
 // @ts-ignore -- phoenix 1.8 has no bundled .d.ts; the interfaces below describe what we call.
 import { Socket as PhoenixSocket } from 'phoenix';
-
-export type ReplyStatus = 'ok' | 'error' | 'timeout';
+import type { ReplyStatus } from './reply.ts';
 
 export interface PhoenixPush {
   receive(status: ReplyStatus, callback: (response: unknown) => void): PhoenixPush;

@@ -1,5 +1,14 @@
-// Reads the `{code, message}` Refusal the gateway puts in error replies (joins and pushes), leniently:
-// an older or foreign server may answer `{reason}` or something else entirely.
+// Phoenix replies as the runner sees them, and the `{code, message}` Refusal the gateway puts in
+// error replies (joins and pushes), read leniently: an older or foreign server may answer
+// `{reason}` or something else entirely.
+
+/** The server's answer to a push, or `timeout` when none came in time. */
+export type ReplyStatus = 'ok' | 'error' | 'timeout';
+
+export interface PushReply {
+  status: ReplyStatus;
+  response: unknown;
+}
 
 export interface ReplyRefusal {
   /** Empty when the reply names no code. */

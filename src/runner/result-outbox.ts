@@ -6,12 +6,11 @@
 import type { Result } from '../../runner-protocol/index.ts';
 import { PUSH_ERRORS, RUNNER_EVENTS } from '../../runner-protocol/index.ts';
 import { describeRefusal, readRefusal } from './reply.ts';
-
-export type ReplyStatus = 'ok' | 'error' | 'timeout';
+import type { PushReply } from './reply.ts';
 
 export interface PushChannel {
   canPush(): boolean;
-  push(event: string, payload: object, timeoutMs: number): Promise<{ status: ReplyStatus; response: unknown }>;
+  push(event: string, payload: object, timeoutMs: number): Promise<PushReply>;
 }
 
 export interface ResultOutboxOptions {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Result } from '../../runner-protocol/index.ts';
 import { ResultOutbox } from '../../src/runner/result-outbox.ts';
-import type { PushChannel, ReplyStatus } from '../../src/runner/result-outbox.ts';
+import type { PushChannel } from '../../src/runner/result-outbox.ts';
+import type { ReplyStatus } from '../../src/runner/reply.ts';
 
 /** A channel whose replies the test scripts, one per push. */
 function scriptedChannel(replies: Array<{ status: ReplyStatus; response?: unknown }>) {
