@@ -3,7 +3,7 @@
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { RUNNER_PROTOCOL_VERSION, runnerTopic } from '../../runner-protocol/index.ts';
+import { JOIN_ERRORS, RUNNER_PROTOCOL_VERSION, runnerTopic } from '../../runner-protocol/index.ts';
 import { lazyBroker } from './broker-loader.ts';
 import type { RunnerConfig } from './config.ts';
 import { RunnerConnection } from './connection.ts';
@@ -138,8 +138,8 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
 }
 
 function joinAdvice(code: string): string {
-  if (code === 'forbidden_topic') return ': this token does not belong to the --project given; check the project id or create a token for it';
-  if (code === 'protocol_version_mismatch') return `: this runner speaks protocol ${RUNNER_PROTOCOL_VERSION}; update brabo on this machine to match the gateway`;
+  if (code === JOIN_ERRORS.forbiddenTopic) return ': this token does not belong to the --project given; check the project id or create a token for it';
+  if (code === JOIN_ERRORS.protocolVersionMismatch) return `: this runner speaks protocol ${RUNNER_PROTOCOL_VERSION}; update brabo on this machine to match the gateway`;
   return '';
 }
 
