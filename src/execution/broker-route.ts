@@ -4,6 +4,7 @@
 import type { BrokerResult, ContainerBrokerPort, ContainerInfo } from '../../broker/port.ts';
 import type { ContainerLifecycle } from '../store/types.ts';
 import { portFailed } from './failures.ts';
+import { lifecycleAfter } from './lifecycle.ts';
 import { type ExecutionOutcome, failedOutcome } from './outcome.ts';
 import type { ContainerActionType } from './plan.ts';
 import type { Resources } from './resources.ts';
@@ -44,9 +45,9 @@ export async function runContainerOnBroker(
       result = await broker.remove(request.projectId);
     }
   } catch (error) {
-    return { outcome: { ...portFailed('Docker broker', error), origin: 'gateway' }, ...failedLifecycle(request) };
+    return failed(request, { ...portFailed('Docker broker', error), origin: 'gateway' });
   }
-  if (!result.ok) return { outcome: { ...failedOutcome(result.failure.code, result.failure.message, result.failure.detail), origin: 'broker' }, ...failedLifecycle(request) };
+  if (!result.ok) return failed(request, { ...failedOutcome(result.failure.code, result.failure.message, result.failure.detail), origin: 'broker' });
   const info = result.value;
   const state = lifecycleOf(info.state);
   return {
@@ -67,8 +68,7 @@ export async function runContainerOnBroker(
 const lifecycleOf = (state: ContainerInfo['state']): ContainerLifecycle => (state === 'running' ? 'running' : state === 'stopped' ? 'stopped' : 'absent');
 
 /** A failed start leaves the lifecycle `failed` (it was `provisioning`); stop/remove keep theirs. */
-function failedLifecycle(request: { actionType: ContainerActionType; previousContainerId: string | null }): Pick<Routed, 'lifecycle'> {
-  return request.actionType === 'container_start' ? { lifecycle: { state: 'failed', containerId: request.previousContainerId } } : {};
+function failed(request: { actionType: ContainerActionType; previousContainerId: string | null }, outcome: ExecutionOutcome): Routed {
+  const lifecycle = lifecycleAfter(request.actionType, outcome, request.previousContainerId);
+  return lifecycle ? { outcome, lifecycle } : { outcome };
 }
-
-export { failedLifecycle };
