@@ -58,7 +58,6 @@ export class AgentTurns {
     this.#notifier = notifier;
   }
 
-  /** After a proposal: an agent's pending action suspends its turn. */
   /**
    * In the proposal's own transaction: an agent whose action is pending suspends its turn
    * (awaiting_approval), so the proposal and the waiting turn commit together.
@@ -164,21 +163,24 @@ export class AgentTurns {
    * POST /actions' bounded wait for an auto-approved action: its dispatch row alone says whether
    * it settled (executed or failed), so only that row is read. Returns the dispatch as it is then.
    */
-  async waitForExecution(actionId: string, waitMs: number, stopEarly: () => boolean): Promise<Dispatch | null> {
-    const dispatches = this.#store.read.dispatches;
-    const first = await dispatches.getByAction(actionId);
-    if (isFinished(first) || waitMs <= 0 || stopEarly()) return first;
-    await this.#waiters.wait(actionId, waitMs, async () => stopEarly() || isFinished(await dispatches.getByAction(actionId)));
-    return dispatches.getByAction(actionId);
+  waitForExecution(actionId: string, waitMs: number, stopEarly: () => boolean): Promise<Dispatch | null> {
+    return this.#readUntil(actionId, waitMs, stopEarly, () => this.#store.read.dispatches.getByAction(actionId), isFinished);
   }
 
-  /** Long-poll: answers at once when settled, else waits up to `waitMs` for the settlement. */
-  /** `stopEarly`: a condition that ends the wait without a settlement (e.g. the dispatch was parked). */
-  async waitForSettlement(actionId: string, waitMs: number, stopEarly: () => boolean = () => false): Promise<ActionSettlementView | null> {
-    const first = await this.view(actionId);
-    if (!first || first.state === 'settled' || waitMs <= 0 || stopEarly()) return first;
-    await this.#waiters.wait(actionId, waitMs, async () => stopEarly() || (await this.view(actionId))?.state === 'settled');
-    return this.view(actionId);
+  /** Long-poll: answers at once when settled (or unknown), else waits up to `waitMs` for the settlement. */
+  waitForSettlement(actionId: string, waitMs: number): Promise<ActionSettlementView | null> {
+    return this.#readUntil(actionId, waitMs, () => false, () => this.view(actionId), (view) => view === null || view.state === 'settled');
+  }
+
+  /**
+   * Reads until `done`, for at most `waitMs`: a wake-up only says "read again". `stopEarly` ends the
+   * wait without `done` (e.g. the dispatch was parked). Returns the last read.
+   */
+  async #readUntil<T>(actionId: string, waitMs: number, stopEarly: () => boolean, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+    const first = await read();
+    if (done(first) || waitMs <= 0 || stopEarly()) return first;
+    await this.#waiters.wait(actionId, waitMs, async () => stopEarly() || done(await read()));
+    return read();
   }
 }
 
