@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { validateLocalRoot } from '../policy/index.ts';
+import { stripTrailingSlashes } from '../policy/paths.ts';
 import type { Role } from '../policy/types.ts';
 import type { ExecutionMode, Member, MemberKind, ModuleMap, Project } from '../store/types.ts';
 import { requireProject, requireRole } from './access.ts';
@@ -103,12 +104,6 @@ async function placeProject(deps: ActionDeps, input: CreateProjectInput, generat
     throw invalidRoot('root_not_writable', `${checked.root} is not writable by the gateway's user; fix its owner or permissions`);
   }
   return { root: checked.root, workspaceDirName: generatedDir };
-}
-
-function stripTrailingSlashes(path: string): string {
-  let end = path.length;
-  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
-  return path.slice(0, end);
 }
 
 const invalidRoot = (code: string, message: string): ActionError => new ActionError('invalid', code, message);
