@@ -1,0 +1,21 @@
+# Source after scripts/node-env.sh: makes sure node_modules matches package-lock.json. A fresh
+# clone (no node_modules) or a changed package-lock.json runs `npm ci` once, with a progress line
+# and under the same lock as the Node install, so concurrent first runs do not both install.
+# Costs two file tests when nothing changed (bin/brabo sources it on every start).
+_brabo_modules_current() {
+  [ -f "$_brabo_root/node_modules/.package-lock.json" ] && [ ! "$_brabo_root/package-lock.json" -nt "$_brabo_root/node_modules/.package-lock.json" ]
+}
+if ! _brabo_modules_current; then
+  _brabo_lock "$_brabo_toolchain/.lock"
+  if ! _brabo_modules_current; then
+    echo "brabo: installing npm packages (npm ci in $_brabo_root; once after a clone or a package-lock.json change)" >&2
+    if ! (cd "$_brabo_root" && npm ci --no-audit --no-fund --loglevel=error >&2); then
+      rm -rf "$_brabo_toolchain/.lock"
+      echo "brabo: npm ci failed (see above); fix the cause and run again" >&2
+      unset -f _brabo_modules_current
+      return 1 2>/dev/null || exit 1
+    fi
+  fi
+  rm -rf "$_brabo_toolchain/.lock"
+fi
+unset -f _brabo_modules_current
