@@ -7,6 +7,7 @@ import { type Actions, createActions, HandoffNotifier } from './actions/index.ts
 import type { ActionExecutionPort } from './actions/ports.ts';
 import { AgentTurns } from './agents/turns.ts';
 import { SettlementWaiters } from './agents/waiters.ts';
+import { type Cluster, openCluster } from './cluster/index.ts';
 import type { AppConfig } from './config.ts';
 import { Dispatcher, type DispatcherFaults } from './execution/dispatcher.ts';
 import { noBroker } from './execution/failures.ts';
@@ -47,6 +48,7 @@ export interface AppExecution {
   gateway: RunnerGateway;
   broker: DockerBroker | null;
   turns: AgentTurns;
+  cluster: Cluster;
 }
 
 export interface AppOptions {
@@ -139,6 +141,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         logger: logger.child({ component: 'gateway' }),
         deliveryTimeoutMs: ex.limits.deliveryTimeoutMs,
       });
+      const cluster = await openCluster({ store, databaseUrl: config.databaseUrl, port: config.port, logger: logger.child({ component: 'cluster' }) });
       const faults: DispatcherFaults | undefined =
         options.faults ?? (ex.fault === 'kill_before_claim' ? { beforeClaim: () => process.kill(process.pid, 'SIGKILL') } : undefined);
       const dispatcher = new Dispatcher({
@@ -150,13 +153,14 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         broker,
         runners: runnerPortOf(gateway.runners),
         ...(faults ? { faults } : {}),
+        cluster: cluster.membership,
         onParked: (actionId) => waiters.wake(actionId),
       });
       const sink = dispatcher.sink;
       if (sink) gateway.runners.setSink(sink);
       turns.attachNotifier(gateway.agents);
       handoffs.subscribe((actionId) => dispatcher.notify(actionId));
-      appExecution = { dispatcher, gateway, broker, turns };
+      appExecution = { dispatcher, gateway, broker, turns, cluster };
     }
 
     let closed = false;
@@ -183,6 +187,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         if (appExecution) {
           await appExecution.dispatcher.close();
           await appExecution.gateway.gateway.close();
+          await appExecution.cluster.close();
         }
         await http.close();
         await store.close();

@@ -8,6 +8,8 @@ import type { ProjectRoots } from '../actions/deps.ts';
 import type { ActionExecutionPort } from '../actions/ports.ts';
 import { deriveScopeRoot } from '../actions/project-root.ts';
 import type { AgentTurns } from '../agents/turns.ts';
+import type { ClusterMembership } from '../cluster/membership.ts';
+import { SingleNode } from '../cluster/single-node.ts';
 import type { Logger } from '../logger.ts';
 import type { Dispatch, Project, ProposedAction, Store } from '../store/types.ts';
 import { runContainerOnBroker, runTerminalOnBroker, type Routed } from './broker-route.ts';
@@ -40,6 +42,8 @@ export interface DispatcherOptions {
   /** null: no runner gateway (runner/mounted actions fail runner_not_connected). */
   runners: RunnerPort | null;
   faults?: DispatcherFaults;
+  /** Which node this is and which in-flight rows it settles (default: a single node owning all). */
+  cluster?: ClusterMembership;
   now?: () => Date;
   /** Told when an action's dispatch is parked (nothing here can run it), so bounded waits end. */
   onParked?: (actionId: string) => void;
@@ -51,6 +55,7 @@ export class Dispatcher implements ActionExecutionPort {
   readonly #o: DispatcherOptions;
   readonly #now: () => Date;
   readonly #recorder: OutcomeRecorder;
+  readonly #cluster: ClusterMembership;
   readonly #runner: RunnerRoute | null;
   /** Dispatch ids being handled in this process (a second notify is a no-op). */
   readonly #active = new Set<string>();
@@ -69,10 +74,13 @@ export class Dispatcher implements ActionExecutionPort {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
     this.#recorder = new OutcomeRecorder({ store: options.store, logger: options.logger, turns: options.turns, outputCapBytes: options.limits.outputCapBytes, now: this.#now });
+    this.#cluster = options.cluster ?? new SingleNode(options.store);
+    const owns = (dispatch: Dispatch): boolean => this.#cluster.owns(dispatch.ownerNode);
     this.#runner = options.runners
-      ? new RunnerRoute({ store: options.store, runners: options.runners, recorder: this.#recorder, limits: options.limits, logger: options.logger, now: this.#now })
+      ? new RunnerRoute({ store: options.store, runners: options.runners, recorder: this.#recorder, limits: options.limits, logger: options.logger, now: this.#now, owns })
       : null;
     if (options.runners) this.#unsubscribe.push(options.runners.onJoined((projectId) => this.#runnerJoined(projectId)));
+    this.#unsubscribe.push(this.#cluster.onAdopted((dispatches) => this.#track(this.#settleInFlight(dispatches))));
   }
 
   get hasBroker(): boolean {
@@ -109,16 +117,14 @@ export class Dispatcher implements ActionExecutionPort {
     }
   }
 
-  /** Start-up: resume queued dispatches and resolve the in-flight ones of the previous process. */
+  /**
+   * Start-up: resume queued dispatches and resolve the in-flight ones of the previous process —
+   * this node's own, and those of nodes whose lease expired; never a live node's (src/cluster).
+   */
   async start(): Promise<{ queued: number; inFlight: number }> {
     const { store } = this.#o;
-    const inFlight = await store.read.dispatches.listInStates(IN_FLIGHT, 100_000);
-    const onRunners: Dispatch[] = [];
-    for (const dispatch of inFlight) {
-      if (dispatch.target === BROKER_TARGET) await this.#brokerInterrupted(dispatch);
-      else onRunners.push(dispatch);
-    }
-    await this.#runner?.resumeInFlight(onRunners);
+    const inFlight = await this.#cluster.inFlightToSettle();
+    await this.#settleInFlight(inFlight);
     const queued = await store.read.dispatches.listInStates(['queued'], 100_000);
     for (const dispatch of queued) this.#track(this.dispatchAction(dispatch.actionId, 'resume'));
     this.#poll = setInterval(() => void this.#sweep(), this.#o.limits.pollIntervalMs);
@@ -136,6 +142,17 @@ export class Dispatcher implements ActionExecutionPort {
     this.#awaitingRunner.clear();
     this.#runner?.close();
     await Promise.race([Promise.allSettled([...this.#work]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+  }
+
+  /** In-flight rows this node now owns without having run them: the broker's are unknown, the runners' get grace. */
+  async #settleInFlight(inFlight: Dispatch[]): Promise<void> {
+    const onRunners: Dispatch[] = [];
+    for (const dispatch of inFlight) {
+      if (!IN_FLIGHT.includes(dispatch.state)) continue;
+      if (dispatch.target === BROKER_TARGET) await this.#brokerInterrupted(dispatch);
+      else onRunners.push(dispatch);
+    }
+    await this.#runner?.resumeInFlight(onRunners);
   }
 
   #track(work: Promise<void>): void {
@@ -240,7 +257,7 @@ export class Dispatcher implements ActionExecutionPort {
     return this.#o.store.transaction(async (tx) => {
       if (verifiedAt) await tx.projects.markWorkspaceVerified(project.id, verifiedAt);
       const previousContainerId = (await tx.containers.get(project.id))?.containerId ?? null;
-      const claim = await tx.dispatches.claim(dispatch.id, onBroker ? 'running' : 'sent', onBroker ? BROKER_TARGET : runnerTarget(project.id), leaseUntil, at);
+      const claim = await tx.dispatches.claim(dispatch.id, onBroker ? 'running' : 'sent', onBroker ? BROKER_TARGET : runnerTarget(project.id), leaseUntil, at, this.#cluster.nodeId);
       if (!claim) return null;
       if (plan.kind === 'container' && plan.actionType === 'container_start') await tx.containers.setState(project.id, 'provisioning', previousContainerId, at);
       return { claim, previousContainerId, handedOff: handOff(claim) };

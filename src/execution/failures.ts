@@ -17,10 +17,12 @@ export const EXECUTION_FAILURES = {
 } as const;
 
 export function runnerNotConnected(projectId: string, lastSeen: Date | null): FailedOutcome {
-  const seen = lastSeen === null ? 'no runner has connected for it since the gateway started' : `its runner was last seen at ${lastSeen.toISOString()}`;
+  // Says only what the gateway knows: with several nodes, "since the gateway started" was false
+  // (another node may have held the runner), so the sentence names the whole cluster.
+  const seen = lastSeen === null ? 'the gateway has no record of its runner connecting' : `its runner was last seen at ${lastSeen.toISOString()}`;
   return failedOutcome(
     EXECUTION_FAILURES.runnerNotConnected,
-    `No runner is connected for project ${projectId} (${seen}), so the approved action was not run. ` +
+    `No runner is connected for project ${projectId} on any gateway node (${seen}), so the approved action was not run. ` +
       `Start \`brabo runner --project ${projectId} ...\` on the project's machine and propose the action again.`,
     { projectId, lastSeen: lastSeen?.toISOString() ?? null },
   );

@@ -38,8 +38,11 @@ export class RunnerRoute implements RunnerResultSink {
   /** dispatchId -> its claim transaction, while the claim that pushed it is not committed yet. */
   readonly #claims = new Map<string, Promise<unknown>>();
   readonly #unsubscribe: () => void;
+  /** Whether this node settles the dispatch (its own row; src/cluster). Another live node's are never touched. */
+  readonly #owns: (dispatch: Dispatch) => boolean;
 
-  constructor(options: { store: Store; runners: RunnerPort; recorder: OutcomeRecorder; limits: ExecutionLimits; logger: Logger; now: () => Date }) {
+  constructor(options: { store: Store; runners: RunnerPort; recorder: OutcomeRecorder; limits: ExecutionLimits; logger: Logger; now: () => Date; owns?: (dispatch: Dispatch) => boolean }) {
+    this.#owns = options.owns ?? (() => true);
     this.#store = options.store;
     this.#runners = options.runners;
     this.#recorder = options.recorder;
@@ -245,7 +248,7 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   async #loseProject(projectId: string, why: string): Promise<void> {
-    const inFlight = (await this.#store.read.dispatches.listInStates(IN_FLIGHT, 10_000)).filter((d) => d.target === runnerTarget(projectId));
+    const inFlight = (await this.#store.read.dispatches.listInStates(IN_FLIGHT, 10_000)).filter((d) => d.target === runnerTarget(projectId) && this.#owns(d));
     for (const dispatch of inFlight) await this.#expire([dispatch.id], dispatch.attempt, projectId, why);
   }
 
@@ -253,7 +256,7 @@ export class RunnerRoute implements RunnerResultSink {
     for (const id of dispatchIds) {
       try {
         const dispatch = await this.#store.read.dispatches.get(id);
-        if (!dispatch || dispatch.attempt !== attempt || !IN_FLIGHT.includes(dispatch.state)) continue;
+        if (!dispatch || dispatch.attempt !== attempt || !IN_FLIGHT.includes(dispatch.state) || !this.#owns(dispatch)) continue;
         await this.#settle(dispatch, attempt, { ...runnerLost(projectId, this.#limits.runnerGraceMs, why), origin: 'gateway' });
       } catch (error) {
         this.#logger.error({ code: 'runner_lost_record_failed', dispatchId: id, err: error }, 'could not record runner_lost; the dispatch is retried at the next start');

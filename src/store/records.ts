@@ -152,6 +152,7 @@ export function recordMappers(json: JsonColumn): RecordMappers {
       attempt: num(row.attempt),
       leaseUntil: strOrNull(row.lease_until),
       target: strOrNull(row.target),
+      ownerNode: strOrNull(row.owner_node),
       sentAt: strOrNull(row.sent_at),
       startedAt: strOrNull(row.started_at),
       finishedAt: strOrNull(row.finished_at),

@@ -119,6 +119,8 @@ export interface Dispatch extends Handoff {
   leaseUntil: string | null;
   /** `broker` or `runner:<projectId>`, written when the dispatch is claimed. */
   target: string | null;
+  /** The gateway node that claimed it (src/cluster); its start-up or death settles it, no other live node. */
+  ownerNode: string | null;
   sentAt: string | null;
   startedAt: string | null;
   finishedAt: string | null;
@@ -128,8 +130,11 @@ export interface DispatchRepository {
   get(id: string): Promise<Dispatch | null>;
   getByAction(actionId: string): Promise<Dispatch | null>;
   listInStates(states: readonly DispatchState[], limit: number): Promise<Dispatch[]>;
-  /** queued -> `to`, attempt + 1. Null when it was no longer queued (someone else claimed it). */
-  claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string): Promise<Dispatch | null>;
+  /**
+   * queued -> `to`, attempt + 1, owned by node `owner` (src/cluster). Null when it was no longer
+   * queued (someone else claimed it).
+   */
+  claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string, owner?: string | null): Promise<Dispatch | null>;
   /** Conditional move between in-flight states for one attempt; false when it did not apply. */
   advance(id: string, attempt: number, from: readonly DispatchState[], to: DispatchState, at: string, leaseUntil?: string | null): Promise<boolean>;
   /** Final state, only from a non-final one (and only for `attempt` when given). */

@@ -33,12 +33,13 @@ export class PostgresDispatches implements DispatchRepository {
     return rows.map(toDispatch);
   }
 
-  async claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string): Promise<Dispatch | null> {
+  async claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string, owner: string | null = null): Promise<Dispatch | null> {
     const row = await this.#sql.one(
       `UPDATE execution_handoffs SET state = $1, status = 'dispatched', attempt = attempt + 1, target = $2,
-         lease_until = $3, sent_at = $4, started_at = CASE WHEN $1::text = 'running' THEN $4 ELSE NULL END, updated_at = $4
+         lease_until = $3, sent_at = $4, started_at = CASE WHEN $1::text = 'running' THEN $4 ELSE NULL END, updated_at = $4,
+         owner_node = $6
        WHERE id = $5 AND state = 'queued' RETURNING *`,
-      to, target, leaseUntil, at, id,
+      to, target, leaseUntil, at, id, owner,
     );
     return row ? toDispatch(row) : null;
   }

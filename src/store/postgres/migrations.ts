@@ -156,6 +156,54 @@ CREATE INDEX agent_turns_by_state ON agent_turns (state, created_at);
 ALTER TABLE projects ADD COLUMN workspace_verified_at text;
 `,
   },
+  {
+    version: 3,
+    name: 'dispatch owner node',
+    // Cluster coordination (src/cluster): nodes with leases, the node that owns each dispatch,
+    // one runner session per project, replicated presence and the pub/sub message log. Leases use
+    // the database clock (now()), so the nodes' clocks never have to agree.
+    sql: `
+ALTER TABLE execution_handoffs ADD COLUMN owner_node text;
+CREATE INDEX execution_handoffs_by_owner ON execution_handoffs (owner_node) WHERE state IN ('sent', 'accepted', 'running');
+CREATE TABLE cluster_nodes (
+  node_id text PRIMARY KEY,
+  epoch bigint NOT NULL,
+  address text,
+  started_at timestamptz NOT NULL,
+  heartbeat_at timestamptz NOT NULL,
+  lease_until timestamptz NOT NULL
+);
+CREATE TABLE runner_sessions (
+  project_id text PRIMARY KEY,
+  node_id text,
+  epoch bigint,
+  socket_id text,
+  token_id text,
+  hostname text,
+  runner_version text,
+  joined_at timestamptz,
+  last_seen_at timestamptz NOT NULL
+);
+CREATE TABLE cluster_presence (
+  topic text NOT NULL,
+  key text NOT NULL,
+  ref text NOT NULL,
+  node_id text NOT NULL,
+  meta jsonb NOT NULL,
+  PRIMARY KEY (topic, ref)
+);
+CREATE INDEX cluster_presence_by_node ON cluster_presence (node_id);
+CREATE TABLE cluster_messages (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  origin_node text NOT NULL,
+  topic text NOT NULL,
+  event text NOT NULL,
+  payload jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX cluster_messages_by_time ON cluster_messages (created_at);
+`,
+  },
 ];
 
 /**

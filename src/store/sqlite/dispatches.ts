@@ -34,12 +34,13 @@ export class SqliteDispatches implements DispatchRepository {
       .map(toDispatch);
   }
 
-  async claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string): Promise<Dispatch | null> {
+  async claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string, owner: string | null = null): Promise<Dispatch | null> {
     const changed = this.#sql.run(
       `UPDATE execution_handoffs SET state = :state, status = 'dispatched', attempt = attempt + 1, target = :target,
-         lease_until = :lease, sent_at = :at, started_at = CASE :state WHEN 'running' THEN :at ELSE NULL END, updated_at = :at
+         lease_until = :lease, sent_at = :at, started_at = CASE :state WHEN 'running' THEN :at ELSE NULL END, updated_at = :at,
+         owner_node = :owner
        WHERE id = :id AND state = 'queued'`,
-      { state: to, target, lease: leaseUntil, at, id } as never,
+      { state: to, target, lease: leaseUntil, at, id, owner } as never,
     );
     return changed === 1 ? this.get(id) : null;
   }

@@ -147,6 +147,15 @@ CREATE INDEX agent_turns_by_state ON agent_turns (state, created_at);
 ALTER TABLE projects ADD COLUMN workspace_verified_at TEXT;
 `,
   },
+  {
+    version: 3,
+    name: 'dispatch owner node',
+    // The node that claimed a dispatch owns it: a node's start-up or death settles only its own
+    // rows (src/cluster). A single SQLite node owns them all; the column keeps the schemas in step.
+    sql: `
+ALTER TABLE execution_handoffs ADD COLUMN owner_node TEXT;
+`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version. Returns the versions applied. */
