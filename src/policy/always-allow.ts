@@ -5,6 +5,7 @@ import { analyzeCommand } from './analysis.ts';
 import { firstEffect, firstGitOverride, firstGitSmuggling } from './ceilings.ts';
 import { CEILING_COMMANDS } from './external-effect.ts';
 import { isActionType, TIPOS_SEM_SEMPRE_PERMITIR } from './labels.ts';
+import { MAX_COMMAND_LENGTH } from './limits.ts';
 import { typePattern } from './pattern.ts';
 import { findProtectedWrite } from './scope.ts';
 import { isAssignment, renderWord } from './tokenizer.ts';
@@ -62,6 +63,7 @@ export function patternsForAction(actionType: ActionType, payload: Record<string
 
   const command = payload?.['command'];
   if (typeof command !== 'string' || command.trim() === '') return refuse('unsafe_command', 'The action has no command: nothing was written.');
+  if (command.length > MAX_COMMAND_LENGTH) return refuse('unsafe_command', `The command is longer than ${MAX_COMMAND_LENGTH} characters: approve this instance; "Always allow" writes nothing.`);
   const analysis = analyzeCommand(command);
   const finding = analysis.findings[0];
   if (finding !== undefined) return refuse('unsafe_command', `The command contains ${finding.what}: approve this instance; "Always allow" writes nothing.`);

@@ -5,6 +5,7 @@ import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize } from
 import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
 import { unwrap } from './wrappers.ts';
+import { MAX_NESTED_CHARACTERS } from './limits.ts';
 
 /** `sh -c "sh -c '…'"` deeper than this is not read further: it is unsafe. */
 export const MAX_NESTING = 3;
@@ -41,15 +42,16 @@ export interface AnalyzedCommand {
  */
 export const MAX_NESTED_COMMANDS = 48;
 
-export function analyzeCommand(command: string, depth = 0, budget = { left: MAX_NESTED_COMMANDS }): AnalyzedCommand {
+export function analyzeCommand(command: string, depth = 0, budget = { left: MAX_NESTED_COMMANDS, characters: MAX_NESTED_CHARACTERS }): AnalyzedCommand {
   const tokenized = tokenize(command);
   const findings: UnsafeFinding[] = [...tokenized.findings];
   const below = (text: string): AnalyzedCommand | null => {
-    if (depth >= MAX_NESTING || budget.left <= 0) {
+    if (depth >= MAX_NESTING || budget.left <= 0 || text.length > budget.characters) {
       findings.push({ kind: 'nesting_too_deep', what: UNSAFE_WHAT.nesting_too_deep });
       return null;
     }
     budget.left--;
+    budget.characters -= text.length;
     const nested = analyzeCommand(text, depth + 1, budget);
     findings.push(...nested.findings);
     return nested;

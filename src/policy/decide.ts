@@ -6,6 +6,7 @@ import { terminalCeiling, typedCeiling } from './ceilings.ts';
 import type { Ceiling } from './ceilings.ts';
 import { builtinDeny, firstDeny } from './deny.ts';
 import { isActionType, isRole, MIN_ROLE, roleAtLeast } from './labels.ts';
+import { MAX_COMMAND_LENGTH } from './limits.ts';
 import { compilePermissions, patternMatchesFragment } from './pattern.ts';
 import type { CompiledPermissions } from './pattern.ts';
 import { renderReason } from './reasons.ts';
@@ -129,6 +130,10 @@ function decideTerminal(
   const rawCwd = payload['cwd'];
   if (rawCwd !== undefined && typeof rawCwd !== 'string') {
     return decision(approval('invalid_payload', { problem: 'terminal "cwd" must be a string' }));
+  }
+  // Over the cap nothing is parsed, not even for a deny: a bounded decision for any input.
+  if (command.length > MAX_COMMAND_LENGTH) {
+    return decision(approval('command_too_long', { length: command.length, limit: MAX_COMMAND_LENGTH }));
   }
   const root = typeof input.scopeRoot === 'string' ? input.scopeRoot : '';
   const cwd = rawCwd ?? root;

@@ -1,6 +1,7 @@
 // What `brabo check` prints beside the decision: how the command was read, fragment by fragment.
 import { analyzeCommand } from './analysis.ts';
 import { effectOf } from './external-effect.ts';
+import { MAX_COMMAND_LENGTH } from './limits.ts';
 import type { Effect } from './external-effect.ts';
 import type { Redirect, UnsafeFinding } from './tokenizer.ts';
 import { verbOf } from './tokenizer.ts';
@@ -23,7 +24,8 @@ export interface CommandExplanation {
 }
 
 export function explainFragments(command: string): CommandExplanation {
-  const analysis = analyzeCommand(typeof command === 'string' ? command : '');
+  // Over the cap decide() reads nothing, and neither does the explanation.
+  const analysis = analyzeCommand(typeof command === 'string' && command.length <= MAX_COMMAND_LENGTH ? command : '');
   return {
     findings: analysis.findings,
     fragments: analysis.fragments.map((f) => ({

@@ -1,6 +1,7 @@
 // The policy engine's public API. Pure: no I/O, no clock, no randomness.
 export * from './types.ts';
 export { decide } from './decide.ts';
+export { MAX_COMMAND_LENGTH } from './limits.ts';
 export {
   parsePermissions,
   parsePermissionsText,

@@ -16,6 +16,9 @@ export interface ReasonDetail {
   /** A fragment's text. */
   fragment?: string;
   problem?: string;
+  /** command_too_long: the command's length and the cap. */
+  length?: number;
+  limit?: number;
 }
 
 const joined = (patterns: readonly string[] | undefined): string => (patterns ?? []).join(', ');
@@ -87,6 +90,8 @@ export function renderReason(code: ReasonCode, detail: ReasonDetail = {}): strin
       return `permissions.json is invalid${detail.problem !== undefined ? ` (${detail.problem})` : ''}; nothing is auto-approved until it is fixed`;
     case 'invalid_payload':
       return `invalid payload: ${detail.problem ?? 'missing fields'}`;
+    case 'command_too_long':
+      return `the command is ${detail.length ?? '?'} characters long, over the ${detail.limit ?? '?'} the policy engine reads; it was not parsed and a human decides`;
     case 'policy_internal_error':
       return `the policy engine failed (${detail.problem ?? 'unknown error'}); approval required`;
   }

@@ -1,8 +1,8 @@
 // A linear, quote-aware pre-pass over a command line, before shell-quote sees it. It finds what
 // shell-quote cannot represent faithfully (substitutions, subshells, here-docs, comments...),
 // splits on unquoted newlines (shell-quote reads a newline as a blank), and rewrites the line so
-// that shell-quote's reading is the shell's: `$` is escaped (no expansion ever happens, `$HOME`
-// stays literal), a word-leading fd number of a redirection (`2>`) is marked for the tokenizer, a `#` inside a
+// that the line reader's reading is the shell's: `$` is escaped (no expansion ever happens, `$HOME`
+// stays literal; one the shell would expand is marked), unquoted glob characters are marked, a word-leading fd number of a redirection (`2>`) is marked for the tokenizer, a `#` inside a
 // word is escaped, backticks become separators. One pass, no regular expressions, no recursion.
 
 export type UnsafeKind =
@@ -67,6 +67,16 @@ const WORD_BREAK = ' \t\r;&|()<>';
  * character: input that contains one is unsafe anyway, so a forged mark can never help a command.
  */
 export const FD_MARK = '\u0001';
+/** Marks a `$` the shell expands (unquoted or inside double quotes): quoted or escaped ones are literal. */
+export const EXPAND_MARK = '\u0002';
+/** Marks an unquoted glob character (`*`, `?`, `[`, `]`): quoted or escaped ones are literal. */
+export const GLOB_MARK = '\u0003';
+
+/** What may follow a `$` for the shell to expand it: a name, a digit, a special parameter, `{`. */
+function startsExpansion(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || '_@*#?$!-{'.includes(c);
+}
 
 function isControl(code: number): boolean {
   return (code < 0x20 && code !== 0x0a && code !== 0x09) || code === 0x7f;
@@ -92,6 +102,7 @@ export function scanCommand(command: string): ScanResult {
   const parenKinds: Array<'sub' | 'group'> = [];
   let paramDepth = 0; // inside ${…}
   let backtickStart = -1; // raw index after an unquoted opening backtick
+  let closeParen = -2; // the next `)` after a `$(` in double quotes (-1: none left, -2: not searched)
   const n = command.length;
 
   const atWordStart = (): boolean => out.length === 0 || WORD_BREAK.includes(out[out.length - 1]!);
@@ -115,8 +126,7 @@ export function scanCommand(command: string): ScanResult {
       } else if (c === '\\') {
         const next = command[i + 1];
         if (next === '\n') {
-          flag('line_continuation');
-          i++;
+          i++; // backslash-newline joins the lines, inside double quotes too
         } else if (next !== undefined) {
           out += c + next;
           i++;
@@ -124,10 +134,11 @@ export function scanCommand(command: string): ScanResult {
       } else if (c === '$') {
         if (command[i + 1] === '(') {
           flag('command_substitution');
-          const close = command.indexOf(')', i + 2);
-          substitutions.push(command.slice(i + 2, close < 0 ? n : close));
+          // One search per run of `$(`: `"$($($(…"` must not rescan the rest of the line each time.
+          if (closeParen !== -1 && closeParen < i + 2) closeParen = command.indexOf(')', i + 2);
+          substitutions.push(command.slice(i + 2, closeParen < 0 ? n : closeParen));
         }
-        out += '\\$';
+        out += startsExpansion(command[i + 1]) || command[i + 1] === '(' ? EXPAND_MARK + '\\$' : '\\$';
       } else if (c === '`') {
         flag('backtick_substitution');
         const close = command.indexOf('`', i + 1);
@@ -147,7 +158,9 @@ export function scanCommand(command: string): ScanResult {
         break;
       case '\\': {
         const next = command[i + 1];
-        if (next === '\n' || next === undefined) {
+        if (next === '\n') {
+          // Backslash-newline: the shell joins the two lines into one (`git add a \⏎ b`).
+        } else if (next === undefined) {
           flag('line_continuation');
         } else {
           out += c + next;
@@ -175,10 +188,10 @@ export function scanCommand(command: string): ScanResult {
           out += '\\$';
         } else if (next === '{') {
           paramDepth++;
-          out += '\\${';
+          out += EXPAND_MARK + '\\${';
           i++;
         } else {
-          out += '\\$';
+          out += startsExpansion(next) ? EXPAND_MARK + '\\$' : '\\$';
         }
         break;
       }
@@ -264,6 +277,7 @@ export function scanCommand(command: string): ScanResult {
           i = j - 1;
           break;
         }
+        if (c === '*' || c === '?' || c === '[' || c === ']') out += GLOB_MARK;
         out += c;
     }
   }

@@ -1,16 +1,29 @@
-// Turns a command line into fragments the policy can judge. The shell-quote wrapper: the
-// pre-pass (shell-scan.ts) makes its reading faithful, shell-quote splits words and operators,
-// and this file groups them into fragments (split on && || ; | |& & and newlines; redirections
-// stay in their fragment). Behaviours of shell-quote 1.12.0 we rely on are checked by
+// Turns a command line into fragments the policy can judge: the pre-pass (shell-scan.ts) makes
+// the reading faithful, the line reader (line-reader.ts, shell-quote's reading in one linear
+// pass) splits words and operators, and this file groups them into fragments (split on && || ; |
+// |& & and newlines; redirections stay in their fragment). Behaviours we rely on are checked by
 // tokenizerSelfTest(); decide() fails closed when it does not pass.
-import { parse, quote } from 'shell-quote';
-import { FD_MARK, scanCommand, UNSAFE_WHAT } from './shell-scan.ts';
+import { quote } from 'shell-quote';
+import { operatorAt, readLine } from './line-reader.ts';
+import type { Entry } from './line-reader.ts';
+import { EXPAND_MARK, FD_MARK, GLOB_MARK, scanCommand, UNSAFE_WHAT } from './shell-scan.ts';
 import type { UnsafeFinding } from './shell-scan.ts';
 
 export type { UnsafeFinding, UnsafeKind } from './shell-scan.ts';
 
-/** A word or an operator, in source order. */
-export type Item = { word: string } | { op: string; fd?: string };
+/** What the shell does to a word beyond removing its quotes; known only for words read from a command line. */
+export interface WordInfo {
+  /** The word has a `$` the shell expands (unquoted or in double quotes); quoted or escaped ones are literal. */
+  expands: boolean;
+  /**
+   * The word as a shell pattern when it has unquoted glob characters (quoted ones are escaped
+   * with `\` here, as they are literal), null otherwise.
+   */
+  glob: string | null;
+}
+
+/** A word or an operator, in source order. `info` is absent for a plain word. */
+export type Item = { word: string; info?: WordInfo } | { op: string; fd?: string };
 
 export interface Redirect {
   op: string;
@@ -18,6 +31,8 @@ export interface Redirect {
   fd?: string;
   /** The word after the operator (a path, or an fd for `>&`), null when missing. */
   target: string | null;
+  /** What the shell does to the target (absent: a plain word). */
+  targetInfo?: WordInfo;
 }
 
 export interface Fragment {
@@ -25,9 +40,50 @@ export interface Fragment {
   items: Item[];
   /** The words that are not redirections nor their targets: the command and its arguments. */
   argv: string[];
+  /**
+   * Per argv word, what the shell does to it (undefined: a plain word). Absent when the fragment
+   * was built from words (`find -exec`): then wordInfo() judges by the characters.
+   */
+  argvInfo?: (WordInfo | undefined)[];
   redirects: Redirect[];
   /** For people: the fragment rendered back to shell text. */
   text: string;
+  /** The operator that ended the fragment (`&&`, `||`, `;`, `|`, `|&`, `&`, `(`, `)`), `\n` at a line end. */
+  sep: string;
+}
+
+/** What the shell does to one word; without knowledge from the line, any `$` or glob character counts. */
+export function wordInfo(word: string, info: WordInfo | undefined, known: boolean): WordInfo | undefined {
+  if (known) return info;
+  const expands = word.includes('$');
+  const glob = hasGlob(word) ? word : null;
+  return expands || glob !== null ? { expands, glob } : undefined;
+}
+
+/** Strips the pre-pass's marks from a word and says what they marked. One scan. */
+function decodeWord(raw: string): { word: string; info?: WordInfo } {
+  if (raw.indexOf(EXPAND_MARK) < 0 && raw.indexOf(GLOB_MARK) < 0) return { word: raw };
+  let word = '';
+  let glob = '';
+  let expands = false;
+  let globbing = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === EXPAND_MARK) {
+      expands = true;
+      continue;
+    }
+    if (c === GLOB_MARK && i + 1 < raw.length) {
+      const g = raw[++i]!;
+      word += g;
+      glob += g;
+      if (g !== ']') globbing = true;
+      continue;
+    }
+    word += c;
+    glob += c === '*' || c === '?' || c === '[' || c === ']' || c === '\\' ? '\\' + c : c;
+  }
+  return { word, info: { expands, glob: globbing ? glob : null } };
 }
 
 export interface TokenizedCommand {
@@ -40,41 +96,14 @@ export interface TokenizedCommand {
 const SEPARATORS = new Set(['&&', '||', ';', '|', '|&', '&', ';;', ';&', ';;&', '(', ')', '<(', '>(']);
 const REDIRECTIONS = new Set(['>', '>>', '<', '>|', '&>', '&>>', '>&', '<&', '<>', '<<', '<<<', '<<-']);
 
-// Belt and braces: the pre-pass escapes every `$`, and should one reach shell-quote anyway it is
-// given back literally instead of being expanded to an empty string.
-const literalVariables = (name: string): string => `$${name}`;
-
 // The fast path. A line made only of characters that mean nothing inside an unquoted word
 // (globs `*` `?` stay literal tokens either way), blanks, and the operator characters & | ; < >
 // is read here exactly as shell-quote reads it (its operators, longest first); anything else
 // (quotes, backslashes, $, parentheses...) goes to shell-quote. Most agent commands take this
 // path, and shell-quote is most of decide()'s cost. A property test compares both readings.
 const PLAIN = new Uint8Array(128);
-for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,*?' + FD_MARK) PLAIN[c.charCodeAt(0)] = 1;
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,*?' + FD_MARK + EXPAND_MARK + GLOB_MARK) PLAIN[c.charCodeAt(0)] = 1;
 
-type Entry = string | { op: string };
-
-/** The operator starting at line[i] (one of & | ; < >), as shell-quote's alternation picks it. */
-function operatorAt(line: string, i: number): string {
-  const c = line[i]!;
-  const next = line[i + 1];
-  switch (c) {
-    case '|':
-      return next === '|' ? '||' : next === '&' ? '|&' : '|';
-    case '&':
-      if (next === '&') return '&&';
-      if (next === '>') return line[i + 2] === '>' ? '&>>' : '&>';
-      return '&';
-    case ';':
-      if (next === ';') return line[i + 2] === '&' ? ';;&' : ';;';
-      return next === '&' ? ';&' : ';';
-    case '>':
-      return next === '>' ? '>>' : next === '&' ? '>&' : next === '|' ? '>|' : '>';
-    default: // '<'
-      if (next === '<') return line[i + 2] === '<' ? '<<<' : line[i + 2] === '-' ? '<<-' : '<<';
-      return next === '&' ? '<&' : next === '>' ? '<>' : '<';
-  }
-}
 
 /** shell-quote's reading of a simple line, or null when the line needs shell-quote. One scan. */
 export function simpleEntries(line: string): Entry[] | null {
@@ -100,39 +129,23 @@ export function simpleEntries(line: string): Entry[] | null {
   return entries;
 }
 
-/** The fast path's reading, else shell-quote's; null when shell-quote throws. */
-function readEntries(line: string): ReturnType<typeof parse> | null {
-  const simple = simpleEntries(line);
-  if (simple !== null) return simple;
-  try {
-    return parse(line, literalVariables);
-  } catch {
-    return null;
-  }
+/** The fast path's reading, else the line reader's. */
+function readEntries(line: string): Entry[] {
+  return simpleEntries(line) ?? readLine(line);
 }
 
-function parseLine(line: string, findings: UnsafeFinding[]): Item[] {
-  const entries = readEntries(line);
-  if (entries === null) {
-    findings.push({ kind: 'tokenizer_error', what: UNSAFE_WHAT.tokenizer_error });
-    // Blank-separated words still let deny patterns see the command.
-    return line.split(' ').filter((w) => w !== '').map((word) => ({ word }));
-  }
+function parseLine(line: string): Item[] {
   const items: Item[] = [];
   let fd: string | undefined;
-  for (const entry of entries) {
+  for (const entry of readEntries(line)) {
     if (typeof entry === 'string') {
       if (entry.startsWith(FD_MARK)) fd = entry.slice(FD_MARK.length);
-      else items.push({ word: entry });
+      else items.push(decodeWord(entry));
       continue;
     }
-    if ('comment' in entry) findings.push({ kind: 'comment', what: UNSAFE_WHAT.comment });
-    else {
-      const op = (entry as { op: string; pattern?: string }).op;
-      if (op === 'glob') items.push({ word: (entry as { pattern: string }).pattern });
-      else if (fd !== undefined && REDIRECTIONS.has(op)) items.push({ op, fd });
-      else items.push(entry as { op: string });
-    }
+    const op = entry.op;
+    if (fd !== undefined && REDIRECTIONS.has(op)) items.push({ op, fd });
+    else items.push(entry);
     fd = undefined;
   }
   return items;
@@ -160,26 +173,30 @@ function renderItems(items: readonly Item[]): string {
   return text;
 }
 
-function buildFragment(items: Item[]): Fragment {
+function buildFragment(items: Item[], sep: string): Fragment {
   const argv: string[] = [];
+  const argvInfo: (WordInfo | undefined)[] = [];
   const redirects: Redirect[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     if ('word' in item) {
       argv.push(item.word);
+      argvInfo.push(item.info);
       continue;
     }
     const next = items[i + 1];
     const target = next !== undefined && 'word' in next ? next.word : null;
-    redirects.push(item.fd !== undefined ? { op: item.op, fd: item.fd, target } : { op: item.op, target });
+    const redirect: Redirect = item.fd !== undefined ? { op: item.op, fd: item.fd, target } : { op: item.op, target };
+    if (next !== undefined && 'word' in next && next.info !== undefined) redirect.targetInfo = next.info;
+    redirects.push(redirect);
     if (target !== null) i++;
   }
-  return { items, argv, redirects, text: renderItems(items) };
+  return { items, argv, argvInfo, redirects, text: renderItems(items), sep };
 }
 
 /** A fragment of plain words (no redirections): what `find -exec` runs. */
 export function fragmentOfWords(words: readonly string[]): Fragment {
-  return { items: words.map((word) => ({ word })), argv: [...words], redirects: [], text: words.map(renderWord).join(' ') };
+  return { items: words.map((word) => ({ word })), argv: [...words], redirects: [], text: words.map(renderWord).join(' '), sep: '\n' };
 }
 
 /** Whether a word has glob characters the shell would expand: `*`, `?`, or `[` … `]`. One scan. */
@@ -225,15 +242,15 @@ export function tokenize(command: string): TokenizedCommand {
   const fragments: Fragment[] = [];
   for (const line of scan.lines) {
     let current: Item[] = [];
-    const flush = (): void => {
-      if (current.length > 0) fragments.push(buildFragment(current));
+    const flush = (sep: string): void => {
+      if (current.length > 0) fragments.push(buildFragment(current, sep));
       current = [];
     };
-    for (const item of parseLine(line, findings)) {
-      if ('op' in item && SEPARATORS.has(item.op)) flush();
+    for (const item of parseLine(line)) {
+      if ('op' in item && SEPARATORS.has(item.op)) flush(item.op);
       else current.push(item);
     }
-    flush();
+    flush('\n');
   }
   for (const fragment of fragments) {
     const verb = verbOf(fragment.argv);

@@ -126,6 +126,8 @@ export const REASON_CODES = [
   'protected_file_write',
   'permissions_file_invalid',
   'invalid_payload',
+  // longer than MAX_COMMAND_LENGTH: not parsed, a human reads it
+  'command_too_long',
   // decide() itself failed: never auto-approve
   'policy_internal_error',
 ] as const;

@@ -89,7 +89,10 @@ runCases('here-docs in auto mode', AUTO, [
 ]);
 
 runCases('line continuation', AUTO, [
-  c('ls \\\n-la', ask('unsafe_shell_construct')),
+  // Issue 9 A.5: backslash-newline joins the lines; the joined command is judged (a dangling
+  // backslash at the very end still is unsafe).
+  c('ls \\\n-la', auto('permissions_allow')),
+  c('ls -la \\', ask('unsafe_shell_construct')),
   c('r\\\nm -rf /', NEVER_AUTO, { note: 'bash joins this into rm -rf /' }),
   c('git pu\\\nsh origin main', ask()),
 ]);
@@ -105,17 +108,27 @@ runCases('unbalanced quotes', MANUAL, [
   c('echo "a\\"b"', auto('permissions_allow')),
 ]);
 
+// Issue 9 A.7: just below the 65 536-character cap the same shapes keep their decisions; over it
+// nothing is parsed (require_approval, command_too_long), not even a deny.
 runCases('very long inputs stay correct (and linear)', MANUAL, [
-  c(`ls ${'a '.repeat(100_000)}`, auto('permissions_allow')),
-  c(`ls${' && ls'.repeat(20_000)}`, auto('permissions_allow')),
-  c(`ls${' && ls'.repeat(20_000)} && rm -rf /`, deny('builtin_deny')),
-  c(`ls${' ; ls'.repeat(20_000)} ; curl x`, deny('permissions_deny')),
-  c(`echo ${'x'.repeat(1_000_000)}`, auto('permissions_allow')),
-  c('"'.repeat(100_001), ask()),
+  c(`ls ${'a '.repeat(32_000)}`, auto('permissions_allow')),
+  c(`ls${' && ls'.repeat(9_000)}`, auto('permissions_allow')),
+  c(`ls${' && ls'.repeat(9_000)} && rm -rf /`, deny('builtin_deny')),
+  c(`ls${' ; ls'.repeat(10_000)} ; curl x`, deny('permissions_deny')),
+  c(`echo ${'x'.repeat(65_000)}`, auto('permissions_allow')),
+  c('"'.repeat(65_001), ask()),
+]);
+runCases('very long inputs over the cap', MANUAL, [
+  c(`ls ${'a '.repeat(100_000)}`, ask('command_too_long')),
+  c(`ls${' && ls'.repeat(20_000)} && rm -rf /`, ask('command_too_long')),
+  c(`ls${' ; ls'.repeat(20_000)} ; curl x`, ask('command_too_long')),
+  c(`echo ${'x'.repeat(1_000_000)}`, ask('command_too_long')),
+  c('"'.repeat(100_001), ask('command_too_long')),
 ]);
 runCases('very long inputs in auto mode', AUTO, [
-  c(`ls${' && ls'.repeat(20_000)} && git push`, ask('ceiling_external_effect')),
+  c(`ls${' && ls'.repeat(9_000)} && git push`, ask('ceiling_external_effect')),
   c(`${'('.repeat(10_000)}ls${')'.repeat(10_000)}`, ask('unsafe_shell_construct')),
-  c('"'.repeat(100_001), ask('unsafe_shell_construct')),
+  c('"'.repeat(65_001), ask('unsafe_shell_construct')),
+  c('"'.repeat(100_001), ask('command_too_long')),
   c(`${'$('.repeat(5_000)}rm -rf /${')'.repeat(5_000)}`, NEVER_AUTO),
 ]);

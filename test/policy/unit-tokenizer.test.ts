@@ -20,7 +20,7 @@ describe('tokenizer', () => {
     ['{ ls; }', 'brace group'],
     ['cat <<EOF', 'here-document'],
     ['cat <<< x', 'here-document'],
-    ['ls \\\n-la', 'line continuation'],
+    ['ls -la \\', 'line continuation'],
     ['ls # rm', 'comment'],
     ["echo 'x", 'unbalanced quotes'],
     ['ls\u0007', 'control character'],
@@ -59,9 +59,11 @@ describe('decide() is total and linear', () => {
   it('an empty or blank command is an invalid payload', () => {
     expect(term('   ', { autonomy: AUTO_MODE }).reasonCode).toBe('invalid_payload');
   });
-  it('a 100 000-slash path and 10 000 fragments complete', () => {
-    expect(term('cat ' + '/'.repeat(100_000) + 'etc', allowing('Terminal(cat)')).reasonCode).toBe('ceiling_path_scope');
-    expect(term(`cat ${ROOT}` + '/'.repeat(100_000), allowing('Terminal(cat)')).policy).toBe('auto_approve');
+  it('a 60 000-slash path and 10 000 fragments complete', () => {
+    expect(term('cat ' + '/'.repeat(60_000) + 'etc', allowing('Terminal(cat)')).reasonCode).toBe('ceiling_path_scope');
+    expect(term(`cat ${ROOT}` + '/'.repeat(60_000), allowing('Terminal(cat)')).policy).toBe('auto_approve');
+    // Issue 9 A.7: over the cap nothing is parsed.
+    expect(term('cat ' + '/'.repeat(100_000) + 'etc', allowing('Terminal(cat)')).reasonCode).toBe('command_too_long');
     expect(term('ls;'.repeat(10_000), allowing('Terminal(ls)')).policy).toBe('auto_approve');
     expect(term('ls && '.repeat(10_000) + 'rm -rf /').policy).toBe('deny');
     expect(term('sudo '.repeat(5_000) + 'rm -rf /').policy).toBe('deny');
