@@ -1,6 +1,8 @@
 // One joined topic on one socket (Phoenix.Channel.Server). Messages for it are handled one at a
 // time, in arrival order, like a channel process's mailbox; a handler that throws takes down
 // this channel only (`phx_error`, the client rejoins), never the socket or other channels.
+// Exception: events the module names `immediate` (a runner's `ack`) are handled on arrival, never
+// queued behind another message's store write; the module keeps them cheap and order-free.
 import type { Logger } from 'pino';
 import type { SocketIdentity } from './auth.ts';
 import { PROTOCOL_REASONS } from './errors.ts';
@@ -55,6 +57,11 @@ export interface ChannelModule {
   afterJoin?(context: ChannelContext): void;
   /** Undefined result = `{:noreply, socket}`. */
   handleIn?(event: string, payload: unknown, context: ChannelContext): MaybePromise<Reply | undefined>;
+  /**
+   * Events handled as soon as they arrive on a joined channel, beside the mailbox instead of in
+   * it (their replies may overtake earlier messages' replies). For handlers that write nothing.
+   */
+  immediate?(event: string): boolean;
   terminate?(reason: TerminateReason, context: ChannelContext): void;
 }
 
@@ -140,6 +147,10 @@ export class ChannelServer implements ChannelContext, Subscriber {
   /** A client message for this channel; handled after the ones before it. */
   receive(message: Message): void {
     if (this.#state === 'closed') return;
+    if (this.#state === 'joined' && this.#module.immediate?.(message.event) === true) {
+      this.#handleNow(message);
+      return;
+    }
     (this.#mailbox ??= []).push(message);
     if (!this.#busy) this.#drain();
   }
@@ -220,6 +231,25 @@ export class ChannelServer implements ChannelContext, Subscriber {
       this.#replied(message, result);
     }
     this.#busy = false;
+  }
+
+  /** An `immediate` event: handled now; the mailbox goes on undisturbed. */
+  #handleNow(message: Message): void {
+    let result: MaybePromise<Reply | undefined>;
+    try {
+      result = this.#handle(message);
+    } catch (err) {
+      this.#crash(err);
+      return;
+    }
+    if (isPromise(result)) {
+      result.then(
+        (reply) => this.#replied(message, reply),
+        (err: unknown) => this.#crash(err),
+      );
+      return;
+    }
+    this.#replied(message, result);
   }
 
   #handle(message: Message): MaybePromise<Reply | undefined> {

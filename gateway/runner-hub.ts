@@ -30,7 +30,8 @@ export type SinkAnswer = { ok: true } | { ok: false; reason: Refusal };
 export interface RunnerSink {
   /** The answer becomes the reply: `{ok:false}` (e.g. stale attempt) is an error reply with the Refusal. */
   onResult(projectId: string, result: Result): Promise<SinkAnswer>;
-  onOutput?(projectId: string, output: Output): void | Promise<void>;
+  /** An answer `{ok:false}` (another project's dispatch) becomes an error reply, like onResult's. */
+  onOutput?(projectId: string, output: Output): void | Promise<void | SinkAnswer>;
 }
 
 export type DeliveryOutcome =
@@ -90,6 +91,8 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       join: (topic, payload, context) => this.#join(topic, payload, context),
       afterJoin: (context) => context.push(PRESENCE_EVENTS.state, this.#presence.list(context.topic)),
       handleIn: (event, payload, context) => this.#handleIn(event, payload, context),
+      // Acks only settle a pending delivery in memory: never queued behind a result's store write.
+      immediate: (event) => event === RUNNER_EVENTS.ack,
       terminate: (reason, context) => this.#left(reason, context),
     };
   }
@@ -136,12 +139,18 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     });
   }
 
-  #settle(key: string, outcome: DeliveryOutcome): void {
+  /**
+   * `from`: the project whose runner answered. A runner never settles another project's delivery
+   * (false: refuse it as forbidden_dispatch).
+   */
+  #settle(key: string, outcome: DeliveryOutcome, from?: string): boolean {
     const pending = this.#pending.get(key);
-    if (!pending) return;
+    if (!pending) return true;
+    if (from !== undefined && pending.connection.info.projectId !== from) return false;
     this.#pending.delete(key);
     clearTimeout(pending.timer);
     pending.resolve(outcome);
+    return true;
   }
 
   #join(topic: string, payload: unknown, context: ChannelContext): Reply {
@@ -227,22 +236,19 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       case RUNNER_EVENTS.ack: {
         const ack = ExecuteAck.safeParse(payload);
         if (!ack.success) return invalid('ack', ack.error.issues);
-        this.#settle(deliveryKey(ack.data), { ok: true });
+        if (!this.#settle(deliveryKey(ack.data), { ok: true }, projectId)) return forbidden(projectId, ack.data.dispatchId, 'ack');
         return ok();
       }
       case RUNNER_EVENTS.output: {
         const output = Output.safeParse(payload);
         if (!output.success) return invalid('output', output.error.issues);
-        this.#settle(deliveryKey(output.data), { ok: true });
-        return this.#toSink('output', projectId, async (sink) => {
-          await sink.onOutput?.(projectId, output.data);
-          return { ok: true };
-        });
+        if (!this.#settle(deliveryKey(output.data), { ok: true }, projectId)) return forbidden(projectId, output.data.dispatchId, 'output');
+        return this.#toSink('output', projectId, async (sink) => (await sink.onOutput?.(projectId, output.data)) ?? { ok: true });
       }
       case RUNNER_EVENTS.result: {
         const result = Result.safeParse(payload);
         if (!result.success) return invalid('result', result.error.issues);
-        this.#settle(deliveryKey(result.data), { ok: true });
+        if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId)) return forbidden(projectId, result.data.dispatchId, 'result');
         return this.#toSink('result', projectId, (sink) => sink.onResult(projectId, result.data));
       }
       default:
@@ -262,5 +268,8 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     }
   }
 }
+
+const forbidden = (projectId: string, dispatchId: string, what: string): Reply =>
+  refusal(PUSH_ERRORS.forbiddenDispatch, `dispatch ${dispatchId.slice(0, 100)} does not belong to project ${projectId}; this ${what} was refused`);
 
 const deliveryKey = (message: { dispatchId: string; attempt: number }): string => `${message.dispatchId}#${message.attempt}`;

@@ -139,6 +139,10 @@ export const PUSH_ERRORS = {
   sinkFailed: 'sink_failed',
   /** Only runners push on `runner:*`; an admin watcher cannot. */
   notARunner: 'not_a_runner',
+  /** `ack`, `output` or `result` for a dispatch of another project: refused, nothing recorded. */
+  forbiddenDispatch: 'forbidden_dispatch',
+  /** The result's frame is over the socket's limit: the gateway recorded it failed with the output cut to fit. */
+  resultTooLarge: 'result_too_large',
 } as const;
 
 /** Why `RunnerHub.execute` could not hand a dispatch to a runner. */

@@ -15,7 +15,7 @@ import type { Dispatch, Project, ProposedAction, Store } from '../store/types.ts
 import { runContainerOnBroker, runTerminalOnBroker, type Routed } from './broker-route.ts';
 import type { ExecutionLimits } from './config.ts';
 import { prepareContainerStart } from './container-start.ts';
-import { noBroker, portFailed, runnerNotConnected, serverRestarted } from './failures.ts';
+import { noBroker, outcomeUnknown, portFailed, runnerNotConnected, serverRestarted } from './failures.ts';
 import { failedOutcome, type ExecutionOutcome } from './outcome.ts';
 import { type ExecutionPlan, isFailure, planOf } from './plan.ts';
 import type { RunnerPort, RunnerResultSink } from './ports.ts';
@@ -50,6 +50,14 @@ export interface DispatcherOptions {
 }
 
 type Mode = 'live' | 'resume';
+
+/** How far #run got: what a crash handler may and may not claim about the command. */
+interface Progress {
+  /** The committed claim, once there is one. */
+  claim: Dispatch | null;
+  /** `execute` may have reached the runner (pushed inside the claim transaction). */
+  sent: boolean;
+}
 
 export class Dispatcher implements ActionExecutionPort {
   readonly #o: DispatcherOptions;
@@ -104,17 +112,42 @@ export class Dispatcher implements ActionExecutionPort {
     const dispatch = await this.#o.store.read.dispatches.getByAction(actionId);
     if (!dispatch || dispatch.state !== 'queued' || this.#active.has(dispatch.id)) return;
     this.#active.add(dispatch.id);
+    const progress: Progress = { claim: null, sent: false };
     try {
-      await this.#run(dispatch, mode);
+      await this.#run(dispatch, mode, progress);
     } catch (error) {
       // A bug or a store failure must not leave the action silently stuck or crash the server.
-      this.#o.logger.error({ code: 'dispatch_crashed', err: error, actionId, dispatchId: dispatch.id }, 'the dispatcher failed while handling an action');
-      await this.#recorder
-        .record({ dispatch, attempt: null, action: { id: actionId, projectId: dispatch.projectId, actionType: 'terminal' }, outcome: { ...portFailed('dispatcher', error), origin: 'gateway' } })
-        .catch((again: unknown) => this.#o.logger.error({ code: 'dispatch_record_failed', err: again, actionId }, 'could not record the failure either; it is retried at the next start'));
+      this.#o.logger.error({ code: 'dispatch_crashed', err: error, actionId, dispatchId: dispatch.id, sent: progress.sent, claimed: progress.claim !== null }, 'the dispatcher failed while handling an action');
+      await this.#recordCrash(dispatch, progress, error).catch((again: unknown) =>
+        this.#o.logger.error({ code: 'dispatch_record_failed', err: again, actionId }, 'could not record the failure either; it is retried at the next start'),
+      );
     } finally {
       this.#active.delete(dispatch.id);
     }
+  }
+
+  /**
+   * What a crash leaves true: "not run" only while nothing was sent (fenced on `queued`, so a claim
+   * that won meanwhile, on any node, is never overwritten); once `execute` may have gone out or the
+   * broker may have started, outcome_unknown, fenced on the state and attempt that claim wrote.
+   */
+  async #recordCrash(dispatch: Dispatch, progress: Progress, error: unknown): Promise<void> {
+    const action = await this.#o.store.read.actions.get(dispatch.actionId);
+    const target = { id: dispatch.actionId, projectId: dispatch.projectId, actionType: action?.actionType ?? ('terminal' as const) };
+    const message = error instanceof Error ? error.message : String(error);
+    if (progress.claim) {
+      const claim = progress.claim;
+      await this.#recorder.record({ dispatch: claim, fence: { attempt: claim.attempt, from: IN_FLIGHT }, action: target, outcome: { ...outcomeUnknown(dispatch.projectId, claim.attempt, 'dispatcher_failed_after_send', message), origin: 'gateway' } });
+      return;
+    }
+    if (progress.sent) {
+      // The claim transaction pushed attempt N+1 and then failed: its COMMIT may or may not have landed.
+      const unknown = { ...outcomeUnknown(dispatch.projectId, dispatch.attempt + 1, 'claim_not_committed', message), origin: 'gateway' as const };
+      if (await this.#recorder.record({ dispatch, fence: { attempt: dispatch.attempt, from: ['queued'] }, action: target, outcome: unknown })) return;
+      await this.#recorder.record({ dispatch, fence: { attempt: dispatch.attempt + 1, from: IN_FLIGHT }, action: target, outcome: unknown });
+      return;
+    }
+    await this.#recorder.record({ dispatch, fence: { attempt: dispatch.attempt, from: ['queued'] }, action: target, outcome: { ...portFailed('dispatcher', error), origin: 'gateway' } });
   }
 
   /**
@@ -161,12 +194,12 @@ export class Dispatcher implements ActionExecutionPort {
     void tracked.finally(() => this.#work.delete(tracked));
   }
 
-  async #run(dispatch: Dispatch, mode: Mode): Promise<void> {
+  async #run(dispatch: Dispatch, mode: Mode, progress: Progress): Promise<void> {
     const { store, logger } = this.#o;
     const [action, project] = await Promise.all([store.read.actions.get(dispatch.actionId), store.read.projects.get(dispatch.projectId)]);
     if (!action || !project) throw new Error(`dispatch ${dispatch.id} refers to a missing action or project`);
     const fail = (outcome: ExecutionOutcome): Promise<boolean> =>
-      this.#recorder.record({ dispatch, attempt: null, action, outcome: { origin: 'gateway', ...outcome } });
+      this.#recorder.record({ dispatch, fence: { attempt: dispatch.attempt, from: ['queued'] }, action, outcome: { origin: 'gateway', ...outcome } });
 
     let scopeRoot: string;
     try {
@@ -233,16 +266,23 @@ export class Dispatcher implements ActionExecutionPort {
       const claimed = await this.#claim(dispatch, project, plan, true, verifiedAt, () => null);
       if (!claimed) return;
       const { claim, previousContainerId } = claimed;
+      progress.claim = claim;
       const routed = await this.#onBroker(project, plan, scopeRoot, resources, previousContainerId);
-      await this.#recorder.record({ dispatch: claim, attempt: claim.attempt, action, outcome: routed.outcome, ...(routed.lifecycle ? { lifecycle: routed.lifecycle } : {}) });
+      await this.#recorder.record({ dispatch: claim, fence: { attempt: claim.attempt, from: ['running'] }, action, outcome: routed.outcome, ...(routed.lifecycle ? { lifecycle: routed.lifecycle } : {}) });
       return;
     }
     const runner = this.#runner;
     const runnerAction = RunnerRoute.actionFor(plan, resources);
     if (!runner || !runnerAction) return; // unreachable: no runner port fails above, `elsewhere` is parked
     // The execute goes out inside the claim's transaction, before its COMMIT (see RunnerRoute.push).
-    const claimed = await runner.claiming(dispatch.id, () => this.#claim(dispatch, project, plan, false, verifiedAt, (claim) => runner.push(claim, runnerAction)));
+    const claimed = await runner.claiming(dispatch.id, () =>
+      this.#claim(dispatch, project, plan, false, verifiedAt, (claim) => {
+        progress.sent = true;
+        return runner.push(claim, runnerAction);
+      }),
+    );
     if (!claimed) return;
+    progress.claim = claimed.claim;
     await runner.deliver(claimed.claim, action.actionType, claimed.handedOff, claimed.previousContainerId);
   }
 
@@ -275,7 +315,7 @@ export class Dispatcher implements ActionExecutionPort {
 
   /** The previous process died while the broker ran this: its outcome is unknown; never re-run. */
   async #brokerInterrupted(dispatch: Dispatch): Promise<void> {
-    await this.#recorder.recordForDispatch(dispatch, dispatch.attempt, { ...serverRestarted(dispatch.projectId), origin: 'gateway' });
+    await this.#recorder.recordForDispatch(dispatch, { attempt: dispatch.attempt, from: IN_FLIGHT }, { ...serverRestarted(dispatch.projectId), origin: 'gateway' });
   }
 
   /** Whether this process parked the action's dispatch: it stays queued for another executor. */

@@ -1,5 +1,6 @@
 // The named failures the dispatcher itself produces (the broker and the runner bring their own
 // codes, passed through). Each sentence says what happened, where, and what to do next.
+import { OUTCOME_UNKNOWN } from '../store/types.ts';
 import { type FailedOutcome, failedOutcome } from './outcome.ts';
 
 export const EXECUTION_FAILURES = {
@@ -14,7 +15,32 @@ export const EXECUTION_FAILURES = {
   invalidPayload: 'invalid_payload',
   portFailed: 'execution_port_failed',
   serverRestarted: 'exec_interrupted',
+  outcomeUnknown: OUTCOME_UNKNOWN,
 } as const;
+
+/** Why the gateway cannot know whether a command started (detail.cause of outcome_unknown). */
+export type UnknownCause = 'runner_disconnected_before_ack' | 'delivery_timeout' | 'claim_not_committed' | 'dispatcher_failed_after_send';
+
+const UNKNOWN_WHY: Record<UnknownCause, string> = {
+  runner_disconnected_before_ack: 'the runner disconnected after the command was sent and before it acknowledged it',
+  delivery_timeout: 'the runner did not acknowledge the command in time after it was sent',
+  claim_not_committed: 'the command was sent to the runner but the gateway could not record that it was sent',
+  dispatcher_failed_after_send: 'the gateway failed after the command was sent to the runner',
+};
+
+/**
+ * The gateway sent the command (attempt `attempt`) but cannot know whether the runner started it.
+ * Never "not run": the runner may have run it, and its report (from its journal) replaces this
+ * outcome when it arrives. Proposing it again could run it twice.
+ */
+export function outcomeUnknown(projectId: string, attempt: number, cause: UnknownCause, message?: string): FailedOutcome {
+  return failedOutcome(
+    EXECUTION_FAILURES.outcomeUnknown,
+    `The outcome of this action is unknown: ${UNKNOWN_WHY[cause]}${message ? ` (${message.slice(0, 300)})` : ''}, so the command may have run on the machine of project ${projectId}. ` +
+      'If the runner ran it, its report replaces this outcome when it reconnects. Check the machine before proposing the action again: it could run twice.',
+    { projectId, attempt, cause },
+  );
+}
 
 export function runnerNotConnected(projectId: string, lastSeen: Date | null): FailedOutcome {
   // Says only what the gateway knows: with several nodes, "since the gateway started" was false

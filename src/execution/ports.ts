@@ -13,8 +13,11 @@ export interface RunnerPort {
   onLeft(listener: (projectId: string, reason: string) => void): () => void;
 }
 
+export type SinkAnswer = { ok: true } | { ok: false; reason: { code: string; message: string } };
+
 /** The gateway's sink: what the runner reports. The answer becomes the push's reply. */
 export interface RunnerResultSink {
-  onResult(projectId: string, result: Result): Promise<{ ok: true } | { ok: false; reason: { code: string; message: string } }>;
-  onOutput(projectId: string, output: Output): Promise<void>;
+  onResult(projectId: string, result: Result): Promise<SinkAnswer>;
+  /** Refuses output for another project's dispatch (forbidden_dispatch) or an unknown one. */
+  onOutput(projectId: string, output: Output): Promise<SinkAnswer>;
 }

@@ -1,10 +1,11 @@
 // Records the end of one execution in one transaction: the dispatch's final state and outcome
-// (conditional: a second writer or a stale attempt changes nothing), action.executed /
+// (fenced: the write names the state and attempt it expects, so a second writer on any node, a
+// pre-claim failure racing a claim, or a stale attempt changes nothing), action.executed /
 // action.failed with the payload, the container lifecycle, and the waiting agent turn. After the
 // commit the outcome is logged and the waiting agent (socket, long-poll) is woken.
 import type { AgentTurns } from '../agents/turns.ts';
 import type { Logger } from '../logger.ts';
-import type { ContainerLifecycle, Dispatch, ProposedAction, Store } from '../store/types.ts';
+import type { ContainerLifecycle, Dispatch, DispatchFence, ProposedAction, Store } from '../store/types.ts';
 import { EXECUTION_EVENTS } from './events.ts';
 import { lifecycleAfter } from './lifecycle.ts';
 import { capOutcome, type ExecutionOutcome } from './outcome.ts';
@@ -12,8 +13,8 @@ import { isContainerAction } from './plan.ts';
 
 export interface RecordInput {
   dispatch: Pick<Dispatch, 'id' | 'target'>;
-  /** The attempt this outcome belongs to; null = whatever attempt (failures before any claim). */
-  attempt: number | null;
+  /** The state and attempt the dispatch must still be in: `queued` at its queued attempt before a claim, the in-flight states of the claimed attempt after. */
+  fence: DispatchFence;
   action: Pick<ProposedAction, 'id' | 'projectId' | 'actionType'>;
   outcome: ExecutionOutcome;
   /** The container lifecycle this outcome makes true (container actions only). */
@@ -41,7 +42,7 @@ export class OutcomeRecorder {
     const at = this.#now().toISOString();
     const { action, dispatch } = input;
     const result = await this.#store.transaction(async (tx) => {
-      if (!(await tx.dispatches.finish(dispatch.id, input.attempt, outcome.status, outcome as unknown as Record<string, unknown>, at))) {
+      if (!(await tx.dispatches.finish(dispatch.id, input.fence, outcome.status, outcome as unknown as Record<string, unknown>, at))) {
         return { applied: false, turnEnded: false };
       }
       const current = await tx.dispatches.get(dispatch.id);
@@ -76,11 +77,49 @@ export class OutcomeRecorder {
    * For a dispatch known by its row alone (a restart, a runner's result, a lost runner): reads its
    * action type and, for container actions only, the project's container before the outcome.
    */
-  async recordForDispatch(dispatch: Dispatch, attempt: number, outcome: ExecutionOutcome): Promise<boolean> {
+  async recordForDispatch(dispatch: Dispatch, fence: DispatchFence, outcome: ExecutionOutcome): Promise<boolean> {
+    const action = await this.#actionOf(dispatch);
+    const previous = isContainerAction(action.actionType) ? await this.#store.read.containers.get(dispatch.projectId) : null;
+    return this.recordDerivingLifecycle({ dispatch, fence, action, outcome }, previous?.containerId ?? null);
+  }
+
+  /**
+   * A runner's report of `attempt` replaces the `outcome_unknown` recorded for it: the dispatch
+   * gets the real outcome and the log one action.executed / action.failed naming what it resolves.
+   * False when the dispatch no longer holds that unknown outcome (another report won).
+   */
+  async resolveUnknown(dispatch: Dispatch, attempt: number, input: ExecutionOutcome): Promise<boolean> {
+    const outcome = capOutcome(input, this.#capBytes);
+    const action = await this.#actionOf(dispatch);
+    const previous = isContainerAction(action.actionType) ? await this.#store.read.containers.get(dispatch.projectId) : null;
+    const lifecycle = lifecycleAfter(action.actionType, outcome, previous?.containerId ?? null);
+    const at = this.#now().toISOString();
+    const applied = await this.#store.transaction(async (tx) => {
+      if (!(await tx.dispatches.resolveUnknown(dispatch.id, attempt, outcome.status, outcome as unknown as Record<string, unknown>, at))) return false;
+      await tx.dispatches.noteReport(dispatch.id, attempt, at);
+      await tx.events.append({
+        projectId: action.projectId,
+        type: outcome.status === 'executed' ? EXECUTION_EVENTS.executed : EXECUTION_EVENTS.failed,
+        actorKind: 'system',
+        actorId: null,
+        actionId: action.id,
+        payload: { actionType: action.actionType, dispatchId: dispatch.id, attempt, target: dispatch.target, resolves: 'outcome_unknown', ...outcome },
+        createdAt: at,
+      });
+      if (lifecycle) await tx.containers.setState(action.projectId, lifecycle.state, lifecycle.containerId, at);
+      return true;
+    });
+    if (!applied) return false;
+    this.#logger.warn(
+      { actionId: action.id, dispatchId: dispatch.id, projectId: action.projectId, code: 'outcome_resolved', status: outcome.status, attempt },
+      'a runner report replaced the outcome_unknown recorded for this action with its real outcome',
+    );
+    await this.#turns.deliver(action.id, false);
+    return true;
+  }
+
+  async #actionOf(dispatch: Dispatch): Promise<Pick<ProposedAction, 'id' | 'projectId' | 'actionType'>> {
     const action = await this.#store.read.actions.get(dispatch.actionId);
-    const actionType = action?.actionType ?? 'terminal';
-    const previous = isContainerAction(actionType) ? await this.#store.read.containers.get(dispatch.projectId) : null;
-    const input = { dispatch, attempt, action: { id: dispatch.actionId, projectId: dispatch.projectId, actionType }, outcome };
-    return this.recordDerivingLifecycle(input, previous?.containerId ?? null);
+    return { id: dispatch.actionId, projectId: dispatch.projectId, actionType: action?.actionType ?? 'terminal' };
   }
 }

@@ -1,14 +1,19 @@
 // `mounted` / `runner` projects: the approved action goes to the runner connected on
-// `runner:<projectId>` (RN-497). Delivery, the runner's results (stale attempts and unknown
-// dispatches refused), and loss: a runner that disconnects mid-command and is not back with a
-// result within the grace period, or whose lease (command timeout + grace) runs out, makes the
-// dispatch `runner_lost`. An in-flight dispatch is never delivered again, so never re-run.
+// `runner:<projectId>` (RN-497). Delivery, the runner's results, and loss: a runner that
+// disconnects mid-command and is not back with a result within the grace period, or whose lease
+// (command timeout + grace) runs out, makes the dispatch `runner_lost`. An in-flight dispatch is
+// never delivered again, so never re-run.
+//
+// Outcomes are true: once `execute` went out, a delivery that fails (disconnect before the ack,
+// no ack in time) is `outcome_unknown`, never "not run"; a runner's later report replaces it. A
+// report for a dispatch already settled otherwise is kept as one action.late_result (never
+// dropped, never twice), and a report for another project's dispatch is refused.
 import type { Execute, Output, Result, RunnerAction } from '../../runner-protocol/index.ts';
 import type { Logger } from '../logger.ts';
-import type { Dispatch, DispatchState, ProposedAction, Store } from '../store/types.ts';
+import { type Dispatch, type DispatchFence, type DispatchState, OUTCOME_UNKNOWN, type ProposedAction, type Store } from '../store/types.ts';
 import type { ExecutionLimits } from './config.ts';
 import { EXECUTION_EVENTS } from './events.ts';
-import { deliveryFailed, portFailed, runnerLost, runnerRefused } from './failures.ts';
+import { deliveryFailed, outcomeUnknown, portFailed, runnerLost, runnerRefused, type UnknownCause } from './failures.ts';
 import type { ExecutionOutcome } from './outcome.ts';
 import type { ExecutionPlan } from './plan.ts';
 import type { Delivery, RunnerPort, RunnerResultSink } from './ports.ts';
@@ -22,8 +27,21 @@ const refuse = (code: string, message: string): SinkAnswer => ({ ok: false, reas
 
 export const runnerTarget = (projectId: string): string => `runner:${projectId}`;
 
-/** A pushed `execute`: the runner's ack (or why not), or what the runner gateway threw. Never rejects. */
-export type Pushed = Promise<{ delivery: Delivery } | { thrown: unknown }>;
+/** Settling an in-flight attempt: fenced on the in-flight states and that attempt. */
+const inFlightFence = (attempt: number): DispatchFence => ({ attempt, from: IN_FLIGHT });
+
+/** The refusal code for a report about another project's dispatch (runner-protocol PUSH_ERRORS). */
+export const FORBIDDEN_DISPATCH = 'forbidden_dispatch';
+
+/** How many dispatches' `running` moves are remembered (per gateway process): bounded. */
+const RUNNING_SEEN_MAX = 10_000;
+
+/**
+ * A pushed `execute`: the runner's ack (or why not), or what the runner gateway threw. `sent` says
+ * whether `execute` can have reached the runner: false only when nothing left this process (no
+ * runner connected, or the message was refused before it went out). Never rejects.
+ */
+export type Pushed = Promise<({ delivery: Delivery } | { thrown: unknown }) & { sent: boolean }>;
 
 export class RunnerRoute implements RunnerResultSink {
   readonly #store: Store;
@@ -34,7 +52,8 @@ export class RunnerRoute implements RunnerResultSink {
   readonly #now: () => Date;
   readonly #leases = new Map<string, NodeJS.Timeout>();
   readonly #graceTimers = new Map<string, NodeJS.Timeout>();
-  readonly #runningSeen = new Set<string>();
+  /** dispatchId -> the attempt already moved to `running` (bounded by RUNNING_SEEN_MAX). */
+  readonly #runningSeen = new Map<string, number>();
   /** dispatchId -> its claim transaction, while the claim that pushed it is not committed yet. */
   readonly #claims = new Map<string, Promise<unknown>>();
   readonly #unsubscribe: () => void;
@@ -85,64 +104,94 @@ export class RunnerRoute implements RunnerResultSink {
    */
   push(claim: Dispatch, action: RunnerAction): Pushed {
     const execute: Execute = { dispatchId: claim.id, attempt: claim.attempt, action };
+    // The port pushes synchronously when a runner is connected; without one nothing is sent.
+    const sent = this.#runners.isConnected(claim.projectId);
     try {
       return this.#runners.execute(claim.projectId, execute).then(
-        (delivery) => ({ delivery }),
-        (thrown: unknown) => ({ thrown }),
+        (delivery) => ({ delivery, sent }),
+        (thrown: unknown) => ({ thrown, sent }),
       );
     } catch (thrown) {
-      return Promise.resolve({ thrown });
+      return Promise.resolve({ thrown, sent: false }); // refused before anything went out
     }
   }
 
   /** Settles the delivery of a pushed, committed claim (state `sent`): resolves on the ack, not the command. */
   async deliver(dispatch: Dispatch, actionType: ProposedAction['actionType'], pushed: Pushed, previousContainerId: string | null): Promise<void> {
     this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil);
-    let outcome: ExecutionOutcome | null = null;
     const answer = await pushed;
-    try {
-      if ('thrown' in answer) throw answer.thrown;
-      const { delivery } = answer;
-      if (delivery.ok) {
+    if ('delivery' in answer && answer.delivery.ok) {
+      try {
         await this.#store.transaction((tx) => tx.dispatches.advance(dispatch.id, dispatch.attempt, ['sent'], 'accepted', this.#now().toISOString()));
-        return;
+      } catch (error) {
+        // The runner has it: a store fault here must not turn into "nothing ran". The dispatch
+        // stays `sent`; the runner's result (or its lease) settles it.
+        this.#logger.warn({ code: 'dispatch_accept_unrecorded', err: error, dispatchId: dispatch.id }, 'the runner acknowledged the dispatch but the store could not record it; its result still settles it');
       }
-      outcome = { ...deliveryFailed(dispatch.projectId, delivery.code, delivery.message), origin: 'gateway' };
-    } catch (error) {
-      this.#logger.error({ code: 'execution_port_failed', err: error, dispatchId: dispatch.id }, 'the runner gateway threw while delivering');
-      outcome = { ...portFailed('runner gateway', error), origin: 'gateway' };
+      return;
+    }
+    let outcome: ExecutionOutcome;
+    const { projectId } = dispatch;
+    if ('thrown' in answer) {
+      this.#logger.error({ code: 'execution_port_failed', err: answer.thrown, dispatchId: dispatch.id, sent: answer.sent }, 'the runner gateway threw while delivering');
+      outcome = answer.sent ? outcomeUnknown(projectId, dispatch.attempt, 'dispatcher_failed_after_send', String(answer.thrown)) : portFailed('runner gateway', answer.thrown);
+    } else if (!answer.delivery.ok) {
+      const { code, message } = answer.delivery;
+      const cause: UnknownCause = code === 'delivery_timeout' ? 'delivery_timeout' : 'runner_disconnected_before_ack';
+      outcome = answer.sent ? outcomeUnknown(projectId, dispatch.attempt, cause, message) : deliveryFailed(projectId, code, message);
+    } else {
+      return;
     }
     this.#forget(dispatch.id);
-    const action = { id: dispatch.actionId, projectId: dispatch.projectId, actionType };
-    await this.#recorder.recordDerivingLifecycle({ dispatch, attempt: dispatch.attempt, action, outcome }, previousContainerId);
+    const action = { id: dispatch.actionId, projectId, actionType };
+    await this.#recorder.recordDerivingLifecycle({ dispatch, fence: inFlightFence(dispatch.attempt), action, outcome: { ...outcome, origin: 'gateway' } }, previousContainerId);
   }
 
   async onResult(projectId: string, result: Result): Promise<SinkAnswer> {
     await this.#claims.get(result.dispatchId)?.catch(() => {}); // read the claim, not the row before it
     const dispatch = await this.#store.read.dispatches.get(result.dispatchId);
-    if (!dispatch || dispatch.projectId !== projectId) {
-      return refuse('unknown_dispatch', `dispatch ${result.dispatchId} is not known for project ${projectId}; the result was not recorded`);
-    }
-    if (dispatch.state === 'executed' || dispatch.state === 'failed') return this.#afterSettled(dispatch, result);
+    if (!dispatch) return refuse('unknown_dispatch', `dispatch ${result.dispatchId} is not known; the result was not recorded`);
+    if (dispatch.projectId !== projectId) return this.#forbidden(projectId, dispatch, 'result');
+    if (dispatch.state === 'executed' || dispatch.state === 'failed') return this.#afterSettled(projectId, dispatch, result);
     if (dispatch.state === 'queued') return this.#beforeClaimCommitted(projectId, dispatch, result);
     if (result.attempt !== dispatch.attempt) {
-      return refuse('stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} is stale (current attempt ${dispatch.attempt}); the result was not recorded`);
+      return this.#lateReport(dispatch, result, 'stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} is stale (current attempt ${dispatch.attempt}); it is kept as action.late_result`);
     }
-    await this.#settle(dispatch, dispatch.attempt, outcomeOf(projectId, result));
+    if (!(await this.#settle(dispatch, inFlightFence(dispatch.attempt), outcomeOf(projectId, result)))) return this.onResult(projectId, result); // settled meanwhile: judge it against that
     return { ok: true };
   }
 
-  async onOutput(_projectId: string, output: Output): Promise<void> {
-    if (this.#runningSeen.has(output.dispatchId)) return;
-    this.#runningSeen.add(output.dispatchId);
-    await this.#store.transaction((tx) => tx.dispatches.advance(output.dispatchId, output.attempt, ['sent', 'accepted'], 'running', this.#now().toISOString()));
+  /** The first output of an attempt moves it to `running`; output for another project's dispatch is refused. */
+  async onOutput(projectId: string, output: Output): Promise<SinkAnswer> {
+    if (this.#runningSeen.get(output.dispatchId) === output.attempt) return { ok: true };
+    await this.#claims.get(output.dispatchId)?.catch(() => {});
+    const dispatch = await this.#store.read.dispatches.get(output.dispatchId);
+    if (!dispatch) return refuse('unknown_dispatch', `dispatch ${output.dispatchId} is not known; the output was dropped`);
+    if (dispatch.projectId !== projectId) return this.#forbidden(projectId, dispatch, 'output');
+    if (dispatch.attempt !== output.attempt || !IN_FLIGHT.includes(dispatch.state)) return { ok: true }; // output of a settled or stale attempt: nothing to move
+    // Bounded: only known dispatches of this project get here, and the oldest are forgotten first.
+    if (this.#runningSeen.size >= RUNNING_SEEN_MAX) this.#runningSeen.delete(this.#runningSeen.keys().next().value as string);
+    this.#runningSeen.set(output.dispatchId, output.attempt);
+    if (dispatch.state !== 'running') {
+      await this.#store.transaction((tx) => tx.dispatches.advance(output.dispatchId, output.attempt, ['sent', 'accepted'], 'running', this.#now().toISOString()));
+    }
+    return { ok: true };
   }
 
-  /** Start-up: in-flight runner dispatches of the previous process get the grace period and their lease. */
+  #forbidden(projectId: string, dispatch: Dispatch, what: string): SinkAnswer {
+    this.#logger.warn({ code: FORBIDDEN_DISPATCH, projectId, dispatchId: dispatch.id, dispatchProjectId: dispatch.projectId, what }, `a runner pushed ${what} for another project's dispatch; refused`);
+    return refuse(FORBIDDEN_DISPATCH, `dispatch ${dispatch.id} does not belong to project ${projectId}; this ${what} was refused and not recorded`);
+  }
+
+  /**
+   * Start-up: in-flight runner dispatches of the previous process get their lease, and at least one
+   * grace window from now however old that lease is (the gateway may have been down longer than
+   * it): their runner gets the chance to reconnect and report before anything is called lost.
+   */
   async resumeInFlight(dispatches: Dispatch[]): Promise<void> {
     const projects = new Set<string>();
     for (const dispatch of dispatches) {
-      this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil);
+      this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil, this.#limits.runnerGraceMs);
       projects.add(dispatch.projectId);
     }
     for (const projectId of projects) this.#armGrace(projectId, 'was not connected when the gateway restarted');
@@ -156,12 +205,13 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   /** True when this call settled the dispatch. */
-  #settle(dispatch: Dispatch, attempt: number, outcome: ExecutionOutcome): Promise<boolean> {
-    this.#forget(dispatch.id);
-    return this.#recorder.recordForDispatch(dispatch, attempt, outcome);
+  async #settle(dispatch: Dispatch, fence: DispatchFence, outcome: ExecutionOutcome): Promise<boolean> {
+    const settled = await this.#recorder.recordForDispatch(dispatch, fence, outcome);
+    if (settled) this.#forget(dispatch.id);
+    return settled;
   }
 
-  /** The dispatch is being settled: its lease and `running` bookkeeping go. */
+  /** The dispatch is settled: its lease and `running` bookkeeping go. */
   #forget(dispatchId: string): void {
     this.#clearLease(dispatchId);
     this.#runningSeen.delete(dispatchId);
@@ -179,7 +229,7 @@ export class RunnerRoute implements RunnerResultSink {
       return refuse('stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} was never sent (it is queued at attempt ${dispatch.attempt}); the result was not recorded`);
     }
     const outcome: ExecutionOutcome = { ...outcomeOf(projectId, result), runnerAttempt: result.attempt };
-    if (await this.#settle(dispatch, dispatch.attempt, outcome)) {
+    if (await this.#settle(dispatch, { attempt: dispatch.attempt, from: ['queued'] }, outcome)) {
       this.#logger.warn(
         { code: 'result_before_claim', dispatchId: dispatch.id, actionId: dispatch.actionId, attempt: result.attempt, status: result.status, runnerCode: result.reason?.code },
         'the runner reported attempt N+1 of a dispatch still queued (its claim was lost with the previous gateway process); recorded, it is not delivered again',
@@ -189,39 +239,67 @@ export class RunnerRoute implements RunnerResultSink {
     return this.onResult(projectId, result); // claimed or settled meanwhile: judge it against that
   }
 
-  /** A result for a dispatch already settled: the same result again is fine; anything else is refused. */
-  async #afterSettled(dispatch: Dispatch, result: Result): Promise<SinkAnswer> {
-    const recordedFromRunner = dispatch.outcome?.origin === 'runner';
-    const runnerAttempt = dispatch.outcome?.runnerAttempt;
-    const settledAttempt = typeof runnerAttempt === 'number' ? runnerAttempt : dispatch.attempt;
-    if (result.attempt === settledAttempt && recordedFromRunner) return { ok: true };
-    if (recordedFromRunner || result.fromJournal) {
-      return refuse('stale_attempt', `dispatch ${dispatch.id} was already settled by attempt ${settledAttempt}; attempt ${result.attempt} was not recorded`);
+  /**
+   * A result for a dispatch already settled. It replaces an `outcome_unknown` of its attempt; the
+   * report already recorded, sent again, is fine; any other report is kept as action.late_result.
+   */
+  async #afterSettled(projectId: string, dispatch: Dispatch, result: Result): Promise<SinkAnswer> {
+    const recorded = dispatch.outcome;
+    const unknownAttempt = (recorded?.detail as { attempt?: unknown } | undefined)?.attempt;
+    if (recorded?.code === OUTCOME_UNKNOWN && unknownAttempt === result.attempt) {
+      const outcome: ExecutionOutcome = { ...outcomeOf(projectId, result), ...(result.attempt !== dispatch.attempt ? { runnerAttempt: result.attempt } : {}) };
+      if (await this.#recorder.resolveUnknown(dispatch, result.attempt, outcome)) return { ok: true };
+      const now = await this.#store.read.dispatches.get(dispatch.id);
+      return now ? this.#afterSettled(projectId, now, result) : refuse('unknown_dispatch', `dispatch ${dispatch.id} is not known`);
     }
-    // The command ran after all, but the dispatch was already failed (runner_lost, delivery_timeout).
+    const runnerAttempt = recorded?.runnerAttempt;
+    const settledAttempt = typeof runnerAttempt === 'number' ? runnerAttempt : dispatch.attempt;
+    if (recorded?.origin === 'runner' && result.attempt === settledAttempt) return { ok: true }; // the recorded report, sent again
+    return this.#lateReport(dispatch, result, 'dispatch_settled', `dispatch ${dispatch.id} was already settled as ${String(recorded?.code ?? dispatch.state)}; this result is kept as action.late_result`);
+  }
+
+  /**
+   * A truthful report that cannot change the recorded outcome: one action.late_result per
+   * dispatch and attempt (re-sends after a lost reply add nothing), then the refusal the runner
+   * acts on (it stops re-sending).
+   */
+  async #lateReport(dispatch: Dispatch, result: Result, code: 'dispatch_settled' | 'stale_attempt', message: string): Promise<SinkAnswer> {
     const at = this.#now().toISOString();
-    await this.#store.transaction((tx) =>
-      tx.events.append({
+    const recordedAs = dispatch.outcome?.code ?? dispatch.state;
+    const first = await this.#store.transaction(async (tx) => {
+      if (!(await tx.dispatches.noteReport(dispatch.id, result.attempt, at))) return false;
+      await tx.events.append({
         projectId: dispatch.projectId,
         type: EXECUTION_EVENTS.lateResult,
         actorKind: 'system',
         actorId: null,
         actionId: dispatch.actionId,
-        payload: { dispatchId: dispatch.id, attempt: result.attempt, status: result.status, exitCode: result.exitCode ?? null, recordedAs: dispatch.outcome?.code ?? dispatch.state },
+        payload: {
+          dispatchId: dispatch.id,
+          attempt: result.attempt,
+          status: result.status,
+          exitCode: result.exitCode ?? null,
+          ...(result.reason ? { reason: result.reason } : {}),
+          ...(result.fromJournal ? { fromJournal: true } : {}),
+          recordedAs,
+        },
         createdAt: at,
-      }),
-    );
-    this.#logger.warn(
-      { code: 'late_result', dispatchId: dispatch.id, actionId: dispatch.actionId, recordedAs: dispatch.outcome?.code, status: result.status, exitCode: result.exitCode },
-      'a runner result arrived after the dispatch was settled as failed; the command did run on the runner. Kept as action.late_result, the recorded outcome is unchanged',
-    );
-    return refuse('dispatch_settled', `dispatch ${dispatch.id} was already settled as ${String(dispatch.outcome?.code ?? dispatch.state)}; this result is kept as action.late_result`);
+      });
+      return true;
+    });
+    if (first) {
+      this.#logger.warn(
+        { code: 'late_result', dispatchId: dispatch.id, actionId: dispatch.actionId, recordedAs, status: result.status, exitCode: result.exitCode, attempt: result.attempt },
+        'a runner result arrived that cannot change the recorded outcome; kept as action.late_result',
+      );
+    }
+    return refuse(code, message);
   }
 
-  #armLease(dispatchId: string, attempt: number, projectId: string, leaseUntil: string | null): void {
+  #armLease(dispatchId: string, attempt: number, projectId: string, leaseUntil: string | null, minDelayMs = 0): void {
     if (leaseUntil === null) return;
     this.#clearLease(dispatchId);
-    const delay = Math.max(0, Date.parse(leaseUntil) - this.#now().getTime());
+    const delay = Math.max(minDelayMs, Date.parse(leaseUntil) - this.#now().getTime());
     const timer = setTimeout(() => {
       this.#leases.delete(dispatchId);
       void this.#expire([dispatchId], attempt, projectId, 'did not report a result before the dispatch lease (command timeout plus grace) ran out');
@@ -257,7 +335,7 @@ export class RunnerRoute implements RunnerResultSink {
       try {
         const dispatch = await this.#store.read.dispatches.get(id);
         if (!dispatch || dispatch.attempt !== attempt || !IN_FLIGHT.includes(dispatch.state) || !this.#owns(dispatch)) continue;
-        await this.#settle(dispatch, attempt, { ...runnerLost(projectId, this.#limits.runnerGraceMs, why), origin: 'gateway' });
+        await this.#settle(dispatch, inFlightFence(attempt), { ...runnerLost(projectId, this.#limits.runnerGraceMs, why), origin: 'gateway' });
       } catch (error) {
         this.#logger.error({ code: 'runner_lost_record_failed', dispatchId: id, err: error }, 'could not record runner_lost; the dispatch is retried at the next start');
       }

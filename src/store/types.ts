@@ -137,9 +137,32 @@ export interface DispatchRepository {
   claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string, owner?: string | null): Promise<Dispatch | null>;
   /** Conditional move between in-flight states for one attempt; false when it did not apply. */
   advance(id: string, attempt: number, from: readonly DispatchState[], to: DispatchState, at: string, leaseUntil?: string | null): Promise<boolean>;
-  /** Final state, only from a non-final one (and only for `attempt` when given). */
-  finish(id: string, attempt: number | null, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean>;
+  /**
+   * Final state, only when the row is still in one of `fence.from` at `fence.attempt` (a pre-claim
+   * failure expects `queued` at the queued attempt, a result the in-flight states of its attempt):
+   * a writer that lost a race, on any node, changes nothing.
+   */
+  finish(id: string, fence: DispatchFence, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean>;
+  /**
+   * Replaces a recorded `outcome_unknown` of `attempt` with the real outcome a runner reported
+   * later (its journal). False when the row is not (or no longer) that unknown outcome.
+   */
+  resolveUnknown(id: string, attempt: number, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean>;
+  /**
+   * Remembers that the runner's report of `attempt` was recorded (as a late result): true for the
+   * first call per dispatch and attempt, false for every repeat, so one report is one event.
+   */
+  noteReport(id: string, attempt: number, at: string): Promise<boolean>;
 }
+
+/** What a settling write expects to find: the states it may settle from, and the attempt. */
+export interface DispatchFence {
+  attempt: number;
+  from: readonly DispatchState[];
+}
+
+/** The code of an outcome the gateway could not know: a later report may replace it (resolveUnknown). */
+export const OUTCOME_UNKNOWN = 'outcome_unknown';
 
 export type TurnState = 'awaiting_approval' | 'settled' | 'lost';
 

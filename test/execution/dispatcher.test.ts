@@ -80,9 +80,23 @@ describe('dispatcher with injected ports', () => {
     await dispatcher.close();
   });
 
-  it('a runner gateway that throws becomes execution_port_failed', async () => {
-    const throwing = await setUp('runner', { runners: fakeRunner({ execute: () => Promise.reject(new Error('injected')) }) });
+  it('a runner gateway that throws before sending becomes execution_port_failed ("not run" is certain)', async () => {
+    const throwing = await setUp('runner', {
+      runners: fakeRunner({
+        execute: () => {
+          throw new Error('injected');
+        },
+      }),
+    });
     expect((await throwing.settledOutcome(await throwing.proposeApproved('make a'))).outcome).toMatchObject({ code: 'execution_port_failed' });
+    await throwing.dispatcher.close();
+  });
+
+  it('a runner gateway that fails after the execute went out is outcome_unknown, never "not run"', async () => {
+    const throwing = await setUp('runner', { runners: fakeRunner({ execute: () => Promise.reject(new Error('injected')) }) });
+    const outcome = (await throwing.settledOutcome(await throwing.proposeApproved('make a'))).outcome;
+    expect(outcome).toMatchObject({ code: 'outcome_unknown', detail: { attempt: 1, cause: 'dispatcher_failed_after_send' } });
+    expect(String(outcome?.message)).toContain('may have run');
     await throwing.dispatcher.close();
   });
 
@@ -105,8 +119,9 @@ describe('dispatcher with injected ports', () => {
     }
     const sink = dispatcher.sink!;
     expect(await sink.onResult(project.id, { dispatchId: 'nope', attempt: 1, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'unknown_dispatch' } });
-    expect(await sink.onResult('other-project', { dispatchId: dispatch!.id, attempt: 1, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'unknown_dispatch' } });
+    expect(await sink.onResult('other-project', { dispatchId: dispatch!.id, attempt: 1, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
     expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 7, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'stale_attempt' } });
+    expect((await store.read.dispatches.get(dispatch!.id))?.state).toBe('accepted');
     expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 1, status: 'executed', exitCode: 3, stdout: 'x' })).toEqual({ ok: true });
     expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 1, status: 'executed', exitCode: 3, stdout: 'x' })).toEqual({ ok: true }); // outbox re-send
     expect((await store.read.dispatches.get(dispatch!.id))?.outcome).toMatchObject({ status: 'executed', exitCode: 3, stdout: 'x' });

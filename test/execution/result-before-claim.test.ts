@@ -107,10 +107,10 @@ describe('a runner result for a dispatch still queued after a gateway restart', 
     expect((await store.read.dispatches.get(dispatchId))?.state).toBe('queued');
   });
 
-  it('a result for another project\'s dispatch is refused unknown_dispatch', async () => {
+  it('a result for another project\'s dispatch is refused forbidden_dispatch', async () => {
     const { dispatchId } = await queuedAfterLostClaim();
     const gateway = restartedGateway();
-    expect(await gateway.dispatcher.sink?.onResult('p-other', interrupted(dispatchId, 1))).toMatchObject({ ok: false, reason: { code: 'unknown_dispatch' } });
+    expect(await gateway.dispatcher.sink?.onResult('p-other', interrupted(dispatchId, 1))).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
     expect((await store.read.dispatches.get(dispatchId))?.state).toBe('queued');
   });
 

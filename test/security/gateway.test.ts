@@ -123,7 +123,7 @@ describe('results and executes carry exactly what was decided', () => {
 
     const forged = await reply(runnerA.channel.push('result', { dispatchId: execute.dispatchId, attempt: execute.attempt, status: 'executed', exitCode: 0, stdout: 'forged by A' }));
     expect(forged.status).toBe('error');
-    expect(forged.response.code).toBe('unknown_dispatch');
+    expect(forged.response.code).toBe('forbidden_dispatch');
     const still = await server.call('GET', `/api/actions/${actionId}/settlement`);
     expect(still.body.state).not.toBe('settled');
 

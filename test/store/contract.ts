@@ -255,12 +255,37 @@ export function describeStoreContract(name: string, createFixture: () => Promise
       expect(await store.read.dispatches.get('h1')).toMatchObject({ state: 'running', status: 'dispatched', startedAt: later, leaseUntil: later });
       expect(await store.transaction((tx) => tx.dispatches.advance('h1', 1, ['running'], 'running', later, null))).toBe(true);
       expect((await store.read.dispatches.get('h1'))?.leaseUntil).toBeNull();
-      expect(await store.transaction((tx) => tx.dispatches.finish('h1', 2, 'failed', { code: 'stale' }, later))).toBe(false);
-      expect(await store.transaction((tx) => tx.dispatches.finish('h1', 1, 'executed', { exitCode: 0, out: ['x'] }, later))).toBe(true);
-      expect(await store.transaction((tx) => tx.dispatches.finish('h1', null, 'failed', { code: 'late' }, later))).toBe(false);
+      const inFlight = ['sent', 'accepted', 'running'] as const;
+      expect(await store.transaction((tx) => tx.dispatches.finish('h1', { attempt: 2, from: inFlight }, 'failed', { code: 'stale' }, later))).toBe(false);
+      // A pre-claim failure expects `queued`: it never overwrites a claim (another node's, or this one's).
+      expect(await store.transaction((tx) => tx.dispatches.finish('h1', { attempt: 0, from: ['queued'] }, 'failed', { code: 'pre_claim' }, later))).toBe(false);
+      expect(await store.transaction((tx) => tx.dispatches.finish('h1', { attempt: 1, from: ['queued'] }, 'failed', { code: 'pre_claim' }, later))).toBe(false);
+      expect(await store.transaction((tx) => tx.dispatches.finish('h1', { attempt: 1, from: ['sent', 'accepted'] }, 'failed', { code: 'wrong_state' }, later))).toBe(false);
+      expect(await store.transaction((tx) => tx.dispatches.finish('h1', { attempt: 1, from: inFlight }, 'executed', { exitCode: 0, out: ['x'] }, later))).toBe(true);
+      expect(await store.transaction((tx) => tx.dispatches.finish('h1', { attempt: 1, from: inFlight }, 'failed', { code: 'late' }, later))).toBe(false);
+      expect(await store.transaction((tx) => tx.dispatches.finish('h1', { attempt: 1, from: ['executed', 'failed'] }, 'failed', { code: 'late' }, later))).toBe(false);
+      // Only an outcome_unknown of that attempt can be replaced by a later report.
+      expect(await store.transaction((tx) => tx.dispatches.resolveUnknown('h1', 1, 'failed', { code: 'x' }, later))).toBe(false);
       expect(await store.read.dispatches.getByAction('d1')).toMatchObject({ state: 'executed', status: 'executed', outcome: { exitCode: 0, out: ['x'] }, finishedAt: later });
       await store.transaction((tx) => tx.handoffs.setStatus('d1', 'failed', null, later));
       expect(await store.read.handoffs.getByAction('d1')).toMatchObject({ status: 'failed', outcome: null });
+    });
+
+    it('outcome_unknown: fenced like any settle, replaced once by the report of its attempt; reports noted once', async () => {
+      await store.transaction(async (tx) => {
+        await tx.actions.insert(action('u1', { status: 'auto_approved' }));
+        await tx.handoffs.enqueue({ id: 'hu', actionId: 'u1', projectId: 'p1', credentialRef: 'olivia', createdAt: at });
+      });
+      const unknown = { status: 'failed', code: 'outcome_unknown', message: 'may have run', detail: { attempt: 1 } };
+      // The execute of attempt 1 went out inside a claim that never committed: still queued at attempt 0.
+      expect(await store.transaction((tx) => tx.dispatches.finish('hu', { attempt: 0, from: ['queued'] }, 'failed', unknown, at))).toBe(true);
+      expect(await store.transaction((tx) => tx.dispatches.resolveUnknown('hu', 2, 'executed', { status: 'executed' }, later))).toBe(false);
+      expect(await store.transaction((tx) => tx.dispatches.resolveUnknown('hu', 1, 'executed', { status: 'executed', exitCode: 0 }, later))).toBe(true);
+      expect(await store.transaction((tx) => tx.dispatches.resolveUnknown('hu', 1, 'failed', { status: 'failed' }, later))).toBe(false);
+      expect(await store.read.dispatches.get('hu')).toMatchObject({ state: 'executed', status: 'executed', outcome: { exitCode: 0 }, finishedAt: later });
+      expect(await store.transaction((tx) => tx.dispatches.noteReport('hu', 1, later))).toBe(true);
+      expect(await store.transaction((tx) => tx.dispatches.noteReport('hu', 1, later))).toBe(false);
+      expect(await store.transaction((tx) => tx.dispatches.noteReport('hu', 2, later))).toBe(true);
     });
 
     it('agent turns: suspended once, ended once', async () => {

@@ -3,7 +3,7 @@
 // conditional UPDATE: under READ COMMITTED a concurrent writer waits for the row lock and then
 // re-checks the WHERE clause against the committed row, so two nodes (or a late result) never
 // both win. `status` (the coarse column the approval side reads) moves in the same statement.
-import type { Dispatch, DispatchRepository, DispatchState } from '../types.ts';
+import { type Dispatch, type DispatchFence, type DispatchRepository, type DispatchState, OUTCOME_UNKNOWN } from '../types.ts';
 import { records, type Sql } from './sql.ts';
 
 const { toDispatch } = records;
@@ -55,11 +55,30 @@ export class PostgresDispatches implements DispatchRepository {
     return changes === 1;
   }
 
-  async finish(id: string, attempt: number | null, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+  async finish(id: string, fence: DispatchFence, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+    const from = fence.from.filter((s) => s !== 'executed' && s !== 'failed');
+    if (from.length === 0) return false;
     const changes = await this.#sql.run(
       `UPDATE execution_handoffs SET state = $1, status = $1, outcome = $2, lease_until = NULL, finished_at = $3, updated_at = $3
-       WHERE id = $4 AND state NOT IN ('executed', 'failed') AND ($5::integer IS NULL OR attempt = $5)`,
-      state, JSON.stringify(outcome), at, id, attempt,
+       WHERE id = $4 AND state = ANY($5::text[]) AND attempt = $6`,
+      state, JSON.stringify(outcome), at, id, from, fence.attempt,
+    );
+    return changes === 1;
+  }
+
+  async resolveUnknown(id: string, attempt: number, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+    const changes = await this.#sql.run(
+      `UPDATE execution_handoffs SET state = $1, status = $1, outcome = $2, finished_at = $3, updated_at = $3
+       WHERE id = $4 AND state = 'failed' AND outcome->>'code' = $5 AND (outcome->'detail'->>'attempt')::integer = $6`,
+      state, JSON.stringify(outcome), at, id, OUTCOME_UNKNOWN, attempt,
+    );
+    return changes === 1;
+  }
+
+  async noteReport(id: string, attempt: number, at: string): Promise<boolean> {
+    const changes = await this.#sql.run(
+      'INSERT INTO dispatch_reports (dispatch_id, attempt, recorded_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      id, attempt, at,
     );
     return changes === 1;
   }

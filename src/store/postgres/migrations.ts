@@ -204,6 +204,18 @@ CREATE TABLE cluster_messages (
 CREATE INDEX cluster_messages_by_time ON cluster_messages (created_at);
 `,
   },
+  {
+    version: 4,
+    name: 'runner reports recorded after settlement',
+    sql: `
+CREATE TABLE dispatch_reports (
+  dispatch_id text NOT NULL,
+  attempt integer NOT NULL,
+  recorded_at text NOT NULL,
+  PRIMARY KEY (dispatch_id, attempt)
+);
+`,
+  },
 ];
 
 /**

@@ -2,7 +2,7 @@
 // -> executed | failed, with an attempt counter that fences stale results. Every move is a
 // conditional UPDATE, so two writers (or a late result) can never both win. `status` (the coarse
 // column the approval side reads) is kept in step by the same statement.
-import type { Dispatch, DispatchRepository, DispatchState } from '../types.ts';
+import { type Dispatch, type DispatchFence, type DispatchRepository, type DispatchState, OUTCOME_UNKNOWN } from '../types.ts';
 import { records, type Statements } from './rows.ts';
 
 const { toDispatch } = records;
@@ -58,13 +58,29 @@ export class SqliteDispatches implements DispatchRepository {
     );
   }
 
-  async finish(id: string, attempt: number | null, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+  async finish(id: string, fence: DispatchFence, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+    const from = fence.from.filter((s) => s !== 'executed' && s !== 'failed');
+    if (from.length === 0) return false;
     return (
       this.#sql.run(
         `UPDATE execution_handoffs SET state = ?, status = ?, outcome = ?, lease_until = NULL, finished_at = ?, updated_at = ?
-         WHERE id = ? AND state NOT IN ('executed', 'failed') AND (? IS NULL OR attempt = ?)`,
-        state, state, JSON.stringify(outcome), at, at, id, attempt, attempt,
+         WHERE id = ? AND state IN (${placeholders(from.length)}) AND attempt = ?`,
+        state, state, JSON.stringify(outcome), at, at, id, ...from, fence.attempt,
       ) === 1
     );
+  }
+
+  async resolveUnknown(id: string, attempt: number, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+    return (
+      this.#sql.run(
+        `UPDATE execution_handoffs SET state = ?, status = ?, outcome = ?, finished_at = ?, updated_at = ?
+         WHERE id = ? AND state = 'failed' AND json_extract(outcome, '$.code') = ? AND json_extract(outcome, '$.detail.attempt') = ?`,
+        state, state, JSON.stringify(outcome), at, at, id, OUTCOME_UNKNOWN, attempt,
+      ) === 1
+    );
+  }
+
+  async noteReport(id: string, attempt: number, at: string): Promise<boolean> {
+    return this.#sql.run('INSERT OR IGNORE INTO dispatch_reports (dispatch_id, attempt, recorded_at) VALUES (?, ?, ?)', id, attempt, at) === 1;
   }
 }

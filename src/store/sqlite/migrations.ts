@@ -156,6 +156,18 @@ ALTER TABLE projects ADD COLUMN workspace_verified_at TEXT;
 ALTER TABLE execution_handoffs ADD COLUMN owner_node TEXT;
 `,
   },
+  {
+    version: 4,
+    name: 'runner reports recorded after settlement',
+    sql: `
+CREATE TABLE dispatch_reports (
+  dispatch_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  recorded_at TEXT NOT NULL,
+  PRIMARY KEY (dispatch_id, attempt)
+);
+`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version. Returns the versions applied. */
