@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ActionError, type ActionErrorKind } from '../actions/errors.ts';
-import { StoreClosedError } from '../store/errors.ts';
+import { StoreClosedError, StoreFaultError } from '../store/errors.ts';
 
 export const STATUS_OF_KIND: Record<ActionErrorKind, number> = {
   invalid: 400,
@@ -27,6 +27,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     const issues = error.validation.map((v) => ({ path: v.instancePath, message: v.message }));
     const detail = issues.map((i) => `${i.path || '(body)'} ${i.message}`).join('; ');
     void reply.code(400).send({ error: 'invalid_request', message: `the request does not match the schema: ${detail}`, issues });
+    return;
+  }
+  if (error instanceof StoreFaultError) {
+    // Pool exhaustion, a failover: the caller retries after Retry-After; never a 500.
+    request.log.warn({ code: error.code, err: error }, 'store fault while serving a request; answered 503');
+    void reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send({ error: error.code, message: error.message });
     return;
   }
   if (error instanceof StoreClosedError) {

@@ -7,3 +7,32 @@ export class StoreClosedError extends Error {
     super('the store is closed (the server is shutting down); retry against a running server');
   }
 }
+
+/** A store fault an HTTP caller can retry: answered 503 with Retry-After, never a 500. */
+export abstract class StoreFaultError extends Error {
+  abstract readonly code: string;
+  /** Seconds the caller should wait before retrying (the Retry-After header). */
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number, options?: ErrorOptions) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** Every store connection is in use and none came free in time (pool exhaustion). */
+export class StoreBusyError extends StoreFaultError {
+  override name = 'StoreBusyError';
+  readonly code = 'store_busy';
+  constructor(waitedMs: number, options?: ErrorOptions) {
+    super(`the store is busy: no database connection came free within ${waitedMs} ms; retry shortly`, 1, options);
+  }
+}
+
+/** The database could not be reached or dropped the connection mid-work (failover, terminated backend). */
+export class StoreUnavailableError extends StoreFaultError {
+  override name = 'StoreUnavailableError';
+  readonly code = 'store_unavailable';
+  constructor(detail: string, options?: ErrorOptions) {
+    super(`the store is unavailable (${detail}); the gateway reconnects on its own, retry shortly`, 2, options);
+  }
+}

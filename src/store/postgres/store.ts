@@ -7,15 +7,23 @@
 // Why not SERIALIZABLE with retries: a unit of work may have effects outside the database (the
 // permissions.json write of approve-always), so it must run once; the use cases are written as
 // conditional updates instead, which READ COMMITTED makes safe without retries.
+//
+// Faults (faults.ts): a lost connection, a terminated backend or a failover is met by reconnecting
+// with backoff: checking out a session retries, a transaction whose BEGIN fails on a dead session
+// starts over on a new one (nothing of it ran), a read retries (reads are idempotent). A unit of
+// work whose session dies after BEGIN is not re-run: it fails with store_unavailable. Every pool
+// running out of sessions is store_busy. Both are 503 with Retry-After at the HTTP edge. Every
+// checked-out session has an 'error' listener, so a backend killed under it never crashes us.
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
-import { StoreClosedError } from '../errors.ts';
+import { StoreBusyError, StoreClosedError, StoreUnavailableError } from '../errors.ts';
 import { runnerTokensOf } from '../runner-tokens.ts';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { PostgresActions } from './actions.ts';
 import { PostgresAgentAutonomy } from './autonomy.ts';
 import { PostgresDispatches } from './dispatches.ts';
 import { connectError, endpointOf, type PostgresEndpoint, PostgresStartError, sqlStateOf } from './errors.ts';
+import { backoffMs, isConnectionFault, isPoolTimeout, RECONNECT_ATTEMPTS, sleep } from './faults.ts';
 import { PostgresEvents } from './events.ts';
 import { PostgresContainers, PostgresHandoffs, PostgresMerges } from './execution.ts';
 import { applyPostgresMigrations } from './migrations.ts';
@@ -34,6 +42,9 @@ export interface PostgresStoreOptions {
   /** How long opening a connection (or waiting for a free one) may take. */
   connectTimeoutMs?: number;
 }
+
+type Warn = Pick<Logger, 'warn'>['warn'];
+const silent: Warn = () => {};
 
 function repositories(sql: Sql): Repositories {
   return {
@@ -61,15 +72,49 @@ export class PostgresStore implements Store {
   readonly #writes: pg.Pool;
   readonly #reads: pg.Pool;
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #warn: Warn;
+  readonly #waitMs: number;
   #closed = false;
 
-  constructor(writes: pg.Pool, reads: pg.Pool, endpoint: PostgresEndpoint, appliedMigrations: readonly number[]) {
+  constructor(writes: pg.Pool, reads: pg.Pool, endpoint: PostgresEndpoint, appliedMigrations: readonly number[], options: { warn?: Warn; connectTimeoutMs?: number } = {}) {
     this.#writes = writes;
     this.#reads = reads;
     this.endpoint = endpoint;
     this.appliedMigrations = appliedMigrations;
-    this.read = repositories(new Sql(reads as Queryable, () => this.#refuseIfClosed()));
+    this.#warn = options.warn ?? silent;
+    this.#waitMs = options.connectTimeoutMs ?? 5_000;
+    this.read = repositories(new Sql({ query: (text, values) => this.#read(text, values) }, () => this.#refuseIfClosed()));
     this.runnerTokens = runnerTokensOf(this);
+  }
+
+  /** A read on the read pool; retried with backoff when the session died under it (reads are idempotent). */
+  async #read(text: string, values?: unknown[]): Promise<{ rows: pg.QueryResultRow[]; rowCount: number | null }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#reads.query(text, values);
+      } catch (error) {
+        if (isPoolTimeout(error)) throw new StoreBusyError(this.#waitMs, { cause: error });
+        if (!isConnectionFault(error)) throw error;
+        if (attempt + 1 >= RECONNECT_ATTEMPTS || this.#closed) throw new StoreUnavailableError(describe(error), { cause: error });
+        this.#warn({ code: 'postgres_reconnecting', attempt: attempt + 1, err: error }, 'a read lost its Postgres session; retrying on a new one');
+        await sleep(backoffMs(attempt));
+      }
+    }
+  }
+
+  /** A write session, reconnecting with backoff while the server is away; pool exhaustion is store_busy. */
+  async #checkOut(): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#writes.connect();
+      } catch (error) {
+        if (isPoolTimeout(error)) throw new StoreBusyError(this.#waitMs, { cause: error });
+        if (!isConnectionFault(error)) throw error;
+        if (attempt + 1 >= RECONNECT_ATTEMPTS || this.#closed) throw new StoreUnavailableError(describe(error), { cause: error });
+        this.#warn({ code: 'postgres_reconnecting', attempt: attempt + 1, err: error }, 'could not open a Postgres session; retrying with backoff');
+        await sleep(backoffMs(attempt));
+      }
+    }
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -85,24 +130,41 @@ export class PostgresStore implements Store {
   }
 
   async #run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
-    const client = await this.#writes.connect();
-    let reusable = false;
-    try {
-      await client.query('BEGIN');
-      const value = await work(repositories(new Sql(client as Queryable)));
-      await client.query('COMMIT');
-      reusable = true;
-      return value;
-    } catch (error) {
-      // Queued behind any statement still in flight on this client; a failed ROLLBACK means the
-      // session is unusable, and it is destroyed instead of going back to the pool.
-      reusable = await client.query('ROLLBACK').then(
-        () => true,
-        () => false,
-      );
-      throw error;
-    } finally {
-      client.release(reusable ? undefined : true);
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.#checkOut();
+      // A backend terminated while this session is checked out emits 'error' on the client: without
+      // a listener that is an unhandled 'error' and the process dies. The failing query rejects too.
+      let broken = false;
+      const onError = (err: Error): void => {
+        broken = true;
+        this.#warn({ code: 'postgres_connection_lost', err }, 'a checked-out Postgres session was closed by the server or the network');
+      };
+      client.on('error', onError);
+      let began = false;
+      let reusable = false;
+      try {
+        await client.query('BEGIN');
+        began = true;
+        const value = await work(repositories(new Sql(client as Queryable)));
+        await client.query('COMMIT');
+        reusable = true;
+        return value;
+      } catch (error) {
+        // Queued behind any statement still in flight on this client; a failed ROLLBACK means the
+        // session is unusable, and it is destroyed instead of going back to the pool.
+        reusable = !broken && (await client.query('ROLLBACK').then(() => true, () => false));
+        if (!isConnectionFault(error) && !broken) throw error;
+        // Nothing of the unit ran when BEGIN itself failed on a dead session: start over on a new one.
+        if (!began && attempt + 1 < RECONNECT_ATTEMPTS && !this.#closed) {
+          this.#warn({ code: 'postgres_reconnecting', attempt: attempt + 1, err: error }, 'a Postgres session died before its transaction began; retrying on a new one');
+          await sleep(backoffMs(attempt));
+          continue;
+        }
+        throw new StoreUnavailableError(describe(error), { cause: error });
+      } finally {
+        client.removeListener('error', onError);
+        client.release(reusable ? undefined : true);
+      }
     }
   }
 
@@ -129,7 +191,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const endpoint = endpointOf(url);
   const base: pg.PoolConfig = {
     connectionString: url,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     application_name: 'brabo-gateway',
   };
@@ -166,5 +228,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw new PostgresStartError(endpoint, 'migrate', (error as Error).message, sqlStateOf(error), { cause: error });
   }
   client.release();
-  return new PostgresStore(writes, reads, endpoint, applied);
+  const warn: Warn | undefined = options.logger ? options.logger.warn.bind(options.logger) : undefined;
+  return new PostgresStore(writes, reads, endpoint, applied, { ...(warn ? { warn } : {}), connectTimeoutMs: options.connectTimeoutMs ?? 5_000 });
+}
+
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = String((error as { message?: unknown } | null)?.message ?? error).slice(0, 200);
+  return typeof code === 'string' ? `${code}: ${message}` : message;
 }
