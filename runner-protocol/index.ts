@@ -14,6 +14,22 @@ export type Refusal = z.infer<typeof Refusal>;
 
 // ---- runner:<projectId> -------------------------------------------------------------------
 
+/** A runner's sandbox as it reports it when joining (see src/runner/sandbox/policy.ts). */
+export const RunnerSandbox = z.object({
+  /** --sandbox: auto (default), required, all, off. */
+  mode: z.enum(['auto', 'required', 'all', 'off']),
+  /** Whether this machine has a working sandbox (bwrap on Linux, sandbox-exec on macOS). */
+  available: z.boolean(),
+  backend: z.enum(['bwrap', 'seatbelt']).nullable(),
+  /** --sandbox-network: outbound network inside the sandbox. */
+  network: z.boolean(),
+  /** True when auto-approved commands never run unsandboxed on this runner (sandboxed, or refused). */
+  enforced: z.boolean(),
+  /** Why no sandbox is available, when none is. */
+  reason: z.string().max(500).nullable(),
+});
+export type RunnerSandbox = z.infer<typeof RunnerSandbox>;
+
 /** Join payload a runner sends. */
 export const RunnerJoin = z.object({
   protocolVersion: z.number().int(),
@@ -21,6 +37,8 @@ export const RunnerJoin = z.object({
   hostname: z.string().max(255).optional(),
   /** Dispatch ids the runner has in its journal with a final result (answers re-deliveries). */
   journal: z.array(z.string().max(100)).max(10_000).optional(),
+  /** How this runner contains the commands it runs (issue 9 B.3); absent from older runners. */
+  sandbox: RunnerSandbox.optional(),
 });
 export type RunnerJoin = z.infer<typeof RunnerJoin>;
 
@@ -30,6 +48,11 @@ export const TerminalAction = z.object({
   /** Absolute path on the runner's machine, inside the root the runner serves. */
   cwd: z.string().max(4096),
   timeoutMs: z.number().int().positive().optional(),
+  /**
+   * Who let it run: `auto` (decide() auto-approved it) or `human`. The runner sandboxes `auto`
+   * commands; a missing value is treated as `auto`, the safe side.
+   */
+  approval: z.enum(['auto', 'human']).optional(),
 });
 export const ContainerAction = z.object({
   type: z.enum(['container_start', 'container_stop', 'container_remove']),
@@ -167,6 +190,10 @@ export const RUNNER_FAILURES = {
   runnerInterrupted: 'runner_interrupted',
   /** The `started` line could not be written, so the command was not spawned. */
   journalUnwritable: 'journal_unwritable',
+  /** A protected file in the root is a symlink, so the sandbox could not keep it read-only. */
+  sandboxUnprotectable: 'sandbox_unprotectable',
+  /** The sandbox itself failed to start (bwrap exit 1 before the command, with its message). */
+  sandboxFailed: 'sandbox_failed',
 } as const;
 
 /** Codes a runner uses when it refuses a dispatch (status 'refused'). */
@@ -175,4 +202,6 @@ export const RUNNER_REFUSALS = {
   unsupportedAction: 'unsupported_action',
   invalidExecute: 'invalid_execute',
   busy: 'runner_busy',
+  /** --sandbox required|all and no sandbox on this machine: the command was not run. */
+  sandboxUnavailable: 'sandbox_unavailable',
 } as const;

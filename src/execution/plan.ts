@@ -8,7 +8,8 @@ import type { FailedOutcome } from './outcome.ts';
 export type ContainerActionType = 'container_start' | 'container_stop' | 'container_remove';
 
 export type ExecutionPlan =
-  | { kind: 'terminal'; command: string; cwd: string; timeoutMs: number }
+  /** approval: `auto` when decide() auto-approved it (the runner sandboxes those), `human` otherwise. */
+  | { kind: 'terminal'; command: string; cwd: string; timeoutMs: number; approval: 'auto' | 'human' }
   | { kind: 'container'; actionType: ContainerActionType; requested: Record<string, unknown> }
   | { kind: 'elsewhere' };
 
@@ -27,7 +28,13 @@ export function planOf(action: ProposedAction, scopeRoot: string, defaultTimeout
     if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
       return invalidPayload('terminal', `payload.timeoutMs is not a whole number of milliseconds between 1 and ${MAX_TIMEOUT_MS}`);
     }
-    return { kind: 'terminal', command, cwd: (cwd as string | undefined) ?? scopeRoot, timeoutMs: (timeoutMs as number | undefined) ?? defaultTimeoutMs };
+    return {
+      kind: 'terminal',
+      command,
+      cwd: (cwd as string | undefined) ?? scopeRoot,
+      timeoutMs: (timeoutMs as number | undefined) ?? defaultTimeoutMs,
+      approval: action.status === 'approved' ? 'human' : 'auto',
+    };
   }
   if (isContainerAction(action.actionType)) {
     const nested = payload.resources;

@@ -77,7 +77,7 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   static actionFor(plan: ExecutionPlan, resources: Resources | null): RunnerAction | null {
-    if (plan.kind === 'terminal') return { type: 'terminal', command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs };
+    if (plan.kind === 'terminal') return { type: 'terminal', command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs, approval: plan.approval };
     if (plan.kind === 'container') return { type: plan.actionType, ...(resources ? { resources: { ...resources } } : {}) };
     return null;
   }

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isInside } from './cwd-guard.ts';
+import { SANDBOX_MODES } from './sandbox/policy.ts';
+import type { SandboxMode } from './sandbox/policy.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -30,6 +32,10 @@ export interface RunnerConfig {
   reconnectMaxMs: number;
   /** Image for container_start when the action names none. */
   containerImage: string;
+  /** --sandbox: which commands run in the sandbox, and what happens without one. */
+  sandbox: SandboxMode;
+  /** --sandbox-network on|off: outbound network inside the sandbox. */
+  sandboxNetwork: boolean;
 }
 
 export const DEFAULT_CONTAINER_IMAGE = 'brabo-dev:latest';
@@ -52,6 +58,16 @@ with your permissions, only inside --root.
   --max-concurrent N     commands running at once; more are refused as runner_busy (default 4)
   --container-image IMG  image for container_start when the action names none (default
                          ${DEFAULT_CONTAINER_IMAGE}; it must exist locally, nothing is pulled)
+  --sandbox MODE         auto|required|all|off (default auto). Auto-approved commands run in a
+                         sandbox (bubblewrap on Linux, sandbox-exec on macOS): the host read-only,
+                         the root writable except .git/config, .git/hooks and permissions.json,
+                         a private /tmp, no view of other processes, no unix sockets.
+                         auto: without a sandbox they run anyway, and start-up says the host is
+                         unprotected; required: without one they are refused
+                         (sandbox_unavailable); all: human-approved commands are sandboxed too;
+                         off: nothing is sandboxed. Human-approved commands otherwise run as
+                         approved.
+  --sandbox-network on|off  outbound network inside the sandbox (default on)
   --reconnect-max-ms N   longest wait between reconnect attempts (default 30000)
   --log-level LEVEL      ${LOG_LEVELS.join('|')} (default: info with --log-file, warn on stderr)
   --log-file FILE        structured JSON logs go here instead of stderr
@@ -80,6 +96,8 @@ export function parseRunnerArgs(argv: string[], env: NodeJS.ProcessEnv): RunnerC
         'log-level': { type: 'string' },
         'log-file': { type: 'string' },
         'container-image': { type: 'string' },
+        sandbox: { type: 'string' },
+        'sandbox-network': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -107,6 +125,11 @@ export function parseRunnerArgs(argv: string[], env: NodeJS.ProcessEnv): RunnerC
   const levelText = text('log-level') ?? (logFile === null ? 'warn' : 'info');
   if (!(LOG_LEVELS as readonly string[]).includes(levelText)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${levelText}"`);
 
+  const sandbox = text('sandbox') ?? 'auto';
+  if (!(SANDBOX_MODES as readonly string[]).includes(sandbox)) throw new UsageError(`--sandbox must be one of ${SANDBOX_MODES.join(', ')}, got "${sandbox}"`);
+  const network = text('sandbox-network') ?? 'on';
+  if (network !== 'on' && network !== 'off') throw new UsageError(`--sandbox-network must be on or off, got "${network}"`);
+
   return {
     url: url.replace(/\/+$/, ''),
     token,
@@ -122,6 +145,8 @@ export function parseRunnerArgs(argv: string[], env: NodeJS.ProcessEnv): RunnerC
     reconnectBaseMs: integer(text('reconnect-base-ms'), '--reconnect-base-ms', 500, 10, 60_000),
     reconnectMaxMs: integer(text('reconnect-max-ms'), '--reconnect-max-ms', 30_000, 100, 3_600_000),
     containerImage: text('container-image') ?? DEFAULT_CONTAINER_IMAGE,
+    sandbox: sandbox as SandboxMode,
+    sandboxNetwork: network === 'on',
   };
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { RUNNER_FAILURES, RUNNER_REFUSALS } from '../../runner-protocol/index.ts';
 
 export type CwdVerdict =
-  | { ok: true; realCwd: string }
+  | { ok: true; realCwd: string; realRoot: string }
   | { ok: false; status: 'refused' | 'failed'; code: string; message: string };
 
 /** True when `candidate` is `root` itself or below it. Both must be normalized absolute paths. */
@@ -63,7 +63,7 @@ export function checkCwd(root: string, cwd: string): CwdVerdict {
   if (!isDirectory(realCwd)) {
     return { ok: false, status: 'failed', code: RUNNER_FAILURES.cwdMissing, message: `the cwd "${cwd}" is not a directory` };
   }
-  return { ok: true, realCwd };
+  return { ok: true, realCwd, realRoot };
 }
 
 function isDirectory(file: string): boolean {

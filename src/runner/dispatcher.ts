@@ -11,7 +11,7 @@ import { interruptedResult } from './interrupted.ts';
 import type { Journal } from './journal.ts';
 import type { RunnerObserver } from './observer.ts';
 import { executeTerminal } from './terminal-action.ts';
-import type { TerminalLimits } from './terminal-action.ts';
+import type { SandboxSettings, TerminalLimits } from './terminal-action.ts';
 
 export interface DispatcherOptions {
   root: string;
@@ -20,6 +20,8 @@ export interface DispatcherOptions {
   limits: TerminalLimits & { maxConcurrent: number };
   broker: ContainerContext['broker'];
   env: NodeJS.ProcessEnv;
+  /** --sandbox and what this machine offers; absent: nothing is sandboxed. */
+  sandbox?: SandboxSettings;
   observer: RunnerObserver;
   /** Final results go here (the outbox re-sends until the server acknowledges). */
   deliver: (result: Result) => void;
@@ -185,7 +187,16 @@ export class Dispatcher {
     if (action.type === 'terminal') {
       return executeTerminal(
         { ...execute, action },
-        { root: options.root, limits: options.limits, env: options.env, sendOutput: options.sendOutput, signal: this.#shutdown.signal, beforeSpawn: recordStart, onSpawned },
+        {
+          root: options.root,
+          limits: options.limits,
+          env: options.env,
+          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+          sendOutput: options.sendOutput,
+          signal: this.#shutdown.signal,
+          beforeSpawn: recordStart,
+          onSpawned,
+        },
       );
     }
     recordStart();

@@ -1,14 +1,21 @@
-// Runs one shell command the way the runner promises: `sh -c` with the user's permissions, in its
-// own process group, output captured up to a cap and streamed as it comes, a timeout that kills
-// the whole group, and nothing of it left running once the result is reported.
+// Runs one shell command the way the runner promises: `sh -c` with the user's permissions (or
+// inside the sandbox the launch names), in its own process group under a supervisor that kills the
+// group if the runner dies (supervisor.ts), output captured up to a cap and streamed as it comes, a
+// timeout that kills the whole group, and nothing of it left running once the result is reported.
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { OutputCapture } from './output-capture.ts';
 import { groupAlive, signalGroup, terminateGroup } from './process-group.ts';
+import { SECCOMP_FD } from './sandbox/launch.ts';
+import type { Launch } from './sandbox/launch.ts';
+import { supervised } from './supervisor.ts';
 
 export type StreamName = 'stdout' | 'stderr';
 
 export interface RunCommandOptions {
   command: string;
+  /** What to spawn for `command` (sandboxed or not); default: `/bin/sh -c command`. */
+  launch?: Pick<Launch, 'file' | 'args' | 'input'>;
   /** Already checked and resolved (see cwd-guard.ts). */
   cwd: string;
   timeoutMs: number;
@@ -44,12 +51,31 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
   const stderr = new OutputCapture(options.maxOutputBytes);
 
   return new Promise<CommandOutcome>((resolve) => {
-    const child = spawn('/bin/sh', ['-c', options.command], {
+    const launch = options.launch ?? { file: '/bin/sh', args: ['-c', options.command], input: null };
+    const program = supervised(launch.file, launch.args);
+    const child = spawn(program.file, program.args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // fd 3: the supervisor's lifeline (never written; closed by the kernel if the runner dies).
+      // fd 4: the sandbox's seccomp program, when there is one.
+      stdio: launch.input === null ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
     });
+    const [, childStdout, childStderr] = child.stdio as unknown as [null, NodeJS.ReadableStream & { destroy: () => void }, NodeJS.ReadableStream & { destroy: () => void }];
+    const lifeline = child.stdio[3] as (Writable & { unref?: () => void; resume?: () => void }) | null | undefined;
+    lifeline?.on('error', () => {}); // the watcher may be gone already; nothing to report
+    lifeline?.resume?.(); // nothing is ever sent on it, but its end must be read for 'close' to come
+    lifeline?.unref?.();
+    if (launch.input !== null) {
+      const seccomp = child.stdio[SECCOMP_FD] as Writable | null | undefined;
+      seccomp?.on('error', () => {}); // bwrap failed before reading it: its exit code says why
+      seccomp?.end(launch.input);
+    }
+    // Dropping the lifeline makes the watcher SIGKILL the group, so keep it until the group had
+    // its grace after the shell exited.
+    const releaseLifeline = (): void => {
+      lifeline?.destroy();
+    };
     let timedOut = false;
     let aborted = false;
     let exitCode: number | null = null;
@@ -62,6 +88,8 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      // The shell is gone and the group was signalled; the lifeline goes after the SIGKILL grace.
+      setTimeout(releaseLifeline, pgid !== undefined && groupAlive(pgid) ? options.killGraceMs + 100 : 0).unref();
       resolve({
         exitCode,
         exitSignal,
@@ -77,16 +105,17 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
 
     const pgid = child.pid;
     if (pgid === undefined) {
+      releaseLifeline();
       child.once('error', (error) => settle(error.message));
       options.onSpawned?.();
       return;
     }
 
-    child.stdout.on('data', (data: Buffer) => {
+    childStdout.on('data', (data: Buffer) => {
       stdout.push(data);
       options.onOutput?.('stdout', data);
     });
-    child.stderr.on('data', (data: Buffer) => {
+    childStderr.on('data', (data: Buffer) => {
       stderr.push(data);
       options.onOutput?.('stderr', data);
     });
@@ -115,8 +144,8 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       // A process that left the group (setsid) may still hold our pipes: stop waiting for them.
       timers.push(
         setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
+          childStdout.destroy();
+          childStderr.destroy();
           settle();
         }, options.killGraceMs + 1_000),
       );

@@ -12,6 +12,9 @@ import { Journal } from './journal.ts';
 import { logObserver } from './log-observer.ts';
 import { combineObservers } from './observer.ts';
 import { ResultOutbox } from './result-outbox.ts';
+import { probeSandbox } from './sandbox/platform.ts';
+import type { Availability } from './sandbox/platform.ts';
+import { sandboxState, startupWarning } from './sandbox/policy.ts';
 import type { TerminalUi } from './terminal-ui.ts';
 import { TOKEN_REFUSED_MESSAGE } from './upgrade-probe.ts';
 
@@ -23,6 +26,8 @@ export interface RunnerIo {
   logTarget: string;
   /** Resolves when the process is asked to stop (signals); the runner then shuts down cleanly. */
   stopRequested: Promise<void>;
+  /** Replaces the sandbox probe (tests); default: probe this machine. */
+  probeSandbox?: () => Promise<Availability>;
 }
 
 const PUSH_TIMEOUT_MS = 10_000;
@@ -50,6 +55,17 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     return EXIT.failure;
   }
 
+  // Probed once: a sandbox that works at start-up is used for every command; one that does not is
+  // announced here, in one line, instead of on every command.
+  const availability: Availability =
+    config.sandbox === 'off' ? { available: false, why: '--sandbox off' } : await (io.probeSandbox ?? probeSandbox)();
+  const sandbox = sandboxState(config.sandbox, availability, config.sandboxNetwork);
+  const sandboxWarning = startupWarning(sandbox);
+  if (sandboxWarning !== null) {
+    ui.warning('sandbox_unavailable', sandboxWarning);
+    logger.warn({ event: 'sandbox_unavailable', sandbox }, sandboxWarning);
+  }
+
   const observer = combineObservers(ui, logObserver(logger));
   const topic = runnerTopic(config.projectId);
   const childEnv = { ...process.env };
@@ -60,7 +76,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     url: config.url,
     token: config.token,
     projectId: config.projectId,
-    joinPayload: () => ({ protocolVersion: RUNNER_PROTOCOL_VERSION, runnerVersion: RUNNER_VERSION, hostname: os.hostname(), journal: journal.dispatchIds() }),
+    joinPayload: () => ({ protocolVersion: RUNNER_PROTOCOL_VERSION, runnerVersion: RUNNER_VERSION, hostname: os.hostname(), journal: journal.dispatchIds(), sandbox }),
     onExecute: (payload) => void dispatcher.handle(payload),
     onJoined: () => observer.joined(topic, outbox.flush()),
     observer,
@@ -93,6 +109,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     },
     broker: lazyBroker({ projectId: config.projectId, defaultImage: config.containerImage, logger }),
     env: childEnv,
+    sandbox: { mode: config.sandbox, network: config.sandboxNetwork, availability },
     observer,
     deliver,
     sendOutput: (message) => connection.sendOutput(message),
@@ -109,6 +126,8 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     journal: config.journalFile,
     journalResults,
     logTarget: io.logTarget,
+    // Unprotected: the warning above is the one line that says so.
+    ...(sandboxWarning === null ? { sandbox: describeSandbox(sandbox) } : {}),
   });
 
   const retry = setInterval(() => outbox.flush(), OUTBOX_RETRY_MS);
@@ -135,6 +154,13 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
       ui.info(outbox.size > 0 ? `stopped; ${outbox.size} result(s) not yet acknowledged stay in the journal and are re-sent on the next start` : 'stopped');
       return EXIT.ok;
   }
+}
+
+function describeSandbox(state: ReturnType<typeof sandboxState>): string {
+  const network = state.network ? 'network on' : 'network off';
+  if (!state.available) return `none (${state.reason ?? 'unavailable'}): ${state.mode === 'all' ? 'every command is' : 'auto-approved commands are'} refused (--sandbox ${state.mode})`;
+  const scope = state.mode === 'all' ? 'every command' : 'auto-approved commands';
+  return `${state.backend ?? 'sandbox'} for ${scope}, ${network} (--sandbox ${state.mode})`;
 }
 
 function joinAdvice(code: string): string {

@@ -1,10 +1,26 @@
 // Executes a `terminal` action: cwd check, then the command, then the outcome as a Result.
 import type { Execute, Output, Result } from '../../runner-protocol/index.ts';
-import { RUNNER_FAILURES } from '../../runner-protocol/index.ts';
+import { RUNNER_FAILURES, RUNNER_REFUSALS } from '../../runner-protocol/index.ts';
 import { checkCwd } from './cwd-guard.ts';
 import { OutputStreamer } from './output-streamer.ts';
 import { runCommand } from './run-command.ts';
 import type { CommandOutcome } from './run-command.ts';
+import { launchFor } from './sandbox/launch.ts';
+import type { Launch } from './sandbox/launch.ts';
+import type { Availability } from './sandbox/platform.ts';
+import { chooseSandbox } from './sandbox/policy.ts';
+import type { SandboxMode } from './sandbox/policy.ts';
+import { SandboxUnprotectableError } from './sandbox/prepare.ts';
+
+/** The runner's sandbox settings (--sandbox, --sandbox-network) and what the machine offers. */
+export interface SandboxSettings {
+  mode: SandboxMode;
+  network: boolean;
+  availability: Availability;
+}
+
+/** Without settings (older callers, tests of the plain path): no sandbox. */
+const NO_SANDBOX: SandboxSettings = { mode: 'off', network: true, availability: { available: false, why: 'not configured' } };
 
 export interface TerminalLimits {
   defaultTimeoutMs: number;
@@ -18,6 +34,7 @@ export interface TerminalContext {
   root: string;
   limits: TerminalLimits;
   env: NodeJS.ProcessEnv;
+  sandbox?: SandboxSettings;
   sendOutput: (message: Output) => void;
   signal: AbortSignal;
   /** Called after the cwd check, right before the spawn (journals the start); throwing means: do not spawn. */
@@ -34,6 +51,27 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
   if (!verdict.ok) {
     return { dispatchId, attempt, status: verdict.status, reason: { code: verdict.code, message: verdict.message } };
   }
+  const settings = context.sandbox ?? NO_SANDBOX;
+  const choice = chooseSandbox(settings.mode, settings.availability, action.approval ?? 'auto');
+  if (choice.kind === 'refused') {
+    return { dispatchId, attempt, status: 'refused', reason: { code: RUNNER_REFUSALS.sandboxUnavailable, message: choice.message } };
+  }
+  let launch: Launch;
+  try {
+    launch = launchFor({
+      command: action.command,
+      root: verdict.realRoot,
+      cwd: verdict.realCwd,
+      env: context.env,
+      backend: choice.kind === 'sandboxed' ? choice.backend : null,
+      network: settings.network,
+      seccomp: settings.availability.available && settings.availability.seccomp,
+    });
+  } catch (error) {
+    // Nothing was spawned: the protected files could not be pinned, so the command does not run.
+    const code = error instanceof SandboxUnprotectableError ? RUNNER_FAILURES.sandboxUnprotectable : RUNNER_FAILURES.sandboxFailed;
+    return { dispatchId, attempt, status: 'refused', reason: { code, message: `the command was not run: ${(error as Error).message}` } };
+  }
   const { limits } = context;
   const timeoutMs = action.timeoutMs ?? limits.defaultTimeoutMs;
   const streamer = new OutputStreamer({
@@ -47,16 +85,22 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
   context.beforeSpawn?.();
   const outcome = await runCommand({
     command: action.command,
+    launch,
     cwd: verdict.realCwd,
     timeoutMs,
     killGraceMs: limits.killGraceMs,
     maxOutputBytes: limits.maxOutputBytes,
-    env: context.env,
+    env: launch.env,
     signal: context.signal,
     ...(context.onSpawned ? { onSpawned: context.onSpawned } : {}),
     onOutput: (stream, data) => streamer.write(stream, data),
   });
   streamer.flush();
+  try {
+    launch.cleanup();
+  } catch {
+    // a temp folder left behind is not worth failing a finished command for
+  }
   return toResult(execute, outcome, timeoutMs, limits.killGraceMs);
 }
 

@@ -16,6 +16,8 @@ export interface RunnerBanner {
   journal: string;
   journalResults: number;
   logTarget: string;
+  /** One line: which sandbox contains which commands. */
+  sandbox?: string;
 }
 
 const CODES = { dim: 2, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
@@ -42,6 +44,7 @@ export class TerminalUi implements RunnerObserver {
     this.#line(`  root     ${info.root}`);
     this.#line(`  journal  ${info.journal} (${info.journalResults} results)`);
     this.#line(`  logs     ${info.logTarget}`);
+    if (info.sandbox !== undefined) this.#line(`  sandbox  ${info.sandbox}`);
   }
 
   fatal(message: string): void {

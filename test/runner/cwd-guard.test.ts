@@ -24,9 +24,9 @@ afterAll(async () => cleanup());
 
 describe('cwd guard (RN-497: the runner only runs inside its root)', () => {
   it('accepts the root itself and folders below it, and returns the real path', async () => {
-    expect(await checkCwd(root, root)).toEqual({ ok: true, realCwd: root });
-    expect(await checkCwd(root, path.join(root, 'src', 'deep'))).toEqual({ ok: true, realCwd: path.join(root, 'src', 'deep') });
-    expect(await checkCwd(root, path.join(root, 'inner-link'))).toEqual({ ok: true, realCwd: path.join(root, 'src') });
+    expect(await checkCwd(root, root)).toEqual({ ok: true, realCwd: root, realRoot: root });
+    expect(await checkCwd(root, path.join(root, 'src', 'deep'))).toEqual({ ok: true, realCwd: path.join(root, 'src', 'deep'), realRoot: root });
+    expect(await checkCwd(root, path.join(root, 'inner-link'))).toEqual({ ok: true, realCwd: path.join(root, 'src'), realRoot: root });
   });
 
   it.each([

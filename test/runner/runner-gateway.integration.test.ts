@@ -44,7 +44,9 @@ async function connectedRunner(): Promise<{ process: RunnerProcess; tokenId: str
   return { process, tokenId };
 }
 
-const terminal = (dispatchId: string, command: string, cwd = root, attempt = 1) => ({ dispatchId, attempt, action: { type: 'terminal' as const, command, cwd } });
+// Human-approved: these tests watch host pids and files outside the root, which the sandbox of
+// auto-approved commands hides (that path has its own tests in sandbox-*.test.ts).
+const terminal = (dispatchId: string, command: string, cwd = root, attempt = 1) => ({ dispatchId, attempt, action: { type: 'terminal' as const, command, cwd, approval: 'human' as const } });
 const runs = async (): Promise<number> => (await readFile(path.join(root, 'counter'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
 describe('brabo runner over the real gateway (RN-497)', () => {

@@ -147,16 +147,17 @@ describe('results and executes carry exactly what was decided', () => {
 
     const withoutCwd = server.call('POST', `/api/projects/${a.id}/actions`, payloadOf('echo one', { env: { LD_PRELOAD: '/tmp/evil.so', PATH: '/tmp' }, shell: '/tmp/evil-sh', argv: ['curl', 'x'], user: 'root' }));
     const first = await waitUntil(() => runner.executes[0], 'the first execute');
-    expect(Object.keys(first.action).sort()).toEqual(['command', 'cwd', 'timeoutMs', 'type']);
+    // `approval` is the decision itself (auto-approved: the runner sandboxes it), not payload input.
+    expect(Object.keys(first.action).sort()).toEqual(['approval', 'command', 'cwd', 'timeoutMs', 'type']);
     // No cwd at decision time: decided against the root, executed at the root.
-    expect(first.action).toEqual({ type: 'terminal', command: 'echo one', cwd: a.root, timeoutMs: 20_000 });
+    expect(first.action).toEqual({ type: 'terminal', command: 'echo one', cwd: a.root, timeoutMs: 20_000, approval: 'auto' });
     await answer(first);
     expect((await withoutCwd).body.status).toBe('auto_approved');
 
     const sub = join(a.root, 'sub');
     const withCwd = server.call('POST', `/api/projects/${a.id}/actions`, payloadOf('echo two', { cwd: sub }));
     const second = await waitUntil(() => runner.executes[1], 'the second execute');
-    expect(second.action).toEqual({ type: 'terminal', command: 'echo two', cwd: sub, timeoutMs: 20_000 });
+    expect(second.action).toEqual({ type: 'terminal', command: 'echo two', cwd: sub, timeoutMs: 20_000, approval: 'auto' });
     await answer(second);
     expect((await withCwd).body.status).toBe('auto_approved');
 

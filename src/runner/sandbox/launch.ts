@@ -1,0 +1,65 @@
+// Turns "run this command here" plus the sandbox choice into what to spawn: plain `/bin/sh -c`, or
+// the same inside bwrap / sandbox-exec with the rules of this root. Protected files are created
+// first (prepare.ts), so the read-only mounts always have something to cover.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BWRAP, bwrapArgs } from './bwrap.ts';
+import type { SandboxBackend } from './platform.ts';
+import { prepareProtection } from './prepare.ts';
+import { sandboxRules } from './rules.ts';
+import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.ts';
+import { seccompProgram } from './seccomp.ts';
+
+/** The descriptor bwrap reads its seccomp program from (after stdin/out/err and the supervisor pipe). */
+export const SECCOMP_FD = 4;
+
+export interface Launch {
+  file: string;
+  args: string[];
+  /** Written to SECCOMP_FD right after the spawn, then closed; null: no extra descriptor. */
+  input: Buffer | null;
+  env: NodeJS.ProcessEnv;
+  sandboxed: SandboxBackend | null;
+  /** Removes what the launch created for this command only (the macOS private temp folder). */
+  cleanup: () => void;
+}
+
+export interface LaunchRequest {
+  command: string;
+  /** Real paths. */
+  root: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  backend: SandboxBackend | null;
+  network: boolean;
+  /** bwrap only: whether this machine's bwrap takes the seccomp program (probed). */
+  seccomp?: boolean;
+}
+
+export function launchFor(request: LaunchRequest): Launch {
+  const { command, root, cwd, env, backend } = request;
+  if (backend === null) return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => {} };
+  const protection = prepareProtection(root);
+  const rules = sandboxRules({ root, cwd, network: request.network, readOnly: protection.readOnly, pinned: protection.pinned });
+  if (backend === 'bwrap') {
+    const input = request.seccomp === false ? null : seccompProgram();
+    return {
+      file: BWRAP,
+      args: bwrapArgs(rules, command, { seccompFd: input === null ? null : SECCOMP_FD }),
+      input,
+      env,
+      sandboxed: 'bwrap',
+      cleanup: () => {},
+    };
+  }
+  const privateTmp = mkdtempSync(path.join(os.tmpdir(), 'brabo-sandbox-'));
+  return {
+    file: SANDBOX_EXEC,
+    args: seatbeltArgs(rules, command, { privateTmp }),
+    input: null,
+    env: { ...env, TMPDIR: privateTmp },
+    sandboxed: 'seatbelt',
+    cleanup: () => rmSync(privateTmp, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,121 @@
+// Makes the protected files exist before a sandboxed command starts, so that read-only mounts can
+// cover them: a protection that only holds when the file happens to exist would let the agent
+// create `.git/hooks/pre-commit` in a fresh repository. Returns what to protect and what to pin.
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, writeSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import { isInside } from '../cwd-guard.ts';
+import { PROTECTED_IN_ROOT } from './rules.ts';
+import type { ProtectedPath } from './rules.ts';
+
+/** permissions.json as written when absent: the same as no file (no rules), but now pinned read-only. */
+export const EMPTY_PERMISSIONS_TEXT = '{"allow": [], "deny": [], "ask": []}\n';
+
+/** Git files that redirect where git reads its config and hooks from: read-only when present. */
+const GIT_REDIRECTS = ['commondir', 'modules', 'worktrees', 'config.worktree'] as const;
+
+export class SandboxUnprotectableError extends Error {
+  override name = 'SandboxUnprotectableError';
+  readonly code = 'sandbox_unprotectable';
+}
+
+export interface Protection {
+  readOnly: ProtectedPath[];
+  pinned: string[];
+}
+
+/** `root` must be a real path. Creates what is missing; throws SandboxUnprotectableError when a protected name is a symlink. */
+export function prepareProtection(root: string): Protection {
+  const readOnly: ProtectedPath[] = [];
+  const pinned: string[] = [];
+  const permissions = path.join(root, PROTECTED_IN_ROOT.permissions);
+  ensureFile(root, permissions, EMPTY_PERMISSIONS_TEXT);
+  readOnly.push({ path: permissions, kind: 'file' });
+
+  const dotGit = path.join(root, '.git');
+  const gitStat = lstatOrNull(dotGit);
+  if (gitStat?.isSymbolicLink()) throw unprotectable(dotGit);
+  if (gitStat?.isFile()) {
+    // A linked worktree or submodule: `.git` names the real git dir. The pointer itself is read-only;
+    // when the git dir it names lies inside the root, its config and hooks are protected too.
+    readOnly.push({ path: dotGit, kind: 'file' });
+    const gitDir = linkedGitDir(dotGit);
+    if (gitDir !== null && isInside(root, gitDir) && lstatOrNull(gitDir)?.isDirectory()) protectGitDir(root, gitDir, readOnly);
+    return { readOnly, pinned };
+  }
+  if (gitStat === null) mkdirSync(dotGit, { mode: 0o755 });
+  pinned.push(dotGit);
+  protectGitDir(root, dotGit, readOnly);
+  return { readOnly, pinned };
+}
+
+function protectGitDir(root: string, gitDir: string, readOnly: ProtectedPath[]): void {
+  const hooks = path.join(gitDir, 'hooks');
+  const hooksStat = lstatOrNull(hooks);
+  if (hooksStat?.isSymbolicLink()) throw unprotectable(hooks);
+  if (hooksStat === null) mkdirSync(hooks, { mode: 0o755 });
+  readOnly.push({ path: hooks, kind: 'dir' });
+  const config = path.join(gitDir, 'config');
+  ensureFile(root, config, '');
+  readOnly.push({ path: config, kind: 'file' });
+  for (const name of GIT_REDIRECTS) {
+    const entry = path.join(gitDir, name);
+    const stat = lstatOrNull(entry);
+    if (stat === null) continue;
+    if (stat.isSymbolicLink()) throw unprotectable(entry);
+    readOnly.push({ path: entry, kind: stat.isDirectory() ? 'dir' : 'file' });
+  }
+}
+
+function ensureFile(root: string, file: string, initial: string): void {
+  const stat = lstatOrNull(file);
+  if (stat?.isSymbolicLink()) throw unprotectable(file);
+  if (stat !== null) return;
+  // 'wx': never follows or overwrites something created in between.
+  try {
+    const fd = openSync(file, 'wx', 0o644);
+    try {
+      if (initial.length > 0) writeAll(fd, initial);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  if (!isInside(root, realpathSync(file))) throw unprotectable(file);
+}
+
+function writeAll(fd: number, text: string): void {
+  const buffer = Buffer.from(text);
+  let offset = 0;
+  while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
+}
+
+function linkedGitDir(dotGitFile: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(dotGitFile, 'utf8').slice(0, 8192);
+  } catch {
+    return null;
+  }
+  const match = /^gitdir: *(.+)$/m.exec(text);
+  if (!match?.[1]) return null;
+  const target = path.resolve(path.dirname(dotGitFile), match[1].trim());
+  try {
+    return realpathSync(target);
+  } catch {
+    return null;
+  }
+}
+
+function lstatOrNull(file: string): Stats | null {
+  try {
+    return lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+const unprotectable = (file: string): SandboxUnprotectableError =>
+  new SandboxUnprotectableError(`${file} is a symbolic link, so the sandbox cannot keep it read-only (the link itself could be replaced); replace it with the real file or folder`);

@@ -1,0 +1,316 @@
+// Unit tests of the sandbox's pure parts: the rule description, the bwrap arguments and the
+// Seatbelt profile generated from it, the seccomp program, the choice per command, the start-up
+// state, the platform probe and the preparation of the protected files. No sandbox is run here
+// (sandbox-exec.test.ts runs the real bwrap).
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RunnerJoin, RunnerSandbox, TerminalAction } from '../../runner-protocol/index.ts';
+import { bwrapArgs } from '../../src/runner/sandbox/bwrap.ts';
+import { probeSandbox } from '../../src/runner/sandbox/platform.ts';
+import type { Availability } from '../../src/runner/sandbox/platform.ts';
+import { chooseSandbox, SANDBOX_MODES, sandboxState, startupWarning } from '../../src/runner/sandbox/policy.ts';
+import { EMPTY_PERMISSIONS_TEXT, prepareProtection, SandboxUnprotectableError } from '../../src/runner/sandbox/prepare.ts';
+import { sandboxRules, SandboxRuleError } from '../../src/runner/sandbox/rules.ts';
+import type { SandboxRules } from '../../src/runner/sandbox/rules.ts';
+import { sbplString, seatbeltProfile } from '../../src/runner/sandbox/seatbelt.ts';
+import { SECCOMP_ARCHES, seccompProgram, SeccompUnsupportedError } from '../../src/runner/sandbox/seccomp.ts';
+import { SUPERVISOR_SCRIPT, supervised } from '../../src/runner/supervisor.ts';
+import { tempDir } from './support/fixtures.ts';
+
+const ROOT = '/home/ana/shop';
+const rules = (overrides: Partial<SandboxRules> = {}): SandboxRules => ({
+  ...sandboxRules({
+    root: ROOT,
+    cwd: `${ROOT}/src`,
+    network: true,
+    readOnly: [
+      { path: `${ROOT}/permissions.json`, kind: 'file' },
+      { path: `${ROOT}/.git/hooks`, kind: 'dir' },
+      { path: `${ROOT}/.git/config`, kind: 'file' },
+    ],
+    pinned: [`${ROOT}/.git`],
+  }),
+  ...overrides,
+});
+
+/** The mount operations in order, as [flag, source, destination]. */
+function mounts(args: string[]): Array<[string, string, string]> {
+  const out: Array<[string, string, string]> = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i]!;
+    if (flag === '--') break;
+    if (flag === '--ro-bind' || flag === '--bind') out.push([flag, args[i + 1]!, args[i + 2]!]);
+    if (flag === '--tmpfs' || flag === '--proc' || flag === '--dev') out.push([flag, '', args[i + 1]!]);
+  }
+  return out;
+}
+
+describe('bwrap arguments (Linux back-end)', () => {
+  it('host read-only first, then a private /tmp, the root writable, .git pinned, protected entries read-only last', () => {
+    const args = bwrapArgs(rules(), 'echo hi', { seccompFd: 4 });
+    expect(mounts(args)).toEqual([
+      ['--ro-bind', '/', '/'],
+      ['--dev', '', '/dev'],
+      ['--proc', '', '/proc'],
+      ['--tmpfs', '', '/tmp'],
+      ['--bind', ROOT, ROOT],
+      ['--bind', `${ROOT}/.git`, `${ROOT}/.git`],
+      ['--ro-bind', `${ROOT}/permissions.json`, `${ROOT}/permissions.json`],
+      ['--ro-bind', `${ROOT}/.git/hooks`, `${ROOT}/.git/hooks`],
+      ['--ro-bind', `${ROOT}/.git/config`, `${ROOT}/.git/config`],
+    ]);
+    expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/sh', '-c', 'echo hi']);
+  });
+
+  it('dies with its parent, new session, own PID namespace, no capabilities, seccomp on the given fd, cwd set', () => {
+    const args = bwrapArgs(rules(), 'true', { seccompFd: 4 });
+    for (const flag of ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc']) expect(args).toContain(flag);
+    expect(args.slice(args.indexOf('--cap-drop'), args.indexOf('--cap-drop') + 2)).toEqual(['--cap-drop', 'ALL']);
+    expect(args.slice(args.indexOf('--seccomp'), args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', '4']);
+    expect(args.slice(args.indexOf('--chdir'), args.indexOf('--chdir') + 2)).toEqual(['--chdir', `${ROOT}/src`]);
+    expect(args.indexOf('--die-with-parent')).toBeLessThan(args.indexOf('--'));
+  });
+
+  it('--sandbox-network off unshares the network; on keeps it; no seccomp fd: no --seccomp', () => {
+    expect(bwrapArgs(rules({ network: false }), 'true', { seccompFd: null })).toContain('--unshare-net');
+    const on = bwrapArgs(rules(), 'true', { seccompFd: null });
+    expect(on).not.toContain('--unshare-net');
+    expect(on).not.toContain('--seccomp');
+  });
+
+  it('the command is one argument, never split or interpreted by the runner (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (command) => {
+        const args = bwrapArgs(rules(), command, { seccompFd: null });
+        expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/sh', '-c', command]);
+      }),
+    );
+  });
+
+  it('rules refuse relative paths and NUL bytes', () => {
+    expect(() => sandboxRules({ root: 'rel', cwd: '/x', network: true, readOnly: [], pinned: [] })).toThrow(SandboxRuleError);
+    expect(() => sandboxRules({ root: '/r', cwd: '/r', network: true, readOnly: [{ path: '/r/a\0b', kind: 'file' }], pinned: [] })).toThrow(SandboxRuleError);
+  });
+});
+
+describe('Seatbelt profile (macOS back-end), generated from the same rules', () => {
+  const profile = seatbeltProfile(rules(), { privateTmp: '/private/var/folders/x/T/brabo-sandbox-1' });
+  const lines = profile.trim().split('\n').filter((line) => !line.startsWith(';'));
+
+  it('broad to narrow (last match wins): allow default, deny writes, allow root and private tmp, deny protected', () => {
+    const order = ['(allow default)', '(deny file-write*)', '(allow file-write* (subpath "/home/ana/shop")', '(deny file-write* (literal "/home/ana/shop/permissions.json")'];
+    const at = order.map((start) => lines.findIndex((line) => line.startsWith(start)));
+    expect(at.every((index) => index >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(profile).toContain('(subpath "/private/var/folders/x/T/brabo-sandbox-1")');
+  });
+
+  it('protected files are literals, protected folders subpaths, and pinned .git cannot be moved', () => {
+    const deny = lines.find((line) => line.startsWith('(deny file-write* (literal'))!;
+    expect(deny).toContain('(literal "/home/ana/shop/permissions.json")');
+    expect(deny).toContain('(subpath "/home/ana/shop/.git/hooks")');
+    expect(deny).toContain('(literal "/home/ana/shop/.git/config")');
+    expect(deny).toContain('(literal "/home/ana/shop/.git")');
+  });
+
+  it('unix sockets and other processes are denied; network only when off', () => {
+    expect(profile).toContain('(deny network* (remote unix-socket))');
+    expect(profile).toContain('(deny process-info* (target others))');
+    expect(profile).not.toMatch(/^\(deny network\*\)$/m);
+    expect(seatbeltProfile(rules({ network: false }), { privateTmp: '/t' })).toMatch(/^\(deny network\*\)$/m);
+  });
+
+  it('balanced parentheses, and paths with quotes or backslashes cannot break out of their string (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 40 }).filter((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20)), (name) => {
+        const root = `/home/${name}`;
+        const text = seatbeltProfile(sandboxRules({ root, cwd: root, network: true, readOnly: [{ path: `${root}/permissions.json`, kind: 'file' }], pinned: [] }), { privateTmp: '/t' });
+        // Remove string literals, then every parenthesis left must balance.
+        const code = text.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/#"[^"]*"/g, '');
+        let depth = 0;
+        for (const ch of code) {
+          if (ch === '(') depth += 1;
+          if (ch === ')') depth -= 1;
+          expect(depth).toBeGreaterThanOrEqual(0);
+        }
+        expect(depth).toBe(0);
+        expect(text).toContain(`(subpath ${sbplString(root)})`);
+      }),
+    );
+  });
+
+  it('control characters in a path are refused rather than written into the profile', () => {
+    expect(() => sbplString('/a\nb')).toThrow();
+  });
+});
+
+describe('seccomp program (no unix sockets, no io_uring, no foreign ABI)', () => {
+  const decode = (buffer: Buffer) =>
+    Array.from({ length: buffer.length / 8 }, (_, i) => ({ code: buffer.readUInt16LE(i * 8), jt: buffer[i * 8 + 2]!, jf: buffer[i * 8 + 3]!, k: buffer.readUInt32LE(i * 8 + 4) }));
+
+  /** A tiny classic-BPF interpreter for the instructions the program uses. */
+  function evaluate(program: ReturnType<typeof decode>, data: { nr: number; arch: number; arg0: number }): number {
+    let acc = 0;
+    for (let pc = 0; pc < program.length; ) {
+      const { code, jt, jf, k } = program[pc]!;
+      if (code === 0x20) {
+        acc = k === 0 ? data.nr : k === 4 ? data.arch : k === 16 ? data.arg0 : Number.NaN;
+        pc += 1;
+      } else if (code === 0x15) pc += 1 + (acc === k ? jt : jf);
+      else if (code === 0x35) pc += 1 + (acc >= k ? jt : jf);
+      else if (code === 0x06) return k;
+      else throw new Error(`unexpected opcode ${code}`);
+    }
+    throw new Error('fell off the end');
+  }
+
+  for (const arch of Object.values(SECCOMP_ARCHES)) {
+    it(`${arch.name}: socket(AF_UNIX) -> EPERM, io_uring_setup -> ENOSYS, other ABIs -> ENOSYS, everything else allowed`, () => {
+      const program = decode(seccompProgram(arch.name));
+      const run = (nr: number, arg0 = 0, auditArch = arch.auditArch) => evaluate(program, { nr, arch: auditArch, arg0 });
+      expect(run(arch.socketNr, 1)).toBe(0x0005_0001);
+      expect(run(arch.socketNr, 2)).toBe(0x7fff_0000); // AF_INET
+      expect(run(arch.socketNr, 10)).toBe(0x7fff_0000); // AF_INET6
+      expect(run(arch.ioUringSetupNr)).toBe(0x0005_0026);
+      expect(run(arch.socketNr, 1, 0x4000_0003)).toBe(0x0005_0026); // i386
+      if (arch.foreignNrBit !== 0) expect(run(arch.foreignNrBit + arch.socketNr, 1)).toBe(0x0005_0026); // x32
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 0, max: 64 }), (nr, arg0) => {
+          fc.pre(nr !== arch.socketNr && nr !== arch.ioUringSetupNr);
+          expect(run(nr, arg0)).toBe(0x7fff_0000);
+        }),
+      );
+    });
+  }
+
+  it('an architecture without a table is refused by name, not guessed', () => {
+    expect(() => seccompProgram('riscv64')).toThrow(SeccompUnsupportedError);
+  });
+});
+
+describe('which commands are sandboxed (--sandbox)', () => {
+  const yes: Availability = { available: true, backend: 'bwrap', seccomp: true };
+  const no: Availability = { available: false, why: 'bubblewrap (bwrap) is not installed' };
+
+  it.each([
+    ['auto', yes, 'auto', 'sandboxed'],
+    ['auto', yes, 'human', 'unsandboxed'],
+    ['auto', no, 'auto', 'unsandboxed'],
+    ['auto', no, 'human', 'unsandboxed'],
+    ['required', yes, 'auto', 'sandboxed'],
+    ['required', yes, 'human', 'unsandboxed'],
+    ['required', no, 'auto', 'refused'],
+    ['required', no, 'human', 'unsandboxed'],
+    ['all', yes, 'auto', 'sandboxed'],
+    ['all', yes, 'human', 'sandboxed'],
+    ['all', no, 'auto', 'refused'],
+    ['all', no, 'human', 'refused'],
+    ['off', yes, 'auto', 'unsandboxed'],
+    ['off', yes, 'human', 'unsandboxed'],
+  ] as const)('--sandbox %s, available=%o, approval %s -> %s', (mode, availability, approval, kind) => {
+    const choice = chooseSandbox(mode, availability, approval);
+    expect(choice.kind).toBe(kind);
+    if (choice.kind === 'refused') expect(choice.message).toContain('bubblewrap (bwrap) is not installed');
+  });
+
+  it('start-up: one line says the host is unprotected exactly when auto-approved commands would run unsandboxed', () => {
+    for (const mode of SANDBOX_MODES) {
+      for (const availability of [yes, no]) {
+        const state = sandboxState(mode, availability, true);
+        const unprotected = chooseSandbox(mode, availability, 'auto').kind === 'unsandboxed';
+        const warning = startupWarning(state);
+        expect(warning !== null).toBe(unprotected);
+        if (warning !== null) {
+          expect(warning).toContain('the host is unprotected');
+          expect(warning).not.toContain('\n');
+        }
+        expect(state.enforced).toBe(!unprotected);
+        expect(RunnerSandbox.safeParse(state).success).toBe(true);
+      }
+    }
+  });
+
+  it('the join payload carries the state; the execute carries who approved (optional, for older peers)', () => {
+    const state = sandboxState('required', yes, false);
+    expect(RunnerJoin.parse({ protocolVersion: 1, sandbox: state }).sandbox).toEqual({ mode: 'required', available: true, backend: 'bwrap', network: false, enforced: true, reason: null });
+    expect(RunnerJoin.safeParse({ protocolVersion: 1, sandbox: { ...state, mode: 'sometimes' } }).success).toBe(false);
+    expect(TerminalAction.parse({ type: 'terminal', command: 'ls', cwd: '/r', approval: 'human' }).approval).toBe('human');
+    expect(TerminalAction.safeParse({ type: 'terminal', command: 'ls', cwd: '/r', approval: 'robot' }).success).toBe(false);
+  });
+});
+
+describe('platform probe', () => {
+  it('linux: bwrap that runs -> bwrap with seccomp; missing -> named; failing -> its first stderr line', async () => {
+    const seen: string[][] = [];
+    const ok = await probeSandbox({ platform: 'linux', arch: 'x64', run: async (file, args, input) => (seen.push([file, ...args]), expect(input?.length).toBeGreaterThan(0), { code: 0, stderr: '' }) });
+    expect(ok).toEqual({ available: true, backend: 'bwrap', seccomp: true });
+    expect(seen[0]).toContain('--seccomp');
+    const missing = await probeSandbox({ platform: 'linux', run: async () => Promise.reject(Object.assign(new Error('spawn bwrap ENOENT'), { code: 'ENOENT' })) });
+    expect(missing).toEqual({ available: false, why: 'bubblewrap (bwrap) is not installed' });
+    const broken = await probeSandbox({ platform: 'linux', run: async () => ({ code: 1, stderr: 'bwrap: No permissions to creating new namespace\nmore' }) });
+    expect(broken).toMatchObject({ available: false, why: expect.stringContaining('No permissions to creating new namespace') });
+    const otherArch = await probeSandbox({ platform: 'linux', arch: 'riscv64', run: async (_file, args) => (expect(args).not.toContain('--seccomp'), { code: 0, stderr: '' }) });
+    expect(otherArch).toEqual({ available: true, backend: 'bwrap', seccomp: false });
+  });
+
+  it('darwin: sandbox-exec present -> seatbelt; absent -> named; other platforms -> named', async () => {
+    expect(await probeSandbox({ platform: 'darwin', canExecute: () => true })).toEqual({ available: true, backend: 'seatbelt', seccomp: false });
+    expect(await probeSandbox({ platform: 'darwin', canExecute: () => false })).toMatchObject({ available: false, why: expect.stringContaining('sandbox-exec') });
+    expect(await probeSandbox({ platform: 'win32' })).toMatchObject({ available: false, why: expect.stringContaining('win32') });
+  });
+});
+
+describe('supervisor wrapper', () => {
+  it('execs the command in place after starting the watcher, so pid, exit code and signal stay the command\'s', () => {
+    const { file, args } = supervised('/bin/sh', ['-c', 'echo hi']);
+    expect(file).toBe('/bin/sh');
+    expect(args).toEqual(['-c', SUPERVISOR_SCRIPT, 'brabo-supervisor', '/bin/sh', '-c', 'echo hi']);
+    expect(SUPERVISOR_SCRIPT.trim().split('\n').at(-1)).toBe('exec "$@"');
+    expect(SUPERVISOR_SCRIPT).toContain('kill -KILL 0');
+  });
+});
+
+describe('preparing the protected files', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir, cleanup } = await tempDir('prep')));
+  afterEach(async () => cleanup());
+
+  it('creates .git/hooks, .git/config and permissions.json when absent (empty rules), and pins .git', () => {
+    const protection = prepareProtection(dir);
+    expect(readFileSync(path.join(dir, 'permissions.json'), 'utf8')).toBe(EMPTY_PERMISSIONS_TEXT);
+    expect(JSON.parse(EMPTY_PERMISSIONS_TEXT)).toEqual({ allow: [], deny: [], ask: [] });
+    expect(lstatSync(path.join(dir, '.git', 'hooks')).isDirectory()).toBe(true);
+    expect(readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe('');
+    expect(protection.pinned).toEqual([path.join(dir, '.git')]);
+    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git/config', '.git/hooks', 'permissions.json']);
+  });
+
+  it('leaves existing files as they are and also protects git\'s redirections (commondir, modules) when present', () => {
+    mkdirSync(path.join(dir, '.git', 'modules', 'lib'), { recursive: true });
+    writeFileSync(path.join(dir, '.git', 'config'), '[core]\n');
+    writeFileSync(path.join(dir, '.git', 'commondir'), '.\n');
+    writeFileSync(path.join(dir, 'permissions.json'), '{"allow": ["Terminal(ls)"]}');
+    const protection = prepareProtection(dir);
+    expect(readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(readFileSync(path.join(dir, 'permissions.json'), 'utf8')).toBe('{"allow": ["Terminal(ls)"]}');
+    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git/commondir', '.git/config', '.git/hooks', '.git/modules', 'permissions.json']);
+  });
+
+  it('a linked worktree: the .git file is read-only, and its git dir\'s config and hooks when inside the root', () => {
+    mkdirSync(path.join(dir, 'main-git', 'hooks'), { recursive: true });
+    writeFileSync(path.join(dir, 'main-git', 'config'), '');
+    writeFileSync(path.join(dir, '.git'), 'gitdir: main-git\n');
+    const protection = prepareProtection(dir);
+    expect(protection.pinned).toEqual([]);
+    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git', 'main-git/config', 'main-git/hooks', 'permissions.json']);
+  });
+
+  it.each([['permissions.json'], ['.git'], ['.git/config'], ['.git/hooks']])('a symlinked %s cannot be pinned: refused with sandbox_unprotectable', (name) => {
+    if (name !== '.git') mkdirSync(path.join(dir, '.git'), { recursive: true });
+    symlinkSync('/etc/hostname', path.join(dir, name));
+    expect(() => prepareProtection(dir)).toThrow(SandboxUnprotectableError);
+  });
+});
