@@ -122,7 +122,7 @@ export class DockerBroker implements ContainerBrokerPort {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return failed(resourceLimitInvalid('timeoutMs', timeoutMs, 'it must be a positive whole number of milliseconds'));
     if (!Number.isInteger(maxOutputBytes) || maxOutputBytes < 0) return failed(resourceLimitInvalid('maxOutputBytes', maxOutputBytes, 'it must be a whole number of bytes'));
 
-    const plan = { command: request.command, cwd: cwd.cwd, timeoutMs, maxOutputBytes };
+    const plan = { command: request.command, cwd: cwd.cwd, timeoutMs, maxOutputBytes, ...(request.onOutput ? { onOutput: request.onOutput } : {}) };
     const run = async (found: Found) =>
       runExec({ docker: this.docker, containerId: found.id, projectId, memoryMb: found.memoryMb }, plan, {
         endpoint: this.endpoint,

@@ -8,10 +8,13 @@ export class OutputCollector extends Writable {
   truncated = false;
   #chunks: Buffer[] = [];
   #kept = 0;
+  readonly #tap: ((chunk: Buffer) => void) | undefined;
 
-  constructor(cap: number) {
+  /** `tap` sees every chunk (live output), before the cap; it gets its own bound downstream. */
+  constructor(cap: number, tap?: (chunk: Buffer) => void) {
     super();
     this.cap = cap;
+    this.#tap = tap;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -20,6 +23,7 @@ export class OutputCollector extends Writable {
   }
 
   take(chunk: Buffer): void {
+    if (chunk.length > 0) this.#tap?.(chunk);
     const room = this.cap - this.#kept;
     if (chunk.length > room) this.truncated = true;
     if (room <= 0) return;

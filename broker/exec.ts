@@ -70,6 +70,8 @@ export interface ExecPlan {
   cwd: string;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** Live output tap (ExecRequest.onOutput). */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 }
 
 export interface ExecEnvironment {
@@ -104,8 +106,8 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
   }
 
   let header: ExecHeader | undefined;
-  const stdout = new OutputCollector(plan.maxOutputBytes);
-  const stderr = new OutputCollector(plan.maxOutputBytes);
+  const stdout = new OutputCollector(plan.maxOutputBytes, tapOf(plan, 'stdout'));
+  const stderr = new OutputCollector(plan.maxOutputBytes, tapOf(plan, 'stderr'));
   const stdoutSplitter = new StdoutHeaderSplitter(nonce, stdout, (h) => (header = h));
   let streamError: Error | undefined;
   const streamDone = new Promise<void>((resolve) => {
@@ -170,6 +172,19 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
     truncated: stdout.truncated || stderr.truncated,
     durationMs,
   });
+}
+
+/** The live output tap for one stream; a tap that throws never disturbs the exec. */
+function tapOf(plan: ExecPlan, stream: 'stdout' | 'stderr'): ((chunk: Buffer) => void) | undefined {
+  const onOutput = plan.onOutput;
+  if (!onOutput) return undefined;
+  return (chunk) => {
+    try {
+      onOutput(stream, chunk);
+    } catch {
+      // The recorded outcome is what counts; a viewer's failure must not change it.
+    }
+  };
 }
 
 function startFailure(error: unknown, target: ExecTarget, endpoint: string) {

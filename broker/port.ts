@@ -55,6 +55,11 @@ export interface ExecRequest {
   timeoutMs?: number;
   /** Per stream; output past it is dropped and `truncated` is set. */
   maxOutputBytes?: number;
+  /**
+   * Live output while the command runs (the wrapper's header already removed), in arrival order.
+   * Raw bytes: a UTF-8 character may be split across calls. Must not throw; errors are ignored.
+   */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 }
 
 export interface ExecOutcome {

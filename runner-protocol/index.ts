@@ -128,10 +128,22 @@ export const ActionSettled = z.object({
   reason: Refusal.optional(),
 });
 export type ActionSettled = z.infer<typeof ActionSettled>;
-export const AGENT_EVENTS = { actionSettled: 'task.action_settled' } as const;
+/**
+ * Server -> agent (and console): a chunk of a running action's output, in order (`seq` counts
+ * both streams of one action from 0). Ends with the action's settlement; at most the outcome cap
+ * per stream is streamed.
+ */
+export const ActionOutput = z.object({
+  actionId: z.string(),
+  seq: z.number().int().min(0),
+  stream: z.enum(['stdout', 'stderr']),
+  data: z.string(),
+});
+export type ActionOutput = z.infer<typeof ActionOutput>;
+export const AGENT_EVENTS = { actionSettled: 'task.action_settled', actionOutput: 'action.output' } as const;
 
 /** Schema of each server -> agent event, checked before it is sent. */
-export const AGENT_EVENT_SCHEMAS = { [AGENT_EVENTS.actionSettled]: ActionSettled } as const;
+export const AGENT_EVENT_SCHEMAS = { [AGENT_EVENTS.actionSettled]: ActionSettled, [AGENT_EVENTS.actionOutput]: ActionOutput } as const;
 
 /** Topic an admin socket joins to receive every agent's events, as `{agentId, payload}`. */
 export const ALL_AGENTS_TOPIC = 'agent:*';

@@ -18,11 +18,12 @@ export interface Routed {
 export async function runTerminalOnBroker(
   broker: ContainerBrokerPort,
   request: { projectId: string; scopeRoot: string; command: string; cwd: string; timeoutMs: number; maxOutputBytes: number },
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
 ): Promise<Routed> {
   const cwd = toContainerCwd(request.scopeRoot, request.cwd);
   if (typeof cwd !== 'string') return { outcome: { ...cwd, origin: 'gateway' } };
   try {
-    const result = await broker.exec(request.projectId, { command: request.command, cwd, timeoutMs: request.timeoutMs, maxOutputBytes: request.maxOutputBytes });
+    const result = await broker.exec(request.projectId, { command: request.command, cwd, timeoutMs: request.timeoutMs, maxOutputBytes: request.maxOutputBytes, ...(onOutput ? { onOutput } : {}) });
     if (!result.ok) return { outcome: { ...failedOutcome(result.failure.code, result.failure.message, result.failure.detail), origin: 'broker' } };
     const { exitCode, stdout, stderr, truncated, durationMs } = result.value;
     return { outcome: { status: 'executed', origin: 'broker', exitCode, stdout, stderr, truncated, durationMs } };

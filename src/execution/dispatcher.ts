@@ -18,7 +18,7 @@ import { prepareContainerStart } from './container-start.ts';
 import { noBroker, outcomeUnknown, portFailed, runnerNotConnected, serverRestarted } from './failures.ts';
 import { failedOutcome, type ExecutionOutcome } from './outcome.ts';
 import { type ExecutionPlan, isFailure, planOf } from './plan.ts';
-import type { RunnerPort, RunnerResultSink } from './ports.ts';
+import type { ExecutionObserver, RunnerPort, RunnerResultSink } from './ports.ts';
 import { OutcomeRecorder } from './recorder.ts';
 import type { Resources } from './resources.ts';
 import { IN_FLIGHT, RunnerRoute, runnerTarget } from './runner-route.ts';
@@ -47,6 +47,8 @@ export interface DispatcherOptions {
   now?: () => Date;
   /** Told when an action's dispatch is parked (nothing here can run it), so bounded waits end. */
   onParked?: (actionId: string) => void;
+  /** Live output and settlement for viewers (console, SSE, agent topics). */
+  observer?: ExecutionObserver;
 }
 
 type Mode = 'live' | 'resume';
@@ -81,7 +83,7 @@ export class Dispatcher implements ActionExecutionPort {
   constructor(options: DispatcherOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
-    this.#recorder = new OutcomeRecorder({ store: options.store, logger: options.logger, turns: options.turns, outputCapBytes: options.limits.outputCapBytes, now: this.#now });
+    this.#recorder = new OutcomeRecorder({ store: options.store, logger: options.logger, turns: options.turns, outputCapBytes: options.limits.outputCapBytes, now: this.#now, ...(options.observer?.settled ? { onSettled: options.observer.settled.bind(options.observer) } : {}) });
     this.#cluster = options.cluster ?? new SingleNode(options.store);
     const owns = (dispatch: Dispatch): boolean => this.#cluster.owns(dispatch.ownerNode);
     this.#runner = options.runners
@@ -267,7 +269,7 @@ export class Dispatcher implements ActionExecutionPort {
       if (!claimed) return;
       const { claim, previousContainerId } = claimed;
       progress.claim = claim;
-      const routed = await this.#onBroker(project, plan, scopeRoot, resources, previousContainerId);
+      const routed = await this.#onBroker(action, project, plan, scopeRoot, resources, previousContainerId);
       await this.#recorder.record({ dispatch: claim, fence: { attempt: claim.attempt, from: ['running'] }, action, outcome: routed.outcome, ...(routed.lifecycle ? { lifecycle: routed.lifecycle } : {}) });
       return;
     }
@@ -304,10 +306,12 @@ export class Dispatcher implements ActionExecutionPort {
     });
   }
 
-  async #onBroker(project: Project, plan: ExecutionPlan, scopeRoot: string, resources: Resources | null, previousContainerId: string | null): Promise<Routed> {
+  async #onBroker(action: ProposedAction, project: Project, plan: ExecutionPlan, scopeRoot: string, resources: Resources | null, previousContainerId: string | null): Promise<Routed> {
     const broker = this.#o.broker as ContainerBrokerPort;
     if (plan.kind === 'terminal') {
-      return runTerminalOnBroker(broker, { projectId: project.id, scopeRoot, command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs, maxOutputBytes: this.#o.limits.outputCapBytes });
+      const observer = this.#o.observer;
+      const onOutput = observer?.output ? (stream: 'stdout' | 'stderr', chunk: Buffer) => observer.output?.(action, stream, chunk) : undefined;
+      return runTerminalOnBroker(broker, { projectId: project.id, scopeRoot, command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs, maxOutputBytes: this.#o.limits.outputCapBytes }, onOutput);
     }
     if (plan.kind === 'container') return runContainerOnBroker(broker, { projectId: project.id, scopeRoot, actionType: plan.actionType, resources, previousContainerId });
     throw new Error('unreachable: nothing to run on the broker');

@@ -15,6 +15,17 @@ export interface RunnerPort {
 
 export type SinkAnswer = { ok: true } | { ok: false; reason: { code: string; message: string } };
 
+/**
+ * Viewers of an execution (live output for the console, SSE and `agent:<id>`; settlement to end
+ * those streams). Called after the fact; must not throw and never changes an outcome.
+ */
+export interface ExecutionObserver {
+  /** Broker exec output of a running terminal action, raw bytes in arrival order. */
+  output?(action: { id: string; projectId: string; proposerId: string }, stream: 'stdout' | 'stderr', chunk: Buffer): void;
+  /** The dispatch's outcome was recorded (after the commit). */
+  settled?(actionId: string, status: 'executed' | 'failed'): void;
+}
+
 /** The gateway's sink: what the runner reports. The answer becomes the push's reply. */
 export interface RunnerResultSink {
   onResult(projectId: string, result: Result): Promise<SinkAnswer>;

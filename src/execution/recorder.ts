@@ -27,8 +27,11 @@ export class OutcomeRecorder {
   readonly #turns: AgentTurns;
   readonly #capBytes: number;
   readonly #now: () => Date;
+  readonly #onSettled: ((actionId: string, status: 'executed' | 'failed') => void) | undefined;
 
-  constructor(options: { store: Store; logger: Logger; turns: AgentTurns; outputCapBytes: number; now?: () => Date }) {
+  /** `onSettled`: after a recorded outcome's commit (live output viewers end their stream). */
+  constructor(options: { store: Store; logger: Logger; turns: AgentTurns; outputCapBytes: number; now?: () => Date; onSettled?: (actionId: string, status: 'executed' | 'failed') => void }) {
+    this.#onSettled = options.onSettled;
     this.#store = options.store;
     this.#logger = options.logger;
     this.#turns = options.turns;
@@ -63,6 +66,11 @@ export class OutcomeRecorder {
     const fields = { actionId: action.id, dispatchId: dispatch.id, projectId: action.projectId, actionType: action.actionType };
     if (outcome.status === 'executed') this.#logger.info({ ...fields, code: 'action_executed', exitCode: outcome.exitCode }, 'action executed');
     else this.#logger.warn({ ...fields, code: outcome.code, detail: outcome.detail }, outcome.message);
+    try {
+      this.#onSettled?.(action.id, outcome.status);
+    } catch (error) {
+      this.#logger.error({ code: 'settled_observer_failed', err: error, actionId: action.id }, 'a settlement observer threw; the outcome is recorded');
+    }
     await this.#turns.deliver(action.id, result.turnEnded);
     return true;
   }

@@ -206,6 +206,8 @@ export interface RunnerTokenGrant {
 export interface ProjectRepository {
   insert(project: Project): Promise<void>;
   get(id: string): Promise<Project | null>;
+  /** Oldest first, at most `limit` (the console's project list; admin sees all). */
+  list(limit: number): Promise<Project[]>;
   markExecutionActivated(id: string, at: string): Promise<void>;
   markWorkspaceVerified(id: string, at: string): Promise<void>;
 }
@@ -214,6 +216,8 @@ export interface MemberRepository {
   upsert(member: Member): Promise<void>;
   get(projectId: string, memberId: string): Promise<Member | null>;
   list(projectId: string): Promise<Member[]>;
+  /** Every membership of one member id, across projects (the console: "my projects"). */
+  listByMember(memberId: string, limit: number): Promise<Member[]>;
 }
 
 export interface AgentAutonomyRepository {

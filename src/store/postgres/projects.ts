@@ -23,6 +23,10 @@ export class PostgresProjects implements ProjectRepository {
     return row ? toProject(row) : null;
   }
 
+  async list(limit: number): Promise<Project[]> {
+    return (await this.#sql.all('SELECT * FROM projects ORDER BY created_at, id COLLATE "C" LIMIT $1', limit)).map(toProject);
+  }
+
   async markWorkspaceVerified(id: string, at: string): Promise<void> {
     await this.#sql.run('UPDATE projects SET workspace_verified_at = $1 WHERE id = $2', at, id);
   }
@@ -54,5 +58,9 @@ export class PostgresMembers implements MemberRepository {
 
   async list(projectId: string): Promise<Member[]> {
     return (await this.#sql.all('SELECT * FROM members WHERE project_id = $1 ORDER BY member_id COLLATE "C"', projectId)).map(toMember);
+  }
+
+  async listByMember(memberId: string, limit: number): Promise<Member[]> {
+    return (await this.#sql.all('SELECT * FROM members WHERE member_id = $1 ORDER BY project_id COLLATE "C" LIMIT $2', memberId, limit)).map(toMember);
   }
 }

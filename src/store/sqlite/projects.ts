@@ -23,6 +23,10 @@ export class SqliteProjects implements ProjectRepository {
     return row ? toProject(row) : null;
   }
 
+  async list(limit: number): Promise<Project[]> {
+    return this.#sql.all('SELECT * FROM projects ORDER BY created_at, id LIMIT ?', limit).map(toProject);
+  }
+
   async markWorkspaceVerified(id: string, at: string): Promise<void> {
     this.#sql.run('UPDATE projects SET workspace_verified_at = ? WHERE id = ?', at, id);
   }
@@ -54,5 +58,9 @@ export class SqliteMembers implements MemberRepository {
 
   async list(projectId: string): Promise<Member[]> {
     return this.#sql.all('SELECT * FROM members WHERE project_id = ? ORDER BY member_id', projectId).map(toMember);
+  }
+
+  async listByMember(memberId: string, limit: number): Promise<Member[]> {
+    return this.#sql.all('SELECT * FROM members WHERE member_id = ? ORDER BY project_id LIMIT ?', memberId, limit).map(toMember);
   }
 }

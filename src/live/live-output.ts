@@ -1,0 +1,209 @@
+// Live command output, fanned out while the command runs. Sources: the runner's `output` pushes
+// (text, already decoded per stream) and the broker's exec stream (bytes, decoded here per
+// stream so a UTF-8 character split across frames survives). Each action's output is kept in a
+// bounded OutputBuffer (the outcome cap, per stream) and forwarded to:
+//   - `watch()` listeners (the SSE route `GET /api/actions/:id/output`), replay first, then live;
+//   - `publish` (the app sends it to `agent:<proposer>` as `action.output` and to the console's
+//     `project:<projectId>` topic).
+// The stream ends when the action settles (executed, failed, denied). Settled buffers are kept
+// for a bounded number of actions so a late viewer still gets the replay; older ones fall back
+// to the recorded outcome (the route reads it from the store).
+import { StringDecoder } from 'node:string_decoder';
+import type { Output } from '../../runner-protocol/index.ts';
+import type { Logger } from '../logger.ts';
+import { type OutputChunk, OutputBuffer, type OutputStream } from './output-buffer.ts';
+
+export interface OutputTarget {
+  actionId: string;
+  projectId: string;
+  /** The proposer (an agent id usually): its `agent:<id>` topic gets `action.output`. */
+  proposerId: string;
+}
+
+export type SettledStatus = 'executed' | 'failed' | 'denied';
+
+export interface OutputEnd {
+  status: SettledStatus;
+  truncated: boolean;
+}
+
+export type LiveEvent = { kind: 'chunk'; chunk: OutputChunk } | { kind: 'end'; end: OutputEnd };
+export type LiveListener = (event: LiveEvent) => void;
+
+export interface Watch {
+  /** What was kept before the watch began (after the cursor the caller gave). */
+  replay: OutputChunk[];
+  /** Set when the action had settled already: nothing more will come. */
+  ended: OutputEnd | null;
+  truncated: boolean;
+  close(): void;
+}
+
+/** A dispatch as the hub needs it: whose action, which project, which attempt is current. */
+export interface DispatchRef {
+  target: OutputTarget;
+  attempt: number;
+}
+
+export interface LiveOutputOptions {
+  capBytes: number;
+  /** Looks a dispatch up (store read); null when unknown. */
+  resolveDispatch(dispatchId: string): Promise<DispatchRef | null>;
+  publish(target: OutputTarget, chunk: OutputChunk): void;
+  logger: Logger;
+  /** How many settled actions keep their buffer for late viewers. */
+  retainSettled?: number;
+}
+
+interface Entry {
+  target: OutputTarget | null;
+  buffer: OutputBuffer;
+  listeners: Set<LiveListener>;
+  ended: OutputEnd | null;
+  decoders: Partial<Record<OutputStream, StringDecoder>>;
+  /** Highest runner seq seen per attempt: a repeated push is not shown twice. */
+  runnerSeq: Map<number, number>;
+}
+
+export class LiveOutput {
+  readonly #o: LiveOutputOptions;
+  readonly #retain: number;
+  readonly #entries = new Map<string, Entry>();
+  /** Settled action ids, oldest first (bounded by `retainSettled`). */
+  readonly #settled: string[] = [];
+  readonly #dispatches = new Map<string, Promise<DispatchRef | null>>();
+
+  constructor(options: LiveOutputOptions) {
+    this.#o = options;
+    this.#retain = options.retainSettled ?? 64;
+  }
+
+  /** Broker exec bytes for an action whose target is known (the dispatcher has the action). */
+  brokerOutput(target: OutputTarget, stream: OutputStream, bytes: Buffer): void {
+    const entry = this.#entry(target.actionId, target);
+    if (entry.ended) return;
+    const decoder = (entry.decoders[stream] ??= new StringDecoder('utf8'));
+    this.#append(entry, stream, decoder.write(bytes));
+  }
+
+  /**
+   * A runner's `output` push. Only counted when the dispatch belongs to the runner's own project
+   * and the attempt is the current one: a runner cannot write into another project's stream.
+   */
+  async runnerOutput(projectId: string, output: Output): Promise<void> {
+    const ref = await this.#dispatch(output.dispatchId);
+    if (!ref || ref.target.projectId !== projectId || ref.attempt !== output.attempt) {
+      this.#o.logger.debug({ code: 'live_output_ignored', dispatchId: output.dispatchId, attempt: output.attempt }, 'runner output for an unknown dispatch or a stale attempt is not streamed');
+      return;
+    }
+    const entry = this.#entry(ref.target.actionId, ref.target);
+    if (entry.ended) return;
+    const last = entry.runnerSeq.get(output.attempt) ?? -1;
+    if (output.seq <= last) return;
+    entry.runnerSeq.set(output.attempt, output.seq);
+    this.#append(entry, output.stream, output.data);
+  }
+
+  /** The action settled: flush decoders, end every watch, keep the buffer for late viewers. */
+  settled(actionId: string, status: SettledStatus): void {
+    const entry = this.#entries.get(actionId) ?? this.#entry(actionId, null);
+    if (entry.ended) return;
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const rest = entry.decoders[stream]?.end();
+      if (rest) this.#append(entry, stream, rest);
+    }
+    entry.ended = { status, truncated: entry.buffer.truncated };
+    for (const listener of [...entry.listeners]) this.#call(listener, { kind: 'end', end: entry.ended });
+    entry.listeners.clear();
+    entry.decoders = {};
+    for (const [dispatchId, ref] of this.#dispatches) void ref.then((r) => r?.target.actionId === actionId && this.#dispatches.delete(dispatchId));
+    this.#settled.push(actionId);
+    while (this.#settled.length > this.#retain) {
+      const old = this.#settled.shift() as string;
+      const oldEntry = this.#entries.get(old);
+      if (oldEntry?.ended && oldEntry.listeners.size === 0) this.#entries.delete(old);
+    }
+  }
+
+  /** Whether output for this action is held here (running, or settled and still retained). */
+  has(actionId: string): boolean {
+    return this.#entries.has(actionId);
+  }
+
+  /**
+   * Replay (chunks after `after`, -1 = all) then live chunks until the action settles. Works for
+   * an action that has not started yet: its chunks and end arrive when they happen.
+   */
+  watch(actionId: string, after: number, listener: LiveListener): Watch {
+    const entry = this.#entry(actionId, null);
+    const replay = entry.buffer.since(after);
+    if (entry.ended) return { replay, ended: entry.ended, truncated: entry.buffer.truncated, close() {} };
+    entry.listeners.add(listener);
+    return {
+      replay,
+      ended: null,
+      truncated: entry.buffer.truncated,
+      close: () => {
+        entry.listeners.delete(listener);
+        // A watch on an action that never ran leaves nothing behind.
+        if (entry.listeners.size === 0 && entry.target === null && !entry.ended && entry.buffer.since(-1).length === 0) this.#entries.delete(actionId);
+      },
+    };
+  }
+
+  /** Number of actions holding a buffer (diagnostics and the boundedness test). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #append(entry: Entry, stream: OutputStream, text: string): void {
+    const chunk = entry.buffer.append(stream, text);
+    if (!chunk) return;
+    for (const listener of [...entry.listeners]) this.#call(listener, { kind: 'chunk', chunk });
+    if (entry.target) {
+      try {
+        this.#o.publish(entry.target, chunk);
+      } catch (error) {
+        this.#o.logger.error({ code: 'live_output_publish_failed', err: error, actionId: entry.target.actionId }, 'could not publish a live output chunk; viewers of the SSE stream still get it');
+      }
+    }
+  }
+
+  #call(listener: LiveListener, event: LiveEvent): void {
+    try {
+      listener(event);
+    } catch (error) {
+      this.#o.logger.error({ code: 'live_output_listener_failed', err: error }, 'a live output listener threw');
+    }
+  }
+
+  #entry(actionId: string, target: OutputTarget | null): Entry {
+    let entry = this.#entries.get(actionId);
+    if (!entry) {
+      entry = { target, buffer: new OutputBuffer(this.#o.capBytes), listeners: new Set(), ended: null, decoders: {}, runnerSeq: new Map() };
+      this.#entries.set(actionId, entry);
+    } else if (entry.target === null && target !== null) {
+      entry.target = target;
+    }
+    return entry;
+  }
+
+  #dispatch(dispatchId: string): Promise<DispatchRef | null> {
+    let ref = this.#dispatches.get(dispatchId);
+    if (!ref) {
+      ref = this.#o.resolveDispatch(dispatchId).then(
+        (found) => {
+          if (!found) this.#dispatches.delete(dispatchId); // unknown ids are not remembered: no growth from junk
+          return found;
+        },
+        (error: unknown) => {
+          this.#o.logger.warn({ code: 'live_output_lookup_failed', err: error, dispatchId }, 'could not look the dispatch up; its output is not streamed live');
+          this.#dispatches.delete(dispatchId);
+          return null;
+        },
+      );
+      this.#dispatches.set(dispatchId, ref);
+    }
+    return ref;
+  }
+}
