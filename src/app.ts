@@ -17,7 +17,9 @@ import { reconcileContainers } from './execution/reconcile.ts';
 import { createExecutionApi } from './execution/service.ts';
 import { type AdminToken, resolveAdminToken } from './http/admin-token.ts';
 import { Metrics } from './http/metrics.ts';
+import type { RunnerPresence } from './http/routes/console.ts';
 import { buildHttpServer, type HttpServer } from './http/server.ts';
+import { createLive, type Live } from './live/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PermissionsFile } from './store/permissions-file.ts';
 import { openStore } from './store/index.ts';
@@ -35,6 +37,8 @@ export interface App {
   logger: Logger;
   /** Present when `config.execution` is set. */
   execution: AppExecution | null;
+  /** Live output and the console's topics (with execution only: they ride on its socket). */
+  live: Live | null;
   /**
    * After listen(): reconcile the broker's containers, mark turns that were waiting as lost
    * (blocked, source infra), resume queued dispatches and resolve in-flight ones.
@@ -51,9 +55,27 @@ export interface AppExecution {
   cluster: Cluster;
 }
 
+/** What the console's runners page shows for one project. */
+function runnerPresenceOf(gateway: RunnerGateway | null, projectId: string): RunnerPresence {
+  const info = gateway?.runners.connectedRunners().find((runner) => runner.projectId === projectId);
+  const lastSeen = gateway?.runners.lastSeen(projectId) ?? null;
+  // The sandbox state arrives with the runner's join (issue 9); older runners do not report it.
+  const sandbox = (info as { sandbox?: unknown } | undefined)?.sandbox;
+  return {
+    connected: info !== undefined,
+    hostname: info?.hostname ?? null,
+    runnerVersion: info?.runnerVersion ?? null,
+    sandbox: sandbox === undefined || sandbox === null ? null : typeof sandbox === 'string' ? sandbox : JSON.stringify(sandbox),
+    joinedAt: info?.joinedAt.toISOString() ?? null,
+    lastSeen: lastSeen?.toISOString() ?? null,
+  };
+}
+
 export interface AppOptions {
   logger?: Logger;
   defaultMetrics?: boolean;
+  /** The built console (default dist/console, written by `npm run build`). */
+  consoleAssetsDir?: string;
   /** Fault points for fault-injection tests (also set by BRABO_TEST_FAULT). */
   faults?: DispatcherFaults;
 }
@@ -95,16 +117,21 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     };
     // Agents' turns: a pending action suspends the proposing agent's turn (in the proposal's own
     // transaction); a denial answers it.
+    const permissionsFile = new PermissionsFile();
     const actions = createActions({
       store,
-      permissionsFile: new PermissionsFile(),
+      permissionsFile,
       roots,
       execution,
       observer: metrics,
       logger,
       ...(ex ? { proposalHook: turns } : {}),
     });
-    const productActions: Actions = {
+    // Console joins on project:<id>: the admin token for now (human members once credentials land).
+    const live = ex
+      ? createLive({ store, permissionsFile, roots, logger, capBytes: ex.limits.outputCapBytes, canWatch: (identity) => identity.kind === 'admin' })
+      : null;
+    const decided: Actions = {
       ...actions,
       deny: async (actionId, userId, reason) => {
         const result = await actions.deny(actionId, userId, reason);
@@ -112,6 +139,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         return result;
       },
     };
+    const productActions: Actions = live ? live.wrapActions(decided) : decided;
 
     let gateway: RunnerGateway | null = null;
     const executionApi = ex
@@ -130,6 +158,13 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       logger,
       adminToken: adminToken.token,
       ...(executionApi ? { execution: executionApi } : {}),
+      ...(live ? { live: live.output } : {}),
+      console: {
+        review: { store, permissionsFile, roots },
+        // The gateway is created after the HTTP server; presence is read when asked.
+        runnerPresence: (projectId) => runnerPresenceOf(gateway, projectId),
+        ...(options.consoleAssetsDir ? { assetsDir: options.consoleAssetsDir } : {}),
+      },
     });
 
     let appExecution: AppExecution | null = null;
@@ -140,7 +175,9 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         authenticate: tokenAuthenticator({ adminToken: adminToken.token, runnerTokens: store.runnerTokens }),
         logger: logger.child({ component: 'gateway' }),
         deliveryTimeoutMs: ex.limits.deliveryTimeoutMs,
+        ...(live ? { extraChannels: [{ topic: 'project:*', module: live.feed.channel }] } : {}),
       });
+      live?.attachGateway(gateway);
       const cluster = await openCluster({ store, databaseUrl: config.databaseUrl, port: config.port, logger: logger.child({ component: 'cluster' }) });
       const faults: DispatcherFaults | undefined =
         options.faults ?? (ex.fault === 'kill_before_claim' ? { beforeClaim: () => process.kill(process.pid, 'SIGKILL') } : undefined);
@@ -155,9 +192,10 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         ...(faults ? { faults } : {}),
         cluster: cluster.membership,
         onParked: (actionId) => waiters.wake(actionId),
+        ...(live ? { observer: live.observer } : {}),
       });
       const sink = dispatcher.sink;
-      if (sink) gateway.runners.setSink(sink);
+      if (sink) gateway.runners.setSink(live ? live.teeSink(sink) : sink);
       turns.attachNotifier(gateway.agents);
       handoffs.subscribe((actionId) => dispatcher.notify(actionId));
       appExecution = { dispatcher, gateway, broker, turns, cluster };
@@ -173,6 +211,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       adminToken,
       logger,
       execution: appExecution,
+      live,
       async start() {
         if (!appExecution) return;
         if (broker) await reconcileContainers(store, broker, logger);

@@ -7,15 +7,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Actions } from '../actions/index.ts';
 import type { ExecutionApi } from '../execution/service.ts';
+import type { LiveOutput } from '../live/live-output.ts';
 import type { Logger } from '../logger.ts';
-import type { RunnerTokenRepository } from '../store/types.ts';
+import type { ReviewDeps } from '../live/review.ts';
+import type { RunnerTokenRepository, Store } from '../store/types.ts';
 import { bearerOf, tokenMatcher } from './admin-token.ts';
+import { CONSOLE_PUBLIC_ROUTES, loadConsoleAssets, registerConsoleAssets } from './console-assets.ts';
 import { errorHandler } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import { actionRoutes } from './routes/actions.ts';
+import { consoleRoutes, type RunnerPresence, type Viewer } from './routes/console.ts';
 import { containerRoutes } from './routes/containers.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
+import { outputRoutes } from './routes/output.ts';
 import { permissionRoutes } from './routes/permissions.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { runnerTokenRoutes } from './routes/runner-tokens.ts';
@@ -29,6 +34,15 @@ export interface HttpDeps {
   adminToken: string;
   /** Absent when no dispatcher runs (API-only): routes then answer without execution fields. */
   execution?: ExecutionApi;
+  /** Live command output (SSE route); absent without execution. */
+  live?: LiveOutput;
+  /** The console's read models (lists across projects) and its built assets. */
+  console?: {
+    review: ReviewDeps & { store: Store };
+    runnerPresence?: (projectId: string) => RunnerPresence;
+    /** Built console folder (default dist/console); tests point it at a build of their own. */
+    assetsDir?: string;
+  };
 }
 
 /**
@@ -38,6 +52,7 @@ export interface HttpDeps {
  */
 export function isPublicRoute(routeUrl: string | undefined): boolean {
   if (routeUrl === undefined) return false;
+  if ((CONSOLE_PUBLIC_ROUTES as readonly string[]).includes(routeUrl)) return true; // static console files, no data
   return routeUrl === '/healthz' || routeUrl === '/metrics' || routeUrl === '/docs' || routeUrl.startsWith('/docs/');
 }
 
@@ -100,5 +115,12 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   await app.register(eventRoutes, { actions });
   await app.register(containerRoutes, { actions });
   await app.register(taskRoutes, { actions });
+  if (deps.live) await app.register(outputRoutes, { actions, live: deps.live });
+  if (deps.console) {
+    // Until human tokens exist every authenticated caller here holds the admin token.
+    const viewerOf = (): Viewer => ({ kind: 'admin' });
+    await app.register(consoleRoutes, { ...deps.console.review, viewerOf, ...(deps.console.runnerPresence ? { runnerPresence: deps.console.runnerPresence } : {}) });
+  }
+  registerConsoleAssets(app, loadConsoleAssets(deps.console?.assetsDir));
   return app;
 }
