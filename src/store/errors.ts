@@ -36,3 +36,18 @@ export class StoreUnavailableError extends StoreFaultError {
     super(`the store is unavailable (${detail}); the gateway reconnects on its own, retry shortly`, 2, options);
   }
 }
+
+/** The SQLite file cannot be used: corrupted, not a database, unreadable, or an unexpected empty file. */
+export class StoreCorruptError extends Error {
+  override name = 'StoreCorruptError';
+  readonly code = 'store_corrupt';
+  readonly path: string;
+  constructor(path: string, problem: string, options?: ErrorOptions) {
+    super(
+      `the store ${path} ${problem}. Nothing was changed. Restore it from a backup (stop the gateway, copy the backup over it), ` +
+        'or, to start over with an empty store and lose its actions and events, move it and its -wal/-shm files away and start again',
+      options,
+    );
+    this.path = path;
+  }
+}

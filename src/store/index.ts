@@ -5,7 +5,7 @@ import type { Store } from './types.ts';
 
 export type * from './types.ts';
 export { openSqliteStore, SqliteStore, SQLITE_FILE_NAME } from './sqlite/store.ts';
-export { StoreBusyError, StoreClosedError, StoreFaultError, StoreUnavailableError } from './errors.ts';
+export { StoreBusyError, StoreClosedError, StoreCorruptError, StoreFaultError, StoreUnavailableError } from './errors.ts';
 export { hashRunnerToken } from './runner-tokens.ts';
 export { PermissionsFile, type PermissionsSnapshot, PermissionsWriteError } from './permissions-file.ts';
 export { openPostgresStore, PostgresStore, type PostgresStoreOptions } from './postgres/store.ts';

@@ -3,10 +3,10 @@
 // are group-committed (group-commit.ts), one read-only connection that sees committed data only;
 // reads use the writer's warm cache while it holds no transaction (rows.ts ReadStatements), and a
 // worker thread checkpoints the WAL (checkpointer.ts).
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { StoreClosedError } from '../errors.ts';
+import { StoreClosedError, StoreCorruptError } from '../errors.ts';
 import { runnerTokensOf } from '../runner-tokens.ts';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { SqliteActions } from './actions.ts';
@@ -89,8 +89,56 @@ export class SqliteStore implements Store {
   }
 }
 
-/** Opens (creating if needed) the embedded store in `dataDir` and applies pending migrations. */
+/**
+ * Opens (creating if needed) the embedded store in `dataDir` and applies pending migrations. A
+ * file SQLite cannot use (corrupted, not a database, unreadable) is StoreCorruptError naming the
+ * path and what to do; so is a zero-length file in a data dir that holds anything else (a store
+ * that was emptied must not silently become a new, empty one).
+ */
 export function openSqliteStore(dataDir: string): SqliteStore {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  return new SqliteStore(join(dataDir, SQLITE_FILE_NAME));
+  const file = join(dataDir, SQLITE_FILE_NAME);
+  if (existsSync(file) && statSync(file).size === 0 && !isNewDataDir(dataDir)) {
+    throw new StoreCorruptError(file, 'is empty (zero bytes) although the data directory is not new: the database was truncated or replaced');
+  }
+  if (existsSync(file) && statSync(file).size > 0 && !hasSqliteHeader(file)) {
+    // SQLite would overwrite a file shorter than its header as a new database: refuse before it opens.
+    throw new StoreCorruptError(file, 'cannot be read as a SQLite database (it does not start with the SQLite header: truncated or not a database)');
+  }
+  try {
+    return new SqliteStore(file);
+  } catch (error) {
+    if (isUnusableFile(error)) throw new StoreCorruptError(file, `cannot be read as a SQLite database (${(error as Error).message})`, { cause: error });
+    throw error;
+  }
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+function hasSqliteHeader(file: string): boolean {
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    throw new StoreCorruptError(file, `cannot be read (${(error as Error).message})`, { cause: error });
+  }
+  try {
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Nothing in the data dir but the store's own files (a first start that died before writing). */
+function isNewDataDir(dataDir: string): boolean {
+  return readdirSync(dataDir).every((name) => name.startsWith(SQLITE_FILE_NAME));
+}
+
+/** SQLite's primary result codes for a file it cannot use: IOERR 10, CORRUPT 11, CANTOPEN 14, NOTADB 26 (and read-only/permission 8, 23). */
+const UNUSABLE_FILE_CODES: ReadonlySet<number> = new Set([8, 10, 11, 14, 23, 26]);
+
+function isUnusableFile(error: unknown): boolean {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' && UNUSABLE_FILE_CODES.has(errcode & 0xff);
 }
