@@ -1,0 +1,114 @@
+// A canary tree for the sandbox tests: a project root with the protected files (and some ordinary
+// ones), plus canary folders outside it, and a way to run a command sandboxed (real bwrap) or not,
+// through the same launch and supervisor path the runner uses.
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCommand } from '../../../src/runner/run-command.ts';
+import type { CommandOutcome } from '../../../src/runner/run-command.ts';
+import { launchFor } from '../../../src/runner/sandbox/launch.ts';
+
+export interface Canary {
+  base: string;
+  root: string;
+  /** Outside the root on the host's disk (not under /tmp, which the sandbox replaces). */
+  outside: string;
+  /** Outside the root under the host's /tmp. */
+  tmpOutside: string;
+  cleanup: () => void;
+}
+
+export function canaryTree(): Canary {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'brabo-canary-'));
+  const root = path.join(base, 'root');
+  const tmpOutside = path.join(base, 'outside');
+  const outside = mkdtempSync(path.join('/var/tmp', 'brabo-canary-outside-'));
+  mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+  mkdirSync(path.join(root, 'src'), { recursive: true });
+  mkdirSync(tmpOutside, { recursive: true });
+  writeFileSync(path.join(root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n');
+  writeFileSync(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit.sample'), '#!/bin/sh\n');
+  writeFileSync(path.join(root, 'permissions.json'), '{"allow": ["Terminal(echo:*)"], "deny": ["Terminal(curl:*)"], "ask": []}\n');
+  writeFileSync(path.join(root, 'src', 'a.txt'), 'a\n');
+  for (const dir of [outside, tmpOutside]) writeFileSync(path.join(dir, 'secret.txt'), 'secret\n');
+  return {
+    base,
+    root,
+    outside,
+    tmpOutside,
+    cleanup: () => {
+      rmSync(base, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    },
+  };
+}
+
+/** path -> sha256 of content (or `dir`) for every entry under `dir`, recursively. */
+export function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (current: string): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(current);
+    } catch {
+      return;
+    }
+    for (const name of entries) {
+      const full = path.join(current, name);
+      const stat = statSync(full, { throwIfNoEntry: false });
+      if (stat === undefined) continue;
+      if (stat.isDirectory()) {
+        out.set(full, `dir ${stat.mode.toString(8)}`);
+        walk(full);
+      } else {
+        out.set(full, `${stat.mode.toString(8)} ${createHash('sha256').update(readFileSync(full)).digest('hex')}`);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The protected entries' state: content hashes, kinds and modes. */
+export function protectedState(root: string): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const name of ['.git/config', 'permissions.json']) {
+    const file = path.join(root, name);
+    const stat = statSync(file, { throwIfNoEntry: false });
+    entries[name] = stat === undefined ? 'missing' : `${stat.isFile() ? 'file' : 'other'} ${stat.mode.toString(8)} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+  }
+  const hooks = path.join(root, '.git', 'hooks');
+  const hooksStat = statSync(hooks, { throwIfNoEntry: false });
+  entries['.git/hooks'] = hooksStat?.isDirectory() ? `dir ${hooksStat.mode.toString(8)} ${[...snapshot(hooks).entries()].sort().join(',')}` : 'missing';
+  const git = statSync(path.join(root, '.git'), { throwIfNoEntry: false });
+  entries['.git'] = git?.isDirectory() ? `dir ${git.mode.toString(8)}` : 'missing';
+  return entries;
+}
+
+export interface RunOptions {
+  sandboxed?: boolean;
+  network?: boolean;
+  cwd?: string;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function runIn(root: string, command: string, options: RunOptions = {}): Promise<CommandOutcome> {
+  const cwd = options.cwd ?? root;
+  const launch = launchFor({
+    command,
+    root,
+    cwd,
+    env: options.env ?? process.env,
+    backend: options.sandboxed === false ? null : 'bwrap',
+    network: options.network ?? true,
+    seccomp: true,
+  });
+  try {
+    return await runCommand({ command, launch, cwd, timeoutMs: options.timeoutMs ?? 20_000, killGraceMs: 500, maxOutputBytes: 256 * 1024, env: launch.env });
+  } finally {
+    launch.cleanup();
+  }
+}
