@@ -7,7 +7,7 @@ import type { SocketAuthenticator } from './auth.ts';
 import { createGateway, type ChannelRoute, type Gateway, type GatewayOptions } from './endpoint.ts';
 import { LocalPresence, type PresenceTracker } from './presence.ts';
 import { LocalPubSub, type PubSub } from './pubsub.ts';
-import { RunnerHub, type RunnerSink } from './runner-hub.ts';
+import { RunnerHub, type RunnerSessions, type RunnerSink } from './runner-hub.ts';
 
 export * from './auth.ts';
 export { ChannelServer, CHANNEL_EVENTS, error, ok } from './channel.ts';
@@ -20,7 +20,7 @@ export type { PresenceMeta, PresenceState, PresenceTracker } from './presence.ts
 export { LocalPubSub } from './pubsub.ts';
 export type { BroadcastMessage, PubSub, Subscriber } from './pubsub.ts';
 export { RunnerHub } from './runner-hub.ts';
-export type { DeliveryOutcome, RunnerHubEvents, RunnerInfo, RunnerSink, SinkAnswer } from './runner-hub.ts';
+export type { DeliveryOutcome, RunnerHubEvents, RunnerInfo, RunnerSessions, RunnerSink, SinkAnswer } from './runner-hub.ts';
 export { AgentNotifier } from './agent-channel.ts';
 
 export interface RunnerGateway {
@@ -37,15 +37,23 @@ export function createRunnerGateway(options: {
   pubsub?: PubSub;
   presence?: PresenceTracker;
   sink?: RunnerSink;
+  /** The cluster-wide one-runner-per-project lock; without it the check is this node's. */
+  sessions?: RunnerSessions;
   deliveryTimeoutMs?: number;
   extraChannels?: ChannelRoute[];
 } & Pick<GatewayOptions, 'path' | 'maxFrameBytes' | 'idleTimeoutMs' | 'maxChannelsPerSocket' | 'checkOrigin'>): RunnerGateway {
   const logger = options.logger ?? pino({ name: 'gateway' });
   const pubsub = options.pubsub ?? new LocalPubSub();
   const presence = options.presence ?? new LocalPresence(pubsub);
-  const runners = new RunnerHub({ presence, logger, ...(options.sink ? { sink: options.sink } : {}), ...(options.deliveryTimeoutMs ? { deliveryTimeoutMs: options.deliveryTimeoutMs } : {}) });
+  const runners = new RunnerHub({
+    presence,
+    logger,
+    ...(options.sink ? { sink: options.sink } : {}),
+    ...(options.sessions ? { sessions: options.sessions } : {}),
+    ...(options.deliveryTimeoutMs ? { deliveryTimeoutMs: options.deliveryTimeoutMs } : {}),
+  });
   const agents = new AgentNotifier({ pubsub, logger });
-  const { sink: _sink, deliveryTimeoutMs: _timeout, extraChannels = [], ...endpoint } = options;
+  const { sink: _sink, sessions: _sessions, deliveryTimeoutMs: _timeout, extraChannels = [], ...endpoint } = options;
   const gateway = createGateway({
     ...endpoint,
     logger,

@@ -47,6 +47,16 @@ export interface RunnerInfo {
   hostname: string | null;
 }
 
+/**
+ * The cluster-wide lock of one runner per project (src/cluster: a row in Postgres owned by the
+ * node holding the socket, leased by that node's lease). Without it the check is this node's.
+ */
+export interface RunnerSessions {
+  claim(info: RunnerInfo): Promise<{ ok: true } | { ok: false; holder: { nodeId: string; hostname: string | null; joinedAt: string } }>;
+  /** The socket left: the lock is free (errors are the implementation's to log). */
+  release(info: RunnerInfo): void;
+}
+
 export interface RunnerHubEvents {
   runnerJoined: [RunnerInfo];
   runnerLeft: [RunnerInfo & { reason: string }];
@@ -77,12 +87,16 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
   readonly #connections = new Map<string, Connection[]>();
   readonly #lastSeen = new Map<string, number>();
   readonly #pending = new Map<string, PendingDelivery>();
+  readonly #sessions: RunnerSessions | null;
+  /** Projects with a join waiting for the cluster lock: a second local join is refused meanwhile. */
+  readonly #joining = new Set<string>();
 
   /** The channel module to route `runner:*` to. */
   readonly channel: ChannelModule;
 
-  constructor(options: { presence: PresenceTracker; logger: Logger; deliveryTimeoutMs?: number; sink?: RunnerSink }) {
+  constructor(options: { presence: PresenceTracker; logger: Logger; deliveryTimeoutMs?: number; sink?: RunnerSink; sessions?: RunnerSessions }) {
     super();
+    this.#sessions = options.sessions ?? null;
     this.#presence = options.presence;
     this.#logger = options.logger;
     this.#deliveryTimeoutMs = options.deliveryTimeoutMs ?? 10_000;
@@ -153,7 +167,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     return true;
   }
 
-  #join(topic: string, payload: unknown, context: ChannelContext): Reply {
+  #join(topic: string, payload: unknown, context: ChannelContext): Reply | Promise<Reply> {
     const projectId = topic.slice(RUNNER_TOPIC_PREFIX.length);
     const identity = context.identity;
     if (identity.kind === 'admin') return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply); // a watcher
@@ -174,17 +188,8 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     // and forge their results; the genuine runner keeps the topic, and a restarted runner gets in
     // on its next rejoin once the old socket is gone (closed, or idle-timed-out).
     const holder = (this.#connections.get(projectId) ?? []).find((other) => other.context.socketId !== context.socketId);
-    if (holder !== undefined) {
-      const since = holder.info.joinedAt.toISOString();
-      this.#logger.warn(
-        { code: JOIN_ERRORS.runnerAlreadyConnected, projectId, tokenId: identity.tokenId, holderTokenId: holder.info.tokenId, holderHostname: holder.info.hostname, newHostname: join.data.hostname ?? null },
-        'second runner refused: a runner is already connected for this project',
-      );
-      return refusal(
-        JOIN_ERRORS.runnerAlreadyConnected,
-        `a runner is already connected for project ${projectId} (host ${holder.info.hostname ?? 'unknown'}, since ${since}); ` +
-          'stop the other runner, or revoke its token if you do not recognise it; this runner retries on its own',
-      );
+    if (holder !== undefined || this.#joining.has(projectId)) {
+      return this.#alreadyConnected(projectId, identity.tokenId, join.data.hostname ?? null, holder ? { hostname: holder.info.hostname, since: holder.info.joinedAt.toISOString(), nodeId: null } : null);
     }
     const info: RunnerInfo = {
       projectId,
@@ -194,9 +199,42 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       runnerVersion: join.data.runnerVersion ?? null,
       hostname: join.data.hostname ?? null,
     };
+    const sessions = this.#sessions;
+    if (!sessions) return this.#admit(topic, info, context);
+    // Across the cluster: the lock row decides, and a local twin waits for it instead of racing it.
+    this.#joining.add(projectId);
+    return sessions.claim(info).then(
+      (claimed) => {
+        this.#joining.delete(projectId);
+        if (!claimed.ok) return this.#alreadyConnected(projectId, identity.tokenId, info.hostname, { hostname: claimed.holder.hostname, since: claimed.holder.joinedAt, nodeId: claimed.holder.nodeId });
+        return this.#admit(topic, info, context);
+      },
+      (err: unknown) => {
+        this.#joining.delete(projectId);
+        this.#logger.error({ code: 'runner_session_failed', projectId, err }, 'the cluster runner lock could not be taken (Postgres unreachable?); the runner retries its join');
+        return refusal('runner_session_unavailable', 'the gateway could not record this runner session; this runner retries on its own');
+      },
+    );
+  }
+
+  #alreadyConnected(projectId: string, tokenId: string, newHostname: string | null, holder: { hostname: string | null; since: string; nodeId: string | null } | null): Reply {
+    this.#logger.warn(
+      { code: JOIN_ERRORS.runnerAlreadyConnected, projectId, tokenId, holderHostname: holder?.hostname ?? null, holderNode: holder?.nodeId ?? null, newHostname },
+      'second runner refused: a runner is already connected for this project',
+    );
+    const where = holder ? ` (host ${holder.hostname ?? 'unknown'}, since ${holder.since}${holder.nodeId ? `, on gateway node ${holder.nodeId}` : ''})` : ' (its join is in progress)';
+    return refusal(
+      JOIN_ERRORS.runnerAlreadyConnected,
+      `a runner is already connected for project ${projectId}${where}; ` +
+        'stop the other runner, or revoke its token if you do not recognise it; this runner retries on its own',
+    );
+  }
+
+  #admit(topic: string, info: RunnerInfo, context: ChannelContext): Reply {
+    const { projectId, tokenId } = info;
     const connection: Connection = { info, context };
     context.assigns['connection'] = connection;
-    context.assigns['untrack'] = this.#presence.track(topic, identity.tokenId, {
+    context.assigns['untrack'] = this.#presence.track(topic, tokenId, {
       socket_id: context.socketId,
       runner_version: info.runnerVersion,
       hostname: info.hostname,
@@ -205,7 +243,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const list = this.#connections.get(projectId) ?? [];
     list.push(connection);
     this.#connections.set(projectId, list);
-    this.#logger.info({ code: 'runner_joined', projectId, tokenId: identity.tokenId, socketId: context.socketId }, 'runner connected');
+    this.#logger.info({ code: 'runner_joined', projectId, tokenId, socketId: context.socketId }, 'runner connected');
     this.emit('runnerJoined', { ...info });
     return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply);
   }
@@ -214,6 +252,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const connection = context.assigns['connection'] as Connection | undefined;
     if (!connection) return;
     (context.assigns['untrack'] as () => void)();
+    this.#sessions?.release(connection.info);
     const { projectId } = connection.info;
     const list = (this.#connections.get(projectId) ?? []).filter((other) => other !== connection);
     if (list.length > 0) this.#connections.set(projectId, list);

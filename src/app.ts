@@ -83,11 +83,15 @@ export interface AppOptions {
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config, { logger: logger.child({ component: 'store' }) });
+  let opened: Cluster | null = null;
   try {
     const adminToken = await resolveAdminToken(config.dataDir, config.adminToken);
     const metrics = new Metrics({ defaultMetrics: options.defaultMetrics ?? false });
     const handoffs = new HandoffNotifier(logger);
-    const waiters = new SettlementWaiters();
+    // Execution on Postgres is a cluster node (src/cluster): leases, pub/sub, presence, wake-ups.
+    const cluster = config.execution ? await openCluster({ store, databaseUrl: config.databaseUrl, port: config.port, logger: logger.child({ component: 'cluster' }) }) : null;
+    opened = cluster;
+    const waiters = cluster?.waiters ?? new SettlementWaiters();
     const turns = new AgentTurns({ store, logger, waiters });
     const ex = config.execution;
     const broker = ex?.docker.enabled
@@ -169,16 +173,19 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
 
     let appExecution: AppExecution | null = null;
     if (ex) {
+      if (!cluster) throw new Error('unreachable: execution is configured, so the cluster was opened');
       gateway = createRunnerGateway({
         server: http.server,
         path: '/socket/websocket',
         authenticate: tokenAuthenticator({ adminToken: adminToken.token, runnerTokens: store.runnerTokens }),
         logger: logger.child({ component: 'gateway' }),
         deliveryTimeoutMs: ex.limits.deliveryTimeoutMs,
+        pubsub: cluster.pubsub,
+        presence: cluster.presence,
+        ...(cluster.directory ? { sessions: cluster.directory } : {}),
         ...(live ? { extraChannels: [{ topic: 'project:*', module: live.feed.channel }] } : {}),
       });
       live?.attachGateway(gateway);
-      const cluster = await openCluster({ store, databaseUrl: config.databaseUrl, port: config.port, logger: logger.child({ component: 'cluster' }) });
       const faults: DispatcherFaults | undefined =
         options.faults ?? (ex.fault === 'kill_before_claim' ? { beforeClaim: () => process.kill(process.pid, 'SIGKILL') } : undefined);
       const dispatcher = new Dispatcher({
@@ -188,7 +195,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         roots,
         limits: ex.limits,
         broker,
-        runners: runnerPortOf(gateway.runners),
+        runners: runnerPortOf(gateway.runners, cluster.directory),
         ...(faults ? { faults } : {}),
         cluster: cluster.membership,
         onParked: (actionId) => waiters.wake(actionId),
@@ -198,6 +205,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       if (sink) gateway.runners.setSink(live ? live.teeSink(sink) : sink);
       turns.attachNotifier(gateway.agents);
       handoffs.subscribe((actionId) => dispatcher.notify(actionId));
+      cluster.directory?.serve((actionId) => dispatcher.notify(actionId));
       appExecution = { dispatcher, gateway, broker, turns, cluster };
     }
 
@@ -233,6 +241,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       },
     };
   } catch (error) {
+    await opened?.close().catch(() => {});
     await store.close();
     throw error;
   }

@@ -253,12 +253,22 @@ export class Dispatcher implements ActionExecutionPort {
     }
     if (!onBroker) {
       const runners = this.#o.runners;
-      if (!runners?.isConnected(project.id)) {
-        if (runners && mode === 'resume') {
+      const where = runners?.locate ? runners.locate(project.id) : runners?.isConnected(project.id) ? { at: 'here' as const } : null;
+      if (where?.at === 'node' && runners?.forward) {
+        // The node holding the runner's socket claims and delivers it (src/cluster).
+        runners.forward(where.nodeId, action.id);
+        return;
+      }
+      if (where === null) {
+        const lastSeen = (await runners?.lastSeen(project.id)) ?? null;
+        // A runner seen within the grace period is most likely reconnecting (a restarted or killed
+        // gateway node, a network blip): wait for it rather than fail what it will pick up.
+        const reconnecting = lastSeen !== null && this.#now().getTime() - lastSeen.getTime() <= this.#o.limits.runnerGraceMs;
+        if (runners && (mode === 'resume' || reconnecting)) {
           this.#awaitRunner(project.id, action.id);
           return;
         }
-        await fail(runnerNotConnected(project.id, runners?.lastSeen(project.id) ?? null));
+        await fail(runnerNotConnected(project.id, lastSeen));
         return;
       }
     }

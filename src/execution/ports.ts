@@ -4,12 +4,23 @@ import type { Execute, Output, Result } from '../../runner-protocol/index.ts';
 
 export type Delivery = { ok: true } | { ok: false; code: string; message: string };
 
+/** Where a project's runner is connected: this node, another node of the cluster, or nowhere (null). */
+export type RunnerLocation = { at: 'here' } | { at: 'node'; nodeId: string };
+
 export interface RunnerPort {
+  /** Connected to any node of the cluster. */
   isConnected(projectId: string): boolean;
-  lastSeen(projectId: string): Date | null;
+  /** Now while connected anywhere; null when the gateway has no record of it. */
+  lastSeen(projectId: string): Date | null | Promise<Date | null>;
+  /** Absent on a single node (connected means here). */
+  locate?(projectId: string): RunnerLocation | null;
+  /** Hands the action to the node holding the runner's socket, which claims and delivers it. */
+  forward?(nodeId: string, actionId: string): void;
   /** Pushes `execute` to the project's runner and resolves when it acknowledged (or why not). */
   execute(projectId: string, execute: Execute): Promise<Delivery>;
+  /** A runner joined, on any node. */
   onJoined(listener: (projectId: string) => void): () => void;
+  /** A runner left this node. */
   onLeft(listener: (projectId: string, reason: string) => void): () => void;
 }
 
