@@ -223,7 +223,11 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       async start() {
         if (!appExecution) return;
         if (broker) await reconcileContainers(store, broker, logger);
-        const lost = await turns.recoverAfterRestart();
+        // A waiting turn dies only with the whole gateway: while another node of the cluster is
+        // alive, the agents' sockets and long-polls moved there and their turns are still served.
+        const { membership } = appExecution.cluster;
+        const othersAlive = (await membership.liveNodes()).some((node) => node.nodeId !== membership.nodeId);
+        const lost = othersAlive ? 0 : await turns.recoverAfterRestart();
         if (lost > 0) logger.warn({ code: 'agent_turns_lost', count: lost }, 'agent turns that were waiting before the restart went back to the blocked queue (source infra)');
         await appExecution.dispatcher.start();
       },
