@@ -9,7 +9,6 @@ import { gitConfigWrite, gitEnvironmentOverride } from './git-config.ts';
 import type { Effect } from './external-effect.ts';
 import { isProtectedBranch } from './labels.ts';
 import type { ReasonDetail } from './reasons.ts';
-import { findProtectedWrite } from './scope.ts';
 import type { ScopeResult } from './scope.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
 import type { ActionType, FragmentVerdictKind, ReasonCode } from './types.ts';
@@ -54,7 +53,7 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
   if (finding !== undefined) return { code: 'unsafe_shell_construct', detail: { what: finding.what } };
   const override = firstGitOverride(input.analysis);
   if (override !== null) return { code: 'git_config_override', detail: { what: override } };
-  const write = findProtectedWrite(input.analysis, input.cwd, input.root);
+  const write = input.scope.protectedWrite;
   if (write !== null) return { code: 'protected_file_write', detail: { path: write } };
   const effect = firstEffect(input.analysis);
   if (effect !== null) {
@@ -70,6 +69,9 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
       if (none >= 0) return { code: 'ceiling_compound_unmatched', detail: { fragment: input.fragmentTexts[none] ?? '' } };
     }
   }
+  // Issue 9 A.2/A.3: protected paths an unknown writer names, or a write that could reach one.
+  // Last, so the more specific reasons above keep their names; auto mode does not lift it.
+  if (input.scope.protectedName !== null) return { code: 'protected_file_write', detail: { path: input.scope.protectedName } };
   return null;
 }
 

@@ -2,6 +2,7 @@
 export * from './types.ts';
 export { decide } from './decide.ts';
 export { MAX_COMMAND_LENGTH } from './limits.ts';
+export { PROTECTED_PATHS, PROTECTED_NAMES } from './protected-paths.ts';
 export {
   parsePermissions,
   parsePermissionsText,

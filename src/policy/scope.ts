@@ -1,24 +1,38 @@
-// The path scope (RN-075) and the protected files, over the fragments of a command. The
-// effective cwd follows `cd` along the chain; a `cd` whose single target stays inside the root is
-// `cd-in-scope` (it declares the scope instead of needing a rule). The cwd is a LexicalDir: each
-// cd and each path costs its own length, never the cwd's, so a long cd chain stays linear.
-import { allFragments, forEachViewOfFragment } from './analysis.ts';
-import type { AnalyzedCommand } from './analysis.ts';
-import { LexicalDir } from './lexical-dir.ts';
-import { isInside, resolveLexically, STREAM_DEVICES } from './paths.ts';
-import { isAssignment } from './tokenizer.ts';
-import type { Fragment, Redirect } from './tokenizer.ts';
-import { writeTargets } from './write-targets.ts';
+// The path scope (RN-075) and the protected paths, over every fragment of a command at every
+// depth, judged in every directory the fragment may run in (cwd-flow.ts, issue 9 A.2). A `cd`
+// whose targets all stay inside the root is `cd-in-scope` (it declares the scope instead of
+// needing a rule). Protected: a write (redirect, a known writer's targets), any argument of a
+// command that is not read-only naming a protected path (issue 9 A.3), in any spelling or glob
+// (A.1), or a command run inside a `.git` folder.
+import type { AnalyzedCommand, AnalyzedFragment } from './analysis.ts';
+import { walkDirs } from './cwd-flow.ts';
+import type { Dirs } from './cwd-flow.ts';
+import { DirNode, rootSpec } from './dir-node.ts';
+import { classifyPath } from './path-class.ts';
+import type { PathWord } from './path-class.ts';
+import { resolveLexically } from './paths.ts';
+import { isReadOnly } from './read-only.ts';
+import { isAssignment, wordInfo } from './tokenizer.ts';
+import type { Fragment, Redirect, WordInfo } from './tokenizer.ts';
+import { isKnownWriter, writeTargets } from './write-targets.ts';
 
 export interface ScopeResult {
   /** The first token (or cwd) found outside the root, null when everything is inside. */
   outside: string | null;
   /** Per top-level fragment: a `cd` into the scope. */
   cdInScope: boolean[];
+  /** The first protected path the command certainly writes (a redirect or a known writer's target), or null. */
+  protectedWrite: string | null;
+  /**
+   * The first protected path the command may write or names (issue 9 A.2, A.3): an argument of a
+   * command that is not read-only, a write whose target could be protected (an expansion, an
+   * unknown directory), a command run inside `.git`. Judged after the scope: not lifted by auto mode.
+   */
+  protectedName: string | null;
 }
 
 /** The part of a token that names a path: `--out=/x` -> `/x`, `A=../b` -> `../b`, `-I/usr` -> `/usr`. */
-function pathPart(token: string): string | null {
+export function pathPart(token: string): string | null {
   if (token.startsWith('-')) {
     const eq = token.indexOf('=');
     if (eq > 0) return token.slice(eq + 1);
@@ -37,32 +51,54 @@ function isLetter(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/** Depends on an expansion the policy cannot know: `$VAR`, `${…}`, a leading `~`. */
-export function dependsOnExpansion(value: string): boolean {
-  return value.includes('$') || value.startsWith('~');
+/** A word and what the shell does to it, as a path (null when no part of it names one). */
+function asPath(word: string, info: WordInfo | undefined): PathWord | null {
+  // `-f$FILE`: an option glued to an expansion names a path nobody can know.
+  if (info?.expands === true) return { text: word, glob: null, expands: true };
+  const text = pathPart(word);
+  if (text === null || text === '') return null;
+  const glob = info?.glob == null ? null : (pathPart(info.glob) ?? info.glob);
+  return { text, glob, expands: false };
 }
 
 /**
- * Whether a token points outside the root (only absolute tokens and tokens with `..` count).
- * `dir` is the effective cwd, null when unknown; `root` is normalized absolute.
+ * Every way an argument may name a path, for the protected check: the word, its option value
+ * (`--output=F`, `-oF`), and the parts of lists (`a:b`, `x,y`, `k=v`). More readings can only
+ * find more protected names.
  */
-function tokenOutside(token: string, dir: LexicalDir | null, root: string): boolean {
-  // `-f$FILE`: an option glued to an expansion names a path nobody can know.
-  if (token.startsWith('-') && token.includes('$')) return true;
-  const value = pathPart(token);
-  if (value === null || value === '') return false;
-  if (dependsOnExpansion(value)) return true;
-  if (value.startsWith('/')) {
-    if (STREAM_DEVICES.includes(value)) return false;
-    return !isInside(resolveLexically('/', value), root);
+function argumentPaths(word: string, info: WordInfo | undefined): PathWord[] {
+  if (info?.expands === true) return [{ text: word, glob: null, expands: true }];
+  const glob = info?.glob ?? null;
+  const out: PathWord[] = [];
+  const add = (text: string, pattern: string | null): void => {
+    if (text !== '' && text !== '-') out.push({ text, glob: pattern, expands: false });
+  };
+  const whole = asPath(word, info);
+  if (whole !== null) add(whole.text, whole.glob);
+  if (word.length > 2 && word[0] === '-' && word[1] !== '-') add(word.slice(2), glob?.startsWith('-') === true ? glob.slice(2) : glob);
+  const textParts = splitList(word);
+  if (textParts.length > 1) {
+    const globParts = glob === null ? null : splitList(glob);
+    textParts.forEach((part, k) => add(part, globParts?.[k] ?? (glob === null ? null : part)));
   }
-  if (!value.includes('..')) return false;
-  if (dir === null) return true;
-  return !dir.isInside(dir.resolve(value));
+  return out;
+}
+
+function splitList(word: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= word.length; i++) {
+    if (i === word.length || word[i] === '=' || word[i] === ':' || word[i] === ',') {
+      parts.push(word.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return parts;
 }
 
 const FD_DUPLICATIONS = new Set(['>&', '<&']);
 const NOT_PATHS = new Set(['<<', '<<<', '<<-']);
+const WRITE_REDIRECTIONS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 
 function isFdNumber(word: string): boolean {
   if (word === '-') return true;
@@ -77,133 +113,185 @@ function targetIsPath(r: Redirect): r is Redirect & { target: string } {
   return !(FD_DUPLICATIONS.has(r.op) && isFdNumber(r.target));
 }
 
-/** The first word of a fragment (argv, then redirect targets) outside the root, or null. */
-function firstOutside(fragment: Fragment, dir: LexicalDir | null, root: string, withArgv = true): string | null {
-  if (withArgv) for (const word of fragment.argv) if (tokenOutside(word, dir, root)) return word;
-  for (const r of fragment.redirects) if (targetIsPath(r) && tokenOutside(r.target, dir, root)) return r.target;
-  return null;
+const NO_INFO: ReadonlyMap<string, WordInfo> = new Map();
+
+/**
+ * What the shell does to each word of the fragment's readings (views are plain string lists);
+ * null when the fragment was built from words (then the characters decide).
+ */
+function infoByWord(fragment: Fragment): ReadonlyMap<string, WordInfo> | null {
+  if (fragment.argvInfo === undefined) return null;
+  let map: Map<string, WordInfo> | null = null;
+  fragment.argvInfo.forEach((info, i) => {
+    if (info === undefined) return;
+    map ??= new Map();
+    const word = fragment.argv[i]!;
+    const before = map.get(word);
+    // The same text quoted once and unquoted once: keep what makes it more dangerous.
+    map.set(word, before === undefined ? info : { expands: before.expands || info.expands, glob: before.glob ?? info.glob });
+  });
+  return map ?? NO_INFO;
 }
 
 function normalizedRoot(rootInput: string): string | null {
   return rootInput.startsWith('/') ? resolveLexically('/', rootInput) : null;
 }
 
-/** A `cd`'s single target when the policy can follow it, null otherwise (`cd`, `cd -`, `cd $X`). */
-function cdTarget(argv: readonly string[]): string | null {
-  if (argv[0] !== 'cd' || argv.length !== 2) return null;
-  const target = argv[1]!;
-  return target === '-' || target.startsWith('-') || dependsOnExpansion(target) ? null : target;
+interface Walk {
+  outside: string | null;
+  protectedWrite: string | null;
+  protectedName: string | null;
 }
 
-/** Follows a `cd` fragment: the new directory, null when it cannot be known. */
-function follow(dir: LexicalDir | null, argv: readonly string[], root: string): LexicalDir | null {
-  const target = cdTarget(argv);
-  if (target === null) return null;
-  if (target.startsWith('/')) {
-    const next = dir ?? new LexicalDir(root, '/');
-    next.cd(target);
-    return next;
+/**
+ * One walk over the command for both checks. `asWritten`: no root nor cwd is known (the
+ * always-allow check); paths are read from `/` and any permissions.json counts.
+ */
+function walk(command: AnalyzedCommand, startCwd: string | null, rootInput: string, asWritten: boolean): Walk & { cdInScope: boolean[] } {
+  const root = asWritten ? '/' : normalizedRoot(rootInput);
+  const result: Walk = { outside: null, protectedWrite: null, protectedName: null };
+  if (root === null) result.outside = rootInput === '' ? '(no scope root)' : rootInput;
+  const spec = rootSpec(root ?? '/');
+  const top = DirNode.top(spec);
+  const start: DirNode | null = asWritten ? top : root !== null && startCwd !== null && startCwd.startsWith('/') ? top.cd(startCwd) : null;
+  const startDirs: Dirs = [start];
+
+  const visit = (fragment: Fragment, dirs: Dirs, analysed: AnalyzedFragment | null, moved: Dirs | null): void => {
+    const known = fragment.argvInfo !== undefined;
+    const info = (i: number): WordInfo | undefined => wordInfo(fragment.argv[i]!, fragment.argvInfo?.[i], known);
+    const targetInfo = (r: Redirect): WordInfo | undefined => wordInfo(r.target!, r.targetInfo, known);
+    const readOnly = isReadOnly(fragment.argv);
+    const verbAt = firstNonAssignment(fragment.argv);
+    for (const dir of dirs) {
+      if (!asWritten && result.outside === null) judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd);
+      // A directory change names a directory, it writes nothing: where it leads is what later
+      // fragments are judged in (and a command run inside .git is caught there).
+      if (result.protectedWrite === null) protectedHits(fragment, dir, analysed, readOnly || moved !== null, verbAt, info, targetInfo, asWritten, result);
+    }
+  };
+  const flow = walkDirs(command, startDirs, visit);
+  const cdInScope = command.fragments.map((f, i) => {
+    const moved = flow.moved[i];
+    if (moved === null || moved === undefined || f.fragment.redirects.length > 0) return false;
+    const inside = (d: DirNode | null): boolean => d !== null && d.insideRoot();
+    return flow.runIn[i]!.every(inside) && moved.every(inside);
+  });
+  return { ...result, cdInScope };
+}
+
+function firstNonAssignment(argv: readonly string[]): number {
+  let i = 0;
+  while (i < argv.length && isAssignment(argv[i]!)) i++;
+  return i;
+}
+
+function judgeScope(
+  fragment: Fragment,
+  dir: DirNode | null,
+  moved: Dirs | null,
+  info: (i: number) => WordInfo | undefined,
+  targetInfo: (r: Redirect) => WordInfo | undefined,
+  result: Walk,
+  startCwd: string | null,
+): void {
+  if (dir === null || !dir.insideRoot()) {
+    result.outside = dir?.toString() ?? (startCwd !== null && startCwd.startsWith('/') ? '(unknown working directory)' : startCwd ?? '(unknown working directory)');
+    return;
   }
-  dir?.cd(target);
-  return dir;
+  if (moved !== null) {
+    // A directory change: where it leads is judged (its own target words are not paths it uses).
+    if (moved.some((d) => d === null || !d.insideRoot())) result.outside = `cd ${fragment.argv.slice(1).join(' ')}`.trimEnd();
+  } else {
+    for (let i = 0; i < fragment.argv.length && result.outside === null; i++) {
+      const path = asPath(fragment.argv[i]!, info(i));
+      if (path !== null && classifyPath(path, dir).outside) result.outside = fragment.argv[i]!;
+    }
+  }
+  for (const r of fragment.redirects) {
+    if (result.outside !== null) return;
+    if (!targetIsPath(r)) continue;
+    const path = asPath(r.target, targetInfo(r));
+    if (path !== null && classifyPath(path, dir).outside) result.outside = r.target;
+  }
+}
+
+/** Records the first certain protected write and the first possible one / protected name. */
+function protectedHits(
+  fragment: Fragment,
+  dir: DirNode | null,
+  analysed: AnalyzedFragment | null,
+  readOnly: boolean,
+  verbAt: number,
+  info: (i: number) => WordInfo | undefined,
+  targetInfo: (r: Redirect) => WordInfo | undefined,
+  asWritten: boolean,
+  result: Walk,
+): void {
+  /** A write target: certain hits stop the search, possible ones are kept for later. */
+  const written = (path: PathWord | null, gitFolderCounts: boolean, shown: string): boolean => {
+    if (path === null) return false;
+    const c = classifyPath(path, dir, asWritten);
+    if (!(c.protected || (gitFolderCounts && c.gitFolder))) return false;
+    if (!c.uncertain) {
+      result.protectedWrite = shown;
+      return true;
+    }
+    result.protectedName ??= `${shown} (could name a protected path)`;
+    return false;
+  };
+  for (const r of fragment.redirects) {
+    if (r.target !== null && WRITE_REDIRECTIONS.has(r.op) && !isFdNumber(r.target) && written(asPath(r.target, targetInfo(r)), false, r.target)) return;
+  }
+  let argv0Known = false;
+  if (analysed !== null) {
+    const byWord = infoByWord(fragment);
+    const viewInfo = (word: string): WordInfo | undefined => (byWord === null ? wordInfo(word, undefined, false) : byWord.get(word));
+    for (const view of analysed.views) {
+      const targets = writeTargets(view);
+      if (view === analysed.fragment.argv || view.length === fragment.argv.length) argv0Known ||= isKnownWriter(view);
+      for (const path of targets.paths) if (written(asPath(path, viewInfo(path)), targets.gitFolderCounts, path)) return;
+      if (targets.into !== null) {
+        const into = targets.into;
+        const dirInfo = viewInfo(into.dir);
+        for (const name of into.names) {
+          const text = `${into.dir}/${name}`;
+          const glob = dirInfo?.glob == null ? null : `${dirInfo.glob}/${name}`;
+          if (written({ text, glob, expands: dirInfo?.expands === true }, true, text)) return;
+        }
+      }
+    }
+  } else {
+    argv0Known = isKnownWriter(fragment.argv);
+  }
+  if (result.protectedName !== null || readOnly || argv0Known) return;
+  // Issue 9 A.3: a command the engine does not know as read-only nor as a writer (whose targets
+  // are checked above), naming a protected path anywhere in its words.
+  for (let i = 0; i < fragment.argv.length; i++) {
+    if (i === verbAt) continue;
+    for (const path of argumentPaths(fragment.argv[i]!, info(i))) {
+      const c = classifyPath(path, dir, asWritten);
+      if (c.protected || c.gitFolder) {
+        result.protectedName = c.uncertain ? `${fragment.argv[i]!} (could name a protected path)` : fragment.argv[i]!;
+        return;
+      }
+    }
+  }
+  if (dir !== null && dir.inGit) result.protectedName = `${dir.toString()} (the working directory is inside .git)`;
 }
 
 export function checkScope(command: AnalyzedCommand, startCwd: string | null, rootInput: string): ScopeResult {
-  const root = normalizedRoot(rootInput);
-  if (root === null) {
-    return { outside: rootInput === '' ? '(no scope root)' : rootInput, cdInScope: command.fragments.map(() => false) };
-  }
-  const cdInScope: boolean[] = [];
-  let outside: string | null = null;
-  let dir = startCwd !== null && startCwd.startsWith('/') ? new LexicalDir(root, startCwd) : null;
-  const judge = (fragment: Fragment, withArgv = true): void => {
-    outside ??= firstOutside(fragment, dir, root, withArgv);
-  };
-
-  for (const analysed of command.fragments) {
-    const fragment = analysed.fragment;
-    const argv = fragment.argv;
-    const cwdInside = dir !== null && dir.insideRoot();
-    if (!cwdInside && outside === null) outside = dir?.toString() ?? startCwd ?? '(unknown working directory)';
-    // A cd's own target is judged below, against the cwd before it; its redirects here.
-    judge(fragment, argv[0] !== 'cd');
-    // Commands inside `sh -c` strings run in the same directory.
-    for (const nested of analysed.nested) for (const inner of allFragments(nested)) judge(inner);
-    if (argv[0] !== 'cd') {
-      cdInScope.push(false);
-      continue;
-    }
-    dir = follow(dir, argv, root);
-    const ok = cwdInside && dir !== null && dir.insideRoot();
-    cdInScope.push(ok && fragment.redirects.length === 0);
-    if (!ok && outside === null) outside = `cd ${argv.length === 2 ? argv[1]! : ''}`.trimEnd();
-  }
-  for (const sub of command.substitutions) for (const inner of allFragments(sub)) judge(inner);
-  return { outside, cdInScope };
+  return walk(command, startCwd, rootInput, false);
 }
 
-const WRITE_REDIRECTIONS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
-
-/** Paths are judged against this when the cwd is unknown or the path depends on an expansion. */
-const AS_WRITTEN = new LexicalDir('/', '/');
-
 /**
- * A fragment (at any depth, through wrappers) that writes, moves, links or deletes
- * `<root>/permissions.json`, anything under `.git/hooks/`, or `.git/config`: by a redirect, `tee`,
- * or a command that names its targets (see write-targets.ts). Case-insensitive. Targets that
- * depend on an expansion or an unknown cwd are judged by how they are written.
+ * A fragment (at any depth, through wrappers, in any directory it may run in) that writes,
+ * moves, links or deletes `<root>/permissions.json`, anything under `.git/hooks/`, or
+ * `.git/config` (by a redirect, `tee`, or a command that names its targets: write-targets.ts),
+ * or any command that is not read-only naming one of them or a `.git` folder. Case-insensitive.
+ * Without a root (`rootInput` ''), paths are judged as written.
  */
 export function findProtectedWrite(command: AnalyzedCommand, startCwd: string | null, rootInput: string): string | null {
-  const root = normalizedRoot(rootInput);
-  // The cwd is built only when a target needs it (most commands write nothing): the cds seen
-  // until then are replayed once.
-  let dir: LexicalDir | null = null;
-  let built = false;
-  const cds: Array<readonly string[]> = [];
-  const currentDir = (): LexicalDir | null => {
-    if (!built) {
-      built = true;
-      dir = root !== null && startCwd !== null && startCwd.startsWith('/') ? new LexicalDir(root, startCwd) : null;
-      for (const argv of cds) dir = follow(dir, argv, root!);
-    }
-    return dir;
-  };
-  const isProtected = (target: string, last?: string, gitFolderCounts = false): boolean => {
-    const cwd = currentDir();
-    const known = cwd !== null && !dependsOnExpansion(target);
-    const base = known ? cwd : AS_WRITTEN;
-    const resolved = base.resolve(target);
-    if (base.isProtected(resolved, last) || (gitFolderCounts && base.isGitFolder(resolved, last))) return true;
-    return !known && (last ?? target).toLowerCase().endsWith('permissions.json');
-  };
-  const redirectHit = (fragment: Fragment): string | null => {
-    for (const r of fragment.redirects) {
-      if (r.target !== null && WRITE_REDIRECTIONS.has(r.op) && !isFdNumber(r.target) && isProtected(r.target)) return r.target;
-    }
-    return null;
-  };
-  const viewHit = (view: readonly string[]): string | null => {
-    const targets = writeTargets(view);
-    for (const path of targets.paths) if (isProtected(path, undefined, targets.gitFolderCounts)) return path;
-    if (targets.into !== null) {
-      for (const name of targets.into.names) if (isProtected(targets.into.dir, name, true)) return `${targets.into.dir}/${name}`;
-    }
-    return null;
-  };
-  for (const analysed of command.fragments) {
-    let hit = redirectHit(analysed.fragment);
-    if (hit === null) {
-      for (const nested of analysed.nested) {
-        for (const inner of allFragments(nested)) if ((hit ??= redirectHit(inner)) !== null) break;
-      }
-    }
-    if (hit === null) {
-      forEachViewOfFragment(analysed, (view) => (hit = viewHit(view)) !== null);
-    }
-    if (hit !== null) return hit;
-    if (analysed.fragment.argv[0] !== 'cd' || root === null) continue;
-    if (built) dir = follow(dir, analysed.fragment.argv, root);
-    else cds.push(analysed.fragment.argv);
-  }
-  return null;
+  const asWritten = normalizedRoot(rootInput) === null || startCwd === null;
+  const found = walk(command, startCwd, rootInput, asWritten);
+  return found.protectedWrite ?? found.protectedName;
 }

@@ -5,6 +5,7 @@
 // Reading commands (cat, grep...) name no targets. Lexical: what a path names after symlinks or
 // inside a copied folder is beyond what words can tell.
 import { stripTrailingSlashes } from './paths.ts';
+import { isAssignment } from './tokenizer.ts';
 import { basename } from './wrappers.ts';
 
 export interface WriteTargets {
@@ -91,4 +92,18 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
     if (LANDING_NAMES.has(last)) names.add(last);
   }
   return { paths, into: names.size > 0 ? { dir: destination, names: [...names] } : null, gitFolderCounts };
+}
+
+/**
+ * Whether writeTargets() knows every file this command writes, so naming a protected path as a
+ * source is a read (`cp .git/config backup.cfg`). `find` is not: `-delete` and `-exec` act on
+ * what it matches.
+ */
+export function isKnownWriter(argv: readonly string[]): boolean {
+  let i = 0;
+  while (i < argv.length && isAssignment(argv[i]!)) i++;
+  const verb = argv[i];
+  if (verb === undefined) return false;
+  const name = basename(verb);
+  return name === 'dd' || name === 'sed' || name === 'perl' || ALL_OPERANDS.has(name) || COPIERS.has(name);
 }

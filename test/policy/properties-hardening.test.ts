@@ -1,4 +1,4 @@
-// Property tests for the hardening: the incremental working directory (LexicalDir) answers
+// Property tests for the hardening: the incremental working directory (DirNode + classifyPath) answers
 // exactly what re-resolving the joined path would (scope and protected files), and the new
 // look-through never turns a never-auto command into an auto-approved one when wrapped.
 import fc from 'fast-check';
@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'shell-quote';
 import { decide } from '../../src/policy/index.ts';
 import { simpleEntries } from '../../src/policy/tokenizer.ts';
-import { LexicalDir } from '../../src/policy/lexical-dir.ts';
+import { DirNode, rootSpec } from '../../src/policy/dir-node.ts';
+import { classifyPath } from '../../src/policy/path-class.ts';
 import { isInside, resolveLexically } from '../../src/policy/paths.ts';
 import { AUTO, FLOOR, terminalInput } from './adversarial-harness.ts';
 
@@ -31,25 +32,26 @@ function referenceProtected(path: string, root: string): boolean {
   return false;
 }
 
-describe('LexicalDir agrees with resolving the joined path', () => {
+describe('DirNode and classifyPath agree with resolving the joined path', () => {
   it('cwd, inside-root and protected answers match resolveLexically after any cd chain', () => {
     fc.assert(
       fc.property(rootArb, absoluteArb, fc.array(pathArb, { maxLength: 6 }), pathArb, (rootInput, start, cds, query) => {
         const root = resolveLexically('/', rootInput);
-        const dir = new LexicalDir(root, start);
+        let dir = DirNode.top(rootSpec(root)).cd(start);
         let reference = resolveLexically('/', start);
         for (const target of cds) {
-          dir.cd(target);
+          dir = dir.cd(target);
           reference = resolveLexically(reference, target);
         }
         expect(dir.toString()).toBe(reference);
         expect(dir.insideRoot()).toBe(isInside(reference, root));
         const resolved = resolveLexically(reference, query);
-        const r = dir.resolve(query);
-        expect(dir.isInside(r)).toBe(isInside(resolved, root));
-        expect(dir.isProtected(r)).toBe(referenceProtected(resolved, root));
+        const c = classifyPath({ text: query, glob: null, expands: false }, dir);
+        expect(c.outside).toBe(!isInside(resolved, root));
+        expect(c.protected).toBe(referenceProtected(resolved, root));
         for (const last of ['permissions.json', 'hooks', 'config', 'x']) {
-          expect(dir.isProtected(r, last), `${resolved} + ${last}`).toBe(referenceProtected(resolveLexically(resolved, last), root));
+          const withLast = classifyPath({ text: query === '' ? last : `${query}/${last}`, glob: null, expands: false }, dir);
+          expect(withLast.protected, `${resolved} + ${last}`).toBe(referenceProtected(resolveLexically(resolved, last), root));
         }
       }),
       { numRuns: RUNS },

@@ -1,0 +1,140 @@
+// What a path word could name, judged against a directory it may be used in (issue 9 A.1, A.3):
+// outside the root (RN-075), a protected path, or a `.git` folder. A word with unquoted glob
+// characters is judged by everything it could match: a component that could match `..` puts the
+// word outside the scope and makes it a protected target; a component that could match `.git`,
+// `hooks`, `config` or `permissions.json` counts as that name. Case-insensitive for protected
+// names (macOS and Windows runners). A word with an expansion could name anything. One pass
+// over the word; walking up the directory costs one step per `..` in the word.
+import { couldMatch, isPattern, unescape } from './glob.ts';
+import { fold, forEachSegment } from './dir-node.ts';
+import type { DirNode } from './dir-node.ts';
+import { PROTECTED_NAMES } from './protected-paths.ts';
+import { STREAM_DEVICES } from './paths.ts';
+
+/** A path as written: its text, its glob pattern (quoted glob characters escaped), whether it expands. */
+export interface PathWord {
+  text: string;
+  glob: string | null;
+  expands: boolean;
+}
+
+export interface PathClass {
+  outside: boolean;
+  /** `<root>/permissions.json`, `.git/config`, anything in or at `.git/hooks`. */
+  protected: boolean;
+  /** A `.git` folder itself (copying or unpacking into it can plant hooks). */
+  gitFolder: boolean;
+  /** The answers are "could be": an expansion, an unknown directory, a glob that could be `..`. */
+  uncertain: boolean;
+}
+
+const EVERYTHING: PathClass = Object.freeze({ outside: true, protected: true, gitFolder: true, uncertain: true });
+
+interface Segment {
+  folded: string;
+  exact: string;
+  /** For a glob component: which protected names it could match (bit k: PROTECTED_NAMES[k]). */
+  could: number;
+  pattern: string | null;
+}
+
+function namesMatched(pattern: string): number {
+  let bits = 0;
+  PROTECTED_NAMES.forEach((name, k) => {
+    if (couldMatch(pattern, name, false)) bits |= 1 << k;
+  });
+  return bits;
+}
+
+const BIT = { git: 1 << PROTECTED_NAMES.indexOf('.git'), hooks: 1 << PROTECTED_NAMES.indexOf('hooks'), config: 1 << PROTECTED_NAMES.indexOf('config'), permissions: 1 << PROTECTED_NAMES.indexOf('permissions.json') };
+
+/**
+ * Classifies a path word used in `dir` (null: a directory nobody can know, so a relative path
+ * could be anything). `asWritten`: no root is known (the always-allow check); the path is read
+ * from `/` and any `permissions.json` counts.
+ */
+export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = false): PathClass {
+  if (word.expands) return EVERYTHING;
+  const source = word.glob ?? word.text;
+  const absolute = source.startsWith('/');
+  if (absolute && STREAM_DEVICES.includes(word.text)) return { outside: false, protected: false, gitFolder: false, uncertain: false };
+  if (dir === null && !absolute) return EVERYTHING;
+  if (source.startsWith('~')) {
+    // HOME: outside the project; judged as written from there on.
+    const rest = classifyPath({ text: word.text.slice(1), glob: word.glob === null ? null : word.glob.slice(1), expands: false }, dir === null ? null : dir.top, true);
+    return { outside: true, protected: rest.protected, gitFolder: rest.gitFolder, uncertain: rest.uncertain };
+  }
+  let node = absolute ? dir!.top : dir!;
+  const extra: Segment[] = [];
+  let dotDot = false;
+  forEachSegment(source, (component) => {
+    if (dotDot) return;
+    const pattern = word.glob !== null && isPattern(component) ? component : null;
+    if (pattern === null) {
+      const exact = word.glob !== null ? unescape(component) : component;
+      if (exact === '..') {
+        if (extra.length > 0) extra.pop();
+        else node = node.up();
+      } else if (exact !== '.') {
+        extra.push({ exact, folded: fold(exact), could: 0, pattern: null });
+      }
+      return;
+    }
+    // `.?`, `.*`, `.[.]`: dash and busybox expand them to `..` (every shell needs the dot explicit).
+    if (couldMatch(pattern, '..', true)) dotDot = true;
+    else extra.push({ exact: component, folded: component, could: namesMatched(pattern), pattern });
+  });
+  if (dotDot) return EVERYTHING;
+  return { outside: isOutside(node, extra), ...protectedness(node, extra, asWritten), uncertain: false };
+}
+
+function isOutside(node: DirNode, extra: readonly Segment[]): boolean {
+  const root = node.root.exact;
+  const k = node.depth;
+  if (k >= root.length) return !node.insideRoot();
+  if (node.rootMatch !== k) return true;
+  for (let j = k; j < root.length; j++) {
+    const s = extra[j - k];
+    // A glob this high up may match a sibling of the root (`/projects/ap*/x`).
+    if (s === undefined || s.pattern !== null || s.exact !== root[j]) return true;
+  }
+  return false;
+}
+
+function can(s: Segment | DirNode | undefined, bit: number, name: string): boolean {
+  if (s === undefined) return false;
+  if ('pattern' in s && s.pattern !== null) return (s.could & bit) !== 0;
+  return s.folded === name;
+}
+
+function protectedness(node: DirNode, extra: readonly Segment[], asWritten: boolean): { protected: boolean; gitFolder: boolean } {
+  const k = node.depth;
+  const length = k + extra.length;
+  // Segment j of the whole path: from the directory chain below k, else from the word.
+  const at = (j: number): Segment | DirNode | undefined => {
+    if (j < 0) return undefined;
+    if (j >= k) return extra[j - k];
+    if (j === k - 1) return node;
+    return j === k - 2 ? (node.parent ?? undefined) : undefined;
+  };
+  let hit = node.hooks;
+  for (let j = Math.max(k, 1); j < length && !hit; j++) hit = can(at(j - 1), BIT.git, '.git') && can(at(j), BIT.hooks, 'hooks');
+  const last = at(length - 1);
+  if (!hit && can(last, BIT.config, 'config') && can(at(length - 2), BIT.git, '.git')) hit = true;
+  if (!hit && can(last, BIT.permissions, 'permissions.json')) hit = asWritten || atRootLevel(node, extra, length);
+  return { protected: hit, gitFolder: length > 0 && can(last, BIT.git, '.git') };
+}
+
+/** Whether a path of `length` segments could be `<root>/<name>` (case-folded). */
+function atRootLevel(node: DirNode, extra: readonly Segment[], length: number): boolean {
+  const root = node.root.folded;
+  if (length !== root.length + 1) return false;
+  const k = node.depth;
+  if (k > root.length) return (node.parent?.rootMatchFolded ?? 0) === root.length; // the word adds nothing but the name
+  if (node.rootMatchFolded !== k) return false;
+  for (let j = k; j < root.length; j++) {
+    const s = extra[j - k]!;
+    if (s.pattern !== null ? !couldMatch(s.pattern, root[j]!, false) : s.folded !== root[j]) return false;
+  }
+  return true;
+}
