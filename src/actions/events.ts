@@ -13,6 +13,7 @@ export const EVENT = {
   executionActivated: 'execution.activated',
   handoffAccepted: 'handoff.accepted',
   taskStatusChanged: 'backlog.task_status_changed',
+  sandboxRequirementChanged: 'project.sandbox_requirement_changed',
 } as const;
 
 export const actorKindOf = (kind: MemberKind): ActorKind => (kind === 'agent' ? 'agent' : 'user');

@@ -9,7 +9,7 @@ import type { ActionDeps } from './deps.ts';
 import { recordMergeResult } from './merge.ts';
 import { getPermissions, putPermissions } from './permissions.ts';
 import { acceptInfraHandoff, activateExecution } from './presets.ts';
-import { type CreateProjectInput, createProject, getProject, listMembers, setMember } from './projects.ts';
+import { type CreateProjectInput, createProject, getProject, listMembers, setMember, setSandboxRequirement } from './projects.ts';
 import { type ProposeInput, propose } from './propose.ts';
 import { getAction, listActions, listEvents } from './queries.ts';
 import { approve, deny } from './review.ts';
@@ -29,6 +29,7 @@ export function createActions(deps: ActionDeps) {
     getProject: (projectId: string) => getProject(deps, projectId),
     setMember: (projectId: string, memberId: string, role: Role, kind?: MemberKind, actorId?: string) => setMember(deps, projectId, memberId, role, kind, actorId),
     listMembers: (projectId: string) => listMembers(deps, projectId),
+    setSandboxRequirement: (projectId: string, required: boolean, actorId?: string) => setSandboxRequirement(deps, projectId, required, actorId),
     getPermissions: (projectId: string) => getPermissions(deps, projectId),
     putPermissions: (projectId: string, userId: string, raw: unknown) => putPermissions(deps, projectId, userId, raw),
     setAgentAutonomy: (input: SetAutonomyInput) => setAgentAutonomy(deps, input),

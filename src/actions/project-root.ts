@@ -7,6 +7,7 @@ import { scopeRootLabel, validateLocalRoot } from '../policy/index.ts';
 import type { Project } from '../store/types.ts';
 import type { ProjectRoots } from './deps.ts';
 import { ActionError } from './errors.ts';
+import { checkRealRoot } from './root-checks.ts';
 
 export interface ScopeRoot {
   /** Absolute host path decide() compares against. */
@@ -34,6 +35,10 @@ export function deriveScopeRoot(project: Project, roots: ProjectRoots): ScopeRoo
   if (project.executionMode === 'mounted') return { root: join(roots.projectsBase, project.workspaceDirName), label };
   const checked = validateLocalRoot(project.root, { gatewayCheckout: roots.gatewayCheckout });
   if (!checked.ok) throw invalidRoot(project, checked.message);
+  // Again on the real path, where it exists here: a folder swapped for a symlink to / after
+  // creation never becomes a scope either.
+  const real = checkRealRoot(checked.root, roots.gatewayCheckout);
+  if (!real.ok) throw invalidRoot(project, real.message);
   return { root: checked.root, label };
 }
 

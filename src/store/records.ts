@@ -85,6 +85,7 @@ export function recordMappers(json: JsonColumn): RecordMappers {
       executionActivatedAt: strOrNull(row.execution_activated_at),
       createdAt: str(row.created_at),
       workspaceVerifiedAt: strOrNull(row.workspace_verified_at),
+      sandboxRequired: row.sandbox_required === true || row.sandbox_required === 1 || row.sandbox_required === 1n,
     }),
 
     toMember: (row) => ({

@@ -28,6 +28,15 @@ export interface Project {
   createdAt: string;
   /** Mounted projects: when container_start last proved the folder writable (RN-501). */
   workspaceVerifiedAt?: string | null;
+  /** Auto-approved commands may only go to a runner that sandboxes them (issue 9 B.3). */
+  sandboxRequired?: boolean;
+}
+
+/** A project's place on disk, for the root overlap check (issue 9 A.8). */
+export interface ProjectRootRow {
+  id: string;
+  executionMode: ExecutionMode;
+  root: string;
 }
 
 export interface Member {
@@ -210,6 +219,13 @@ export interface ProjectRepository {
   list(limit: number): Promise<Project[]>;
   markExecutionActivated(id: string, at: string): Promise<void>;
   markWorkspaceVerified(id: string, at: string): Promise<void>;
+  /**
+   * Every project's mode and root, read under a lock held until the transaction commits
+   * (Postgres: an advisory lock; SQLite: units of work run one at a time), so two creations
+   * cannot both see the other's root as free.
+   */
+  lockedRoots(): Promise<ProjectRootRow[]>;
+  setSandboxRequired(id: string, required: boolean): Promise<void>;
 }
 
 export interface MemberRepository {

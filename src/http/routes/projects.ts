@@ -11,6 +11,8 @@ const CreateProject = z.object({
   root: z.string().min(1).max(4096).optional(),
   ownerId: MemberId,
   moduleMap: z.record(ModuleName, FreeObject).optional(),
+  /** Issue 9 B.3: auto-approved commands only run on a runner that sandboxes them. */
+  sandboxRequired: z.boolean().optional(),
 });
 
 const ProjectSchema = z.object({
@@ -24,6 +26,7 @@ const ProjectSchema = z.object({
   moduleMap: z.record(z.string(), z.record(z.string(), z.unknown())),
   executionActivatedAt: z.string().nullable(),
   createdAt: z.string(),
+  sandboxRequired: z.boolean().optional(),
 });
 
 const MemberSchema = z.object({
@@ -60,6 +63,21 @@ export const projectRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async 
       },
     },
     async (request) => actions.setMember(request.params.id, request.params.userId, request.body.role, request.body.kind, request.body.actingUserId),
+  );
+
+  app.put(
+    '/api/projects/:id/sandbox',
+    {
+      schema: {
+        tags: ['projects'],
+        description:
+          'Requires (or stops requiring) that the project\'s auto-approved commands run in a runner sandbox. While required, such a command is failed as `sandbox_required` instead of being sent to a runner that reports no sandbox (or an older runner that reports nothing). `actingUserId`, when sent, must be a human owner.',
+        params: ProjectParams,
+        body: z.object({ required: z.boolean(), actingUserId: MemberId.optional() }),
+        response: { 200: ProjectSchema, ...errorResponses },
+      },
+    },
+    async (request) => actions.setSandboxRequirement(request.params.id, request.body.required, request.body.actingUserId),
   );
 
   app.get(

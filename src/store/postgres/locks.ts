@@ -8,4 +8,6 @@ export const LOCK_CLASS = {
   eventCursor: 0x6272_0002,
   /** Held from a merge-key check until commit: concurrent proposals of one PR serialize (actions.ts). */
   mergeKey: 0x6272_0003,
+  /** Held from reading every project's root until commit: creations with overlapping roots serialize (projects.ts). */
+  projectRoots: 0x6272_00a8,
 } as const;

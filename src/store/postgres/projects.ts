@@ -1,4 +1,5 @@
-import type { Member, MemberRepository, Project, ProjectRepository } from '../types.ts';
+import type { ExecutionMode, Member, MemberRepository, Project, ProjectRepository, ProjectRootRow } from '../types.ts';
+import { LOCK_CLASS } from './locks.ts';
 import { jsonParam, records, type Sql } from './sql.ts';
 
 const { toProject, toMember } = records;
@@ -25,6 +26,16 @@ export class PostgresProjects implements ProjectRepository {
 
   async list(limit: number): Promise<Project[]> {
     return (await this.#sql.all('SELECT * FROM projects ORDER BY created_at, id COLLATE "C" LIMIT $1', limit)).map(toProject);
+  }
+
+  async lockedRoots(): Promise<ProjectRootRow[]> {
+    // Held until commit: a concurrent creation waits here, then (READ COMMITTED) sees this one's row.
+    await this.#sql.run('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', LOCK_CLASS.projectRoots);
+    return (await this.#sql.all('SELECT id, execution_mode, root FROM projects')).map((row) => ({ id: String(row.id), executionMode: String(row.execution_mode) as ExecutionMode, root: String(row.root) }));
+  }
+
+  async setSandboxRequired(id: string, required: boolean): Promise<void> {
+    await this.#sql.run('UPDATE projects SET sandbox_required = $1 WHERE id = $2', required, id);
   }
 
   async markWorkspaceVerified(id: string, at: string): Promise<void> {

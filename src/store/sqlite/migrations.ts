@@ -168,6 +168,15 @@ CREATE TABLE dispatch_reports (
 );
 `,
   },
+  {
+    version: 5,
+    name: 'project sandbox requirement',
+    // Issue 9 B.3: a project can require that its auto-approved commands run sandboxed; the
+    // dispatcher then never sends them to a runner that reports no sandbox.
+    sql: `
+ALTER TABLE projects ADD COLUMN sandbox_required INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version. Returns the versions applied. */

@@ -1,4 +1,4 @@
-import type { Member, MemberRepository, Project, ProjectRepository } from '../types.ts';
+import type { ExecutionMode, Member, MemberRepository, Project, ProjectRepository, ProjectRootRow } from '../types.ts';
 import { records, type Statements } from './rows.ts';
 
 const { toProject, toMember } = records;
@@ -25,6 +25,15 @@ export class SqliteProjects implements ProjectRepository {
 
   async list(limit: number): Promise<Project[]> {
     return this.#sql.all('SELECT * FROM projects ORDER BY created_at, id LIMIT ?', limit).map(toProject);
+  }
+
+  async lockedRoots(): Promise<ProjectRootRow[]> {
+    // One writer runs units of work one at a time: inside a transaction this read cannot race.
+    return this.#sql.all('SELECT id, execution_mode, root FROM projects').map((row) => ({ id: String(row.id), executionMode: String(row.execution_mode) as ExecutionMode, root: String(row.root) }));
+  }
+
+  async setSandboxRequired(id: string, required: boolean): Promise<void> {
+    this.#sql.run('UPDATE projects SET sandbox_required = ? WHERE id = ?', required ? 1 : 0, id);
   }
 
   async markWorkspaceVerified(id: string, at: string): Promise<void> {
