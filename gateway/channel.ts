@@ -58,6 +58,13 @@ export interface ChannelModule {
   /** Undefined result = `{:noreply, socket}`. */
   handleIn?(event: string, payload: unknown, context: ChannelContext): MaybePromise<Reply | undefined>;
   /**
+   * An `event` whose frame was over the socket's frame limit (but under its hard cap), so the
+   * module can answer it with a named error instead of the socket closing (a runner's too-large
+   * `result`). Events it does not accept close the socket with 1009, as any oversized frame.
+   */
+  acceptsOversized?(event: string): boolean;
+  handleOversized?(event: string, payload: unknown, bytes: number, context: ChannelContext): MaybePromise<Reply | undefined>;
+  /**
    * Events handled as soon as they arrive on a joined channel, beside the mailbox instead of in
    * it (their replies may overtake earlier messages' replies). For handlers that write nothing.
    */
@@ -144,8 +151,13 @@ export class ChannelServer implements ChannelContext, Subscriber {
     return this.#state;
   }
 
-  /** A client message for this channel; handled after the ones before it. */
-  receive(message: Message): void {
+  /** Whether the module takes this event in a frame over the limit (see ChannelModule.acceptsOversized). */
+  acceptsOversized(event: string): boolean {
+    return this.#state === 'joined' && this.#module.acceptsOversized?.(event) === true && this.#module.handleOversized !== undefined;
+  }
+
+  /** A client message for this channel; handled after the ones before it. `oversizedBytes`: its frame was over the limit. */
+  receive(message: Message & { oversizedBytes?: number }): void {
     if (this.#state === 'closed') return;
     if (this.#state === 'joined' && this.#module.immediate?.(message.event) === true) {
       this.#handleNow(message);
@@ -252,7 +264,8 @@ export class ChannelServer implements ChannelContext, Subscriber {
     this.#replied(message, result);
   }
 
-  #handle(message: Message): MaybePromise<Reply | undefined> {
+  #handle(message: Message & { oversizedBytes?: number }): MaybePromise<Reply | undefined> {
+    if (message.oversizedBytes !== undefined && this.#module.handleOversized) return this.#module.handleOversized(message.event, message.payload, message.oversizedBytes, this);
     if (message.event === CHANNEL_EVENTS.leave) return ok();
     if (!this.#module.handleIn) return error({ reason: PROTOCOL_REASONS.unhandledEvent });
     return this.#module.handleIn(message.event, message.payload, this);

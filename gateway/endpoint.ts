@@ -13,6 +13,9 @@ import { LocalPresence, type PresenceTracker } from './presence.ts';
 import { LocalPubSub, type PubSub } from './pubsub.ts';
 import { Socket, type Router } from './socket.ts';
 
+/** How far over maxFrameBytes a frame is still read (to be answered, not dropped). */
+const OVERSIZE_FACTOR = 4;
+
 /** `{topic: 'runner:*', module}`: a trailing `*` matches any suffix, otherwise the topic exactly. */
 export interface ChannelRoute {
   topic: string;
@@ -94,7 +97,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const pubsub = options.pubsub ?? new LocalPubSub();
   const presence = options.presence ?? new LocalPresence(pubsub);
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+  const maxFrameBytes = options.maxFrameBytes ?? 1024 * 1024;
   const limits = {
+    maxFrameBytes,
     maxChannels: options.maxChannelsPerSocket ?? 100,
     maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
   };
@@ -105,7 +110,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
-    maxPayload: options.maxFrameBytes ?? 1024 * 1024,
+    // Up to OVERSIZE_FACTOR x the frame limit is read so a channel can answer a too-large runner
+    // result with a named error (Socket.#oversized); anything else over the limit still gets 1009.
+    maxPayload: maxFrameBytes * OVERSIZE_FACTOR,
     perMessageDeflate: false,
     // Phoenix 1.8 clients offer ["phoenix", "base64url.bearer.phx.<token>"]; we answer "phoenix".
     handleProtocols: (protocols) => (protocols.has(PHOENIX_SUBPROTOCOL) ? PHOENIX_SUBPROTOCOL : false),

@@ -30,6 +30,11 @@ export type SinkAnswer = { ok: true } | { ok: false; reason: Refusal };
 export interface RunnerSink {
   /** The answer becomes the reply: `{ok:false}` (e.g. stale attempt) is an error reply with the Refusal. */
   onResult(projectId: string, result: Result): Promise<SinkAnswer>;
+  /**
+   * A `result` whose frame was over the socket's limit: the sink records what fits and answers
+   * with the refusal (result_too_large) the runner acts on. Without it such frames close the socket.
+   */
+  onOversizedResult?(projectId: string, result: Result, bytes: number): Promise<SinkAnswer>;
   /** An answer `{ok:false}` (another project's dispatch) becomes an error reply, like onResult's. */
   onOutput?(projectId: string, output: Output): void | Promise<void | SinkAnswer>;
 }
@@ -107,6 +112,8 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       handleIn: (event, payload, context) => this.#handleIn(event, payload, context),
       // Acks only settle a pending delivery in memory: never queued behind a result's store write.
       immediate: (event) => event === RUNNER_EVENTS.ack,
+      acceptsOversized: (event) => event === RUNNER_EVENTS.result && this.#sink?.onOversizedResult !== undefined,
+      handleOversized: (event, payload, bytes, context) => this.#handleOversized(event, payload, bytes, context),
       terminate: (reason, context) => this.#left(reason, context),
     };
   }
@@ -293,6 +300,16 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       default:
         return refusal(PUSH_ERRORS.unknownEvent, `unknown event ${JSON.stringify(event).slice(0, 100)} on a runner topic`);
     }
+  }
+
+  async #handleOversized(event: string, payload: unknown, bytes: number, context: ChannelContext): Promise<Reply> {
+    const connection = context.assigns['connection'] as Connection | undefined;
+    if (!connection) return refusal(PUSH_ERRORS.notARunner, 'watchers cannot push on a runner topic');
+    const result = Result.safeParse(payload);
+    if (event !== RUNNER_EVENTS.result || !result.success) return refusal(PUSH_ERRORS.invalidPayload, `an oversized ${event.slice(0, 100)} is not a valid result`);
+    const { projectId } = connection.info;
+    if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId)) return forbidden(projectId, result.data.dispatchId, 'result');
+    return this.#toSink('result', projectId, (sink) => (sink.onOversizedResult ? sink.onOversizedResult(projectId, result.data, bytes) : Promise.resolve({ ok: true as const })));
   }
 
   async #toSink(what: string, projectId: string, call: (sink: RunnerSink) => Promise<SinkAnswer>): Promise<Reply> {

@@ -27,6 +27,12 @@ const HEARTBEAT_EVENT = 'heartbeat';
 
 export interface SocketLimits {
   maxChannels: number;
+  /**
+   * Frames above this many bytes close the socket with 1009, except an event a joined channel
+   * accepts oversized (ChannelModule.acceptsOversized): it gets a named error reply instead. ws
+   * itself closes frames above its hard cap (maxPayload) before they reach us.
+   */
+  maxFrameBytes?: number;
   /** Above this many bytes queued for a slow client, the socket is closed. */
   maxBufferedBytes: number;
 }
@@ -141,7 +147,21 @@ export class Socket implements ChannelHost {
       this.close(CLOSE_CODES.malformedFrame, 'malformed frame');
       return;
     }
+    if (this.#limits.maxFrameBytes !== undefined && data.length > this.#limits.maxFrameBytes) {
+      this.#oversized(message, data.length);
+      return;
+    }
     this.#dispatch(message);
+  }
+
+  #oversized(message: Message, bytes: number): void {
+    const channel = this.#channels.get(message.topic);
+    if (channel && (message.joinRef === null || message.joinRef === channel.joinRef) && channel.acceptsOversized(message.event)) {
+      channel.receive({ ...message, oversizedBytes: bytes });
+      return;
+    }
+    this.logger.warn({ code: 'frame_too_large', socketId: this.id, bytes, limit: this.#limits.maxFrameBytes, topic: message.topic, event: message.event }, 'frame over the size limit; closing this socket');
+    this.close(CLOSE_CODES.frameTooLarge, 'frame too large');
   }
 
   #dispatch(message: Message): void {

@@ -40,6 +40,8 @@ export interface ExecutionObserver {
 /** The gateway's sink: what the runner reports. The answer becomes the push's reply. */
 export interface RunnerResultSink {
   onResult(projectId: string, result: Result): Promise<SinkAnswer>;
+  /** A result over the frame limit: recorded failed result_too_large with its output cut; answered with that refusal. */
+  onOversizedResult(projectId: string, result: Result, bytes: number): Promise<SinkAnswer>;
   /** Refuses output for another project's dispatch (forbidden_dispatch) or an unknown one. */
   onOutput(projectId: string, output: Output): Promise<SinkAnswer>;
 }

@@ -14,7 +14,7 @@ import { type Dispatch, type DispatchFence, type DispatchState, OUTCOME_UNKNOWN,
 import type { ExecutionLimits } from './config.ts';
 import { EXECUTION_EVENTS } from './events.ts';
 import { deliveryFailed, outcomeUnknown, portFailed, runnerLost, runnerRefused, type UnknownCause } from './failures.ts';
-import type { ExecutionOutcome } from './outcome.ts';
+import { capText, type ExecutionOutcome } from './outcome.ts';
 import type { ExecutionPlan } from './plan.ts';
 import type { Delivery, RunnerPort, RunnerResultSink } from './ports.ts';
 import type { OutcomeRecorder } from './recorder.ts';
@@ -32,6 +32,12 @@ const inFlightFence = (attempt: number): DispatchFence => ({ attempt, from: IN_F
 
 /** The refusal code for a report about another project's dispatch (runner-protocol PUSH_ERRORS). */
 export const FORBIDDEN_DISPATCH = 'forbidden_dispatch';
+
+/** The refusal (and failure) code of a result over the frame limit (runner-protocol PUSH_ERRORS). */
+export const RESULT_TOO_LARGE = 'result_too_large';
+
+/** Output kept per stream from a result over the frame limit. */
+const OVERSIZED_KEEP_BYTES = 256 * 1024;
 
 /** How many dispatches' `running` moves are remembered (per gateway process): bounded. */
 const RUNNING_SEEN_MAX = 10_000;
@@ -159,6 +165,36 @@ export class RunnerRoute implements RunnerResultSink {
     }
     if (!(await this.#settle(dispatch, inFlightFence(dispatch.attempt), outcomeOf(projectId, result)))) return this.onResult(projectId, result); // settled meanwhile: judge it against that
     return { ok: true };
+  }
+
+  /**
+   * A result whose frame was over the socket's limit: the command ran (or failed) on the runner,
+   * so it is recorded like any result, as `failed` `result_too_large` with its exit code and its
+   * output cut to what fits; the runner is answered result_too_large and stops re-sending it.
+   */
+  async onOversizedResult(projectId: string, result: Result, bytes: number): Promise<SinkAnswer> {
+    const keep = Math.min(this.#limits.outputCapBytes, OVERSIZED_KEEP_BYTES);
+    const stdout = capText(result.stdout ?? '', keep).text;
+    const stderr = capText(result.stderr ?? '', keep).text;
+    const message =
+      `The runner's result was ${bytes} bytes, over the gateway's frame limit, so it was recorded with its output cut to ${keep} bytes per stream ` +
+      `(the command ${result.status === 'executed' ? `ran and exited with ${String(result.exitCode ?? 'no code')}` : `ended ${result.status}${result.reason ? ` (${result.reason.code})` : ''}`}). ` +
+      'Lower the runner\'s --max-output-bytes, or write large output to a file and print its path.';
+    const fitted: Result = {
+      dispatchId: result.dispatchId,
+      attempt: result.attempt,
+      status: 'failed',
+      ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+      stdout,
+      stderr,
+      truncated: true,
+      reason: { code: RESULT_TOO_LARGE, message },
+      ...(result.fromJournal ? { fromJournal: true } : {}),
+    };
+    const answer = await this.onResult(projectId, fitted);
+    if (!answer.ok) return answer;
+    this.#logger.warn({ code: RESULT_TOO_LARGE, dispatchId: result.dispatchId, bytes, keptBytes: keep }, 'a runner result over the frame limit was recorded with its output cut');
+    return refuse(RESULT_TOO_LARGE, message);
   }
 
   /** The first output of an attempt moves it to `running`; output for another project's dispatch is refused. */

@@ -109,9 +109,12 @@ export function createLive(options: ReviewDeps & { store: Store; logger: Logger;
     teeSink(sink) {
       return {
         onResult: (projectId, result) => sink.onResult(projectId, result),
-        onOutput: (projectId, chunk) => {
-          void output.runnerOutput(projectId, chunk); // never delays the runner's reply
-          return sink.onOutput?.(projectId, chunk);
+        ...(sink.onOversizedResult ? { onOversizedResult: sink.onOversizedResult.bind(sink) } : {}),
+        onOutput: async (projectId, chunk) => {
+          const answer = await sink.onOutput?.(projectId, chunk);
+          // Published only once the sink accepted it: output for another project's dispatch is refused (forbidden_dispatch).
+          if (!answer || answer.ok) void output.runnerOutput(projectId, chunk);
+          return answer;
         },
       };
     },

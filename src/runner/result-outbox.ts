@@ -2,10 +2,13 @@
 // acknowledges it (and is journaled as such); `error` means the server settled it otherwise (stale
 // attempt, unknown dispatch) and is logged, except the gateway's "retry later" codes; `timeout`,
 // a retryable error or a lost connection keep it for the next flush, which happens on every
-// (re)join and periodically while joined.
+// (re)join and periodically while joined. What is sent is cut to fit one frame (result-fit.ts);
+// the journal keeps the full result. A `result_too_large` answer means the gateway recorded it
+// (cut) as failed: like any final refusal, it is not sent again.
 import type { Result } from '../../runner-protocol/index.ts';
 import { PUSH_ERRORS, RUNNER_EVENTS } from '../../runner-protocol/index.ts';
 import { describeRefusal, readRefusal } from './reply.ts';
+import { fitResult } from './result-fit.ts';
 import type { PushReply } from './reply.ts';
 
 export interface PushChannel {
@@ -51,7 +54,7 @@ export class ResultOutbox {
     if (this.#sending.has(key) || !this.#options.channel.canPush()) return false;
     this.#sending.add(key);
     void this.#options.channel
-      .push(RUNNER_EVENTS.result, result, this.#options.pushTimeoutMs)
+      .push(RUNNER_EVENTS.result, fitResult(result), this.#options.pushTimeoutMs)
       .then(({ status, response }) => {
         if (status === 'ok') {
           this.#pending.delete(key);
