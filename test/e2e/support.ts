@@ -62,6 +62,8 @@ export interface ServerOptions {
   limits?: Partial<ExecutionLimits>;
   docker?: { image: string; labels: Record<string, string> } | null;
   projectsBase?: string;
+  /** A console build to serve at / (test/console builds one into a temp folder). */
+  consoleAssetsDir?: string;
 }
 
 /** A real gateway in this process: HTTP + socket on one port (0 = any free one). */
@@ -76,7 +78,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     gatewayCheckout: GATEWAY_CHECKOUT,
     execution,
   });
-  const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent') });
+  const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent'), ...(options.consoleAssetsDir ? { consoleAssetsDir: options.consoleAssetsDir } : {}) });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   await app.start();
   const address = app.http.server.address();

@@ -1,0 +1,214 @@
+// The console in a real browser: Debian's chromium driven by playwright-core against an
+// in-process gateway (real runner for a runner project, real Docker broker for a container
+// project). Each step saves its page's screenshot under test-results/console/; every page is
+// smoke-checked (something rendered, no console error, no failed request).
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, createProject, killAllChildren, type Project, type Server, settled, startRunner, startServer, tempDir, waitUntil } from '../e2e/support.ts';
+import { buildConsole, launchChromium, smoke, type WatchedPage, watchedPage } from './browser-support.ts';
+
+const IMAGE = 'brabo-test-busybox:latest';
+const LABEL = 'brabo.test';
+const runId = `console-ui-${randomUUID().slice(0, 8)}`;
+const docker = new Docker({ socketPath: '/var/run/docker.sock' });
+
+let server: Server;
+let browser: Browser;
+let ui: WatchedPage;
+let page: Page;
+let runnerProject: Project;
+let root: string;
+
+const propose = (projectId: string, actionType: string, payload: Record<string, unknown>, agentId = 'agent-dev') =>
+  server.call('POST', `/api/projects/${projectId}/actions`, { agentId, actionType, payload });
+// Browser-side callbacks are functions, not strings (the console's CSP forbids eval), and reach
+// the page through globalThis (the test's own typecheck has no DOM library).
+const card = (actionId: string) => page.locator(`article.entry[data-id="${actionId}"]`);
+const goto = async (hash: string) => {
+  await page.evaluate((h) => ((globalThis as any).location.hash = h), hash);
+  await page.waitForSelector(`main#page[data-loaded="true"]`, { timeout: 15_000 });
+};
+
+beforeAll(async () => {
+  const assets = await buildConsole();
+  server = await startServer({
+    consoleAssetsDir: assets,
+    docker: { image: IMAGE, labels: { [LABEL]: runId } },
+    limits: { resources: { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } } },
+  });
+  const home = tempDir('console-ui');
+  root = join(home, 'machine');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'ticks.sh'), 'for i in 1 2 3 4 5; do echo "tick $i"; sleep 0.5; done\n');
+  runnerProject = await createProject(server, { executionMode: 'runner', root, name: 'Shop runner' });
+  const token = (await server.call('POST', `/api/projects/${runnerProject.id}/runner-tokens`)).body.token;
+  startRunner({ url: server.wsUrl, token, root, projectId: runnerProject.id, journal: join(home, 'journal') });
+  await waitUntil(() => server.app.execution?.gateway.runners.isConnected(runnerProject.id), 'the runner to join');
+  browser = await launchChromium();
+  ui = await watchedPage(browser);
+  page = ui.page;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await killAllChildren();
+  await server?.close();
+  const rows = await docker.listContainers({ all: true, filters: { label: [`${LABEL}=${runId}`] } });
+  await Promise.all(rows.map((row) => docker.getContainer(row.Id).remove({ force: true }).catch(() => undefined)));
+});
+
+describe('the console in chromium', () => {
+  it('serves the login page offline-ready (own assets, CSP) and refuses a wrong token', async () => {
+    const response = await page.goto(server.base + '/');
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
+    await page.fill('#token', 'not-a-token');
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.locator('.login .error').innerText()).toContain('refused');
+    await ui.shot('01-login-refused');
+    // Every request the page made stayed on the gateway's origin (no CDN, no external font).
+    const external = await page.evaluate(() => (globalThis as any).performance.getEntriesByType('resource').map((e: any) => e.name as string) as string[]);
+    expect(external.length).toBeGreaterThan(0);
+    expect(external.filter((name) => !name.startsWith(server.base))).toEqual([]);
+    ui.problems.length = 0; // the 401 of the refused login is expected
+  });
+
+  it('logs in with a token and shows the queue; the acting member is named in the header', async () => {
+    await page.fill('#token', ADMIN_TOKEN);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#acting-as');
+    await page.fill('#acting-as', 'olivia');
+    await page.waitForSelector('main#page[data-loaded="true"]');
+    await page.waitForSelector('body[data-live="on"]');
+    await smoke(ui, '02-queue-empty');
+  });
+
+  it('a pending action appears live with its reason sentence and fragment table; always-allow shows the pattern it will write', async () => {
+    const posted = await propose(runnerProject.id, 'terminal', { command: 'sh ticks.sh && echo done', cwd: root });
+    expect(posted.body.status).toBe('pending');
+    await card(posted.body.id).waitFor({ timeout: 10_000 });
+    const action = (await server.call('GET', `/api/actions/${posted.body.id}`)).body;
+    expect(await card(posted.body.id).locator('.reason').innerText()).toBe(action.reason);
+    const rows = card(posted.body.id).locator('table.fragments tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toContain('sh ticks.sh');
+    expect(await rows.nth(0).innerText()).toContain('no rule matches');
+    expect(await card(posted.body.id).locator('button.always').count()).toBe(1);
+    expect(await card(posted.body.id).locator('.preview').innerText()).toMatch(/^writes allow: Terminal\(/);
+    expect(await page.getByTestId('queue-count').innerText()).toBe('1');
+    await smoke(ui, '03-queue-pending');
+    // Denied elsewhere: it disappears without a reload.
+    await server.call('POST', `/api/actions/${posted.body.id}/deny`, { userId: 'max', reason: 'cleared elsewhere' });
+    await card(posted.body.id).waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('always-allow is hidden for git_push (teto_do_sempre_permitir), with the reason shown instead', async () => {
+    // git_push needs a maintainer's role (IAM); the ceiling then asks a human.
+    await server.call('PUT', `/api/projects/${runnerProject.id}/members/agent-lead`, { role: 'maintainer', kind: 'agent' });
+    const posted = await propose(runnerProject.id, 'git_push', { branch: 'main' }, 'agent-lead');
+    expect(posted.body.status).toBe('pending');
+    await card(posted.body.id).waitFor();
+    expect(await card(posted.body.id).locator('button.always').count()).toBe(0);
+    expect(await card(posted.body.id).locator('.no-always').innerText()).toContain('git_push');
+    await ui.shot('04-git-push-no-always-allow');
+    await server.call('POST', `/api/actions/${posted.body.id}/deny`, { userId: 'max', reason: 'not in this test' });
+    await card(posted.body.id).waitFor({ state: 'detached' });
+  });
+
+  it('denies with a reason from the keyboard (d, type, Enter); the agent gets that reason', async () => {
+    const posted = await propose(runnerProject.id, 'terminal', { command: 'rm -rf build', cwd: root });
+    await card(posted.body.id).waitFor();
+    await card(posted.body.id).focus();
+    await page.keyboard.press('d');
+    await page.keyboard.type('use make clean instead');
+    await ui.shot('05-deny-reason');
+    await page.keyboard.press('Enter');
+    await card(posted.body.id).waitFor({ state: 'detached' });
+    const action = (await server.call('GET', `/api/actions/${posted.body.id}`)).body;
+    expect(action).toMatchObject({ status: 'denied', decidedBy: 'olivia', denialReason: 'use make clean instead' });
+  });
+
+  it('approves from the action page and watches the output stream live until it is executed', async () => {
+    const posted = await propose(runnerProject.id, 'terminal', { command: 'sh ticks.sh', cwd: root, timeoutMs: 30_000 });
+    await goto(`#/actions/${posted.body.id}`);
+    await page.locator('article.entry').focus();
+    await page.keyboard.press('a');
+    // Live: tick 1 is on screen while the command still runs.
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=output]')?.textContent?.includes('tick 1'), null, { timeout: 15_000 });
+    expect(await page.getByTestId('exec-state').innerText()).not.toContain('executed');
+    await ui.shot('06-action-streaming');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=exec-state]')?.textContent?.includes('executed (exit code 0)'), null, { timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('output').textContent()).toBe('tick 1\ntick 2\ntick 3\ntick 4\ntick 5\n');
+    const action = (await server.call('GET', `/api/actions/${posted.body.id}`)).body;
+    expect(action).toMatchObject({ status: 'approved', decidedBy: 'olivia', dispatch: { state: 'executed' } });
+    await smoke(ui, '07-action-executed');
+  });
+
+  it('toggles auto mode for an agent; the * rule follows and the next command is auto-approved', async () => {
+    await goto(`#/projects/${runnerProject.id}`);
+    const toggle = page.locator('input.auto-mode[data-agent="agent-dev"]');
+    expect(await toggle.isChecked()).toBe(false);
+    await toggle.check();
+    await waitUntil(async () => (await server.call('GET', `/api/projects/${runnerProject.id}/agent-autonomy`)).body.rules.find((r: any) => r.agentId === 'agent-dev' && r.actionType === '*')?.mode === 'auto_approve', 'auto mode on');
+    await page.waitForSelector('input.auto-mode[data-agent="agent-dev"]:checked');
+    await smoke(ui, '08-project-auto-mode-on');
+    const auto = await propose(runnerProject.id, 'terminal', { command: 'echo hi', cwd: root });
+    expect(auto.body.status).toBe('auto_approved');
+    await page.locator('input.auto-mode[data-agent="agent-dev"]').uncheck();
+    await waitUntil(async () => (await server.call('GET', `/api/projects/${runnerProject.id}/agent-autonomy`)).body.rules.find((r: any) => r.actionType === '*')?.mode === 'require_approval', 'auto mode off');
+  });
+
+  it('the permissions.json editor shows the gateway\'s validation errors on their line and saves a valid file', async () => {
+    await page.fill('textarea[name=deny]', 'Terminal(curl:*)\nGitPush(origin)');
+    await page.click('text=Save permissions.json');
+    await page.waitForSelector('ul.issues[data-list=deny] li');
+    expect(await page.locator('ul.issues[data-list=deny] li').innerText()).toMatch(/^line 2 \(GitPush\(origin\)\): /);
+    await ui.shot('09-permissions-invalid');
+    ui.problems.length = 0; // the 400 is the expected answer
+    await page.fill('textarea[name=deny]', 'Terminal(curl:*)');
+    await page.click('text=Save permissions.json');
+    await waitUntil(async () => (await server.call('GET', `/api/projects/${runnerProject.id}/permissions`)).body.permissions.deny.includes('Terminal(curl:*)'), 'the file saved');
+    await expect.poll(() => page.locator('ul.issues li').count()).toBe(0);
+  });
+
+  it('stops a container: the click proposes container_stop as the human, approving it in the queue stops it, the page follows live', async () => {
+    const project = await createProject(server, { executionMode: 'container', moduleMap: { api: {} }, name: 'Shop container' });
+    const started = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
+    expect((await settled(server, started.body.id, 60_000)).settlement.status).toBe('executed');
+    await goto('#/containers');
+    const row = page.locator(`tr[data-project="${project.id}"]`);
+    await row.locator('button.stop').click();
+    const link = row.locator('a.proposal');
+    await link.waitFor();
+    const actionId = (await link.getAttribute('href'))?.split('/').pop() as string;
+    expect((await server.call('GET', `/api/actions/${actionId}`)).body).toMatchObject({ actionType: 'container_stop', proposerId: 'olivia', proposerKind: 'human' });
+    await ui.shot('10-container-stop-proposed');
+    await goto('#/queue');
+    await card(actionId).locator('button.approve').click();
+    await card(actionId).waitFor({ state: 'detached' });
+    await goto('#/containers');
+    await page.waitForSelector(`tr[data-project="${project.id}"][data-state="stopped"]`, { timeout: 30_000 });
+    await smoke(ui, '11-containers-stopped');
+  });
+
+  it('runners and the event log render: presence with host, filters by code and actor, human vs policy counts', async () => {
+    await goto('#/runners');
+    const row = page.locator(`tr[data-project="${runnerProject.id}"]`);
+    expect(await row.innerText()).toContain('connected');
+    await smoke(ui, '12-runners');
+    await goto(`#/events?project=${runnerProject.id}`);
+    await smoke(ui, '13-events');
+    expect(await page.getByTestId('decision-counts').innerText()).toMatch(/Decisions: [1-9]\d* by a human, [1-9]\d* by the policy/);
+    await page.selectOption('select[name=type]', 'proposed_action.denied');
+    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('table.events tbody tr')].every((r: any) => r.getAttribute('data-type') === 'proposed_action.denied'));
+    await page.selectOption('select[name=actor]', 'olivia');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table.events tbody tr').length >= 1 && [...(globalThis as any).document.querySelectorAll('table.events tbody tr td:nth-child(4)')].every((c: any) => c.textContent === 'olivia'));
+    await ui.shot('14-events-filtered');
+    await goto('#/projects');
+    await smoke(ui, '15-projects');
+  });
+});
