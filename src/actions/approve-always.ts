@@ -21,6 +21,20 @@ export interface ApproveAlwaysResult {
   autonomy: { agentId: string; actionType: string; mode: 'auto_approve' } | null;
   /** Why nothing was written although the instance was approved (external effect, privileged...). */
   notWritten: { reason: string; message: string } | null;
+  /**
+   * Patterns written as the whole fragment, not verb + subcommand, because the fragment starts
+   * with a wrapper or an interpreter (issue 9 A.6, a documented deviation from RN-675).
+   */
+  keptWhole: { patterns: string[]; message: string } | null;
+}
+
+function keptWholeNote(patterns: readonly string[], keptWhole: readonly string[]): ApproveAlwaysResult['keptWhole'] {
+  const kept = keptWhole.filter((p) => patterns.includes(p));
+  if (kept.length === 0) return null;
+  return {
+    patterns: kept,
+    message: `${kept.join(', ')} ${kept.length === 1 ? 'was' : 'were'} written as the whole command: it starts with a wrapper or an interpreter, and a pattern of its first word alone would also allow whatever that runs (e.g. sh -c …).`,
+  };
 }
 
 /** `dev-<module>` where <module> is a key of the project's module_map. */
@@ -41,12 +55,13 @@ export async function approveAlways(deps: ActionDeps, actionId: string, userId: 
     const desfecho = await approveInTransaction(deps, tx, ctx, userId);
     const base = { action: (await tx.actions.get(actionId)) as ProposedAction, desfecho };
     if (plan.kind === 'refused') {
-      return { ...base, patterns: [], autonomy: null, notWritten: { reason: plan.reason, message: plan.message } };
+      return { ...base, patterns: [], autonomy: null, notWritten: { reason: plan.reason, message: plan.message }, keptWhole: null };
     }
     if (isModuleDevAgent(action.proposerId, ctx.project.moduleMap)) {
-      return { ...base, patterns: [], autonomy: await grantAutonomy(deps, tx, ctx, userId), notWritten: null };
+      return { ...base, patterns: [], autonomy: await grantAutonomy(deps, tx, ctx, userId), notWritten: null, keptWhole: null };
     }
-    return { ...base, patterns: await grantPatterns(deps, tx, ctx, userId, plan.patterns), autonomy: null, notWritten: null };
+    const written = await grantPatterns(deps, tx, ctx, userId, plan.patterns);
+    return { ...base, patterns: written, autonomy: null, notWritten: null, keptWhole: keptWholeNote(plan.patterns, plan.keptWhole ?? []) };
   });
   announceApproval(deps, actionId, result.desfecho);
   return result;

@@ -15,8 +15,42 @@ import type { ActionType } from './types.ts';
 export type AlwaysAllowRefusal = 'teto_do_sempre_permitir' | 'external_effect' | 'privileged' | 'unsafe_command';
 
 export type AlwaysAllowPlan =
-  | { kind: 'patterns'; patterns: string[] }
+  | {
+      kind: 'patterns';
+      patterns: string[];
+      /**
+       * Patterns written as the whole fragment because its first word is a wrapper or an
+       * interpreter (issue 9 A.6, a deviation from RN-675): `Terminal(sh)` would allow `sh -c …`.
+       */
+      keptWhole?: string[];
+    }
   | { kind: 'refused'; reason: AlwaysAllowRefusal; message: string };
+
+/**
+ * Wrappers and interpreters: a unit of their first word (and subcommand) would allow whatever
+ * they run, so "Always allow" writes the whole fragment instead. `python3.12` and the like are
+ * matched by prefix (PREFIXES).
+ */
+export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'busybox',
+  'env', 'timeout', 'nice', 'nohup', 'xargs', 'sudo', 'doas', 'su', 'exec', 'command', 'builtin', 'eval', 'time', 'watch',
+  'stdbuf', 'ionice', 'chrt', 'taskset', 'setsid', 'flock', 'script', 'unshare', 'nsenter', 'chroot', 'parallel', 'strace', 'ltrace', 'gdb',
+  'node', 'nodejs', 'deno', 'bun', 'bunx', 'npx', 'pnpx', 'tsx', 'ts-node', 'ruby', 'perl', 'php', 'lua', 'luajit', 'Rscript', 'osascript',
+  'awk', 'gawk', 'mawk', 'nawk', 'tclsh', 'wish', 'expect', 'jshell', 'groovy', 'scala', 'elixir', 'erl', 'escript', 'julia', 'swift',
+]);
+const WHOLE_FRAGMENT_PREFIXES: readonly string[] = ['python', 'pypy', 'ruby', 'perl', 'php', 'node'];
+/** Two-word runners (`npm exec x`, `pnpm dlx x`): the pair is a wrapper. */
+const WHOLE_FRAGMENT_PAIRS: ReadonlySet<string> = new Set(['npm exec', 'npm x', 'pnpm exec', 'pnpm dlx', 'yarn exec', 'yarn dlx', 'bun x', 'bun run', 'uv run', 'poetry run', 'pipenv run', 'cargo run', 'go run']);
+
+/** Whether a fragment's pattern must be the whole fragment (issue 9 A.6). */
+export function keptWhole(argv: readonly string[]): boolean {
+  const first = argv[0];
+  if (first === undefined) return false;
+  const slash = first.lastIndexOf('/');
+  const name = slash < 0 ? first : first.slice(slash + 1);
+  if (WHOLE_FRAGMENT_VERBS.has(name) || WHOLE_FRAGMENT_PREFIXES.some((prefix) => name.startsWith(prefix))) return true;
+  return argv[1] !== undefined && WHOLE_FRAGMENT_PAIRS.has(`${name} ${argv[1]}`);
+}
 
 const refuse = (reason: AlwaysAllowRefusal, message: string): AlwaysAllowPlan => ({ kind: 'refused', reason, message });
 
@@ -80,11 +114,14 @@ export function patternsForAction(actionType: ActionType, payload: Record<string
   const smuggled = firstGitSmuggling(analysis);
   if (smuggled !== null) return refuse('unsafe_command', `${smuggled} changes what git runs: approve this instance; "Always allow" writes nothing.`);
   const patterns: string[] = [];
+  const whole: string[] = [];
   for (const f of analysis.fragments) {
-    const unit = unitFor(f.fragment);
+    const isWhole = keptWhole(f.fragment.argv);
+    const unit = isWhole ? f.fragment.text : unitFor(f.fragment);
     if (unit === null) continue;
     const pattern = `Terminal(${unit})`;
     if (!patterns.includes(pattern)) patterns.push(pattern);
+    if (isWhole && !whole.includes(pattern)) whole.push(pattern);
   }
-  return { kind: 'patterns', patterns };
+  return whole.length === 0 ? { kind: 'patterns', patterns } : { kind: 'patterns', patterns, keptWhole: whole };
 }

@@ -7,7 +7,7 @@ import type { Ceiling } from './ceilings.ts';
 import { builtinDeny, firstDeny } from './deny.ts';
 import { isActionType, isRole, MIN_ROLE, roleAtLeast } from './labels.ts';
 import { MAX_COMMAND_LENGTH } from './limits.ts';
-import { compilePermissions, patternMatchesFragment } from './pattern.ts';
+import { compilePermissions, globalOptionStarts, matchesPastGlobals, patternMatchesFragment } from './pattern.ts';
 import type { CompiledPermissions } from './pattern.ts';
 import { renderReason } from './reasons.ts';
 import type { ReasonDetail } from './reasons.ts';
@@ -202,7 +202,24 @@ function decideTerminal(
     autoMode: autonomy !== null && autonomy.mode === 'auto_approve' && autonomy.origin === 'curinga',
     tokenizerHealthy: tokenizerHealthy(),
   }));
+  // Ask, like deny, sees past a CLI's global options (`git -C . commit` with ask `git commit`,
+  // issue 9 A.4). Checked last, so the reasons above keep their names.
+  if (current.policy === 'auto_approve') {
+    const asked = askPastGlobals(analysis, compiled);
+    if (asked !== null) current = approval('permissions_ask', { patterns: [asked] });
+  }
   return decision(current, verdicts);
+}
+
+function askPastGlobals(analysis: AnalyzedCommand, compiled: CompiledPermissions): string | null {
+  if (compiled.ask.terminal.length === 0) return null;
+  for (const f of analysis.fragments) {
+    const starts = globalOptionStarts(f.fragment.argv);
+    if (starts === null) continue;
+    const hit = compiled.ask.terminal.find((p) => !p.hasRedirects && matchesPastGlobals(p.argv, f.fragment.argv, starts));
+    if (hit !== undefined) return hit.source;
+  }
+  return null;
 }
 
 function unique(list: string[]): string[] {

@@ -2,7 +2,7 @@
 // strings and substitutions. More deny is always safe.
 import { forEachViewOfFragment } from './analysis.ts';
 import type { AnalyzedCommand, AnalyzedFragment } from './analysis.ts';
-import { argvMatches, compilePermissions, patternMatchesFragment } from './pattern.ts';
+import { argvMatches, compilePermissions, globalOptionStarts, matchesPastGlobals, patternMatchesFragment } from './pattern.ts';
 import type { TerminalPattern } from './pattern.ts';
 import { EMPTY_PERMISSIONS } from './permissions-file.ts';
 
@@ -24,8 +24,9 @@ export function denyingPattern(fragment: AnalyzedFragment, patterns: readonly Te
     if (p.hasRedirects && patternMatchesFragment(p, fragment.fragment)) return p.source;
   }
   forEachViewOfFragment(fragment, (view, owner) => {
+    const starts = globalOptionStarts(view);
     for (const p of patterns) {
-      if (argvMatches(p.argv, view)) {
+      if (argvMatches(p.argv, view) || matchesPastGlobals(p.argv, view, starts)) {
         found = p.source;
         return true;
       }

@@ -1,6 +1,7 @@
 // RN-418 (amending RN-106): terminal commands with an external effect (push, PR, release,
 // deploy, publish) or privileged (sudo, doas, su, pkexec) are never auto-approved. Global options
 // before the subcommand are skipped with per-CLI tables; an unknown one fails closed.
+import { CLI_GLOBAL_OPTIONS } from './cli-options.ts';
 import { optionTable, stepOption } from './options.ts';
 import type { OptionTable } from './options.ts';
 import { basename } from './wrappers.ts';
@@ -22,66 +23,58 @@ interface CliSpec {
 }
 
 const NONE = optionTable('', '');
+const globalsOf = (cli: string): OptionTable => CLI_GLOBAL_OPTIONS.get(cli)!;
 
 const CLIS: ReadonlyMap<string, CliSpec> = new Map<string, CliSpec>([
   ['git', {
-    global: optionTable(
-      '-C -c --git-dir --work-tree --namespace --config-env --super-prefix --exec-path --list-cmds --attr-source',
-      '-p -P --paginate --no-pager --bare --no-replace-objects --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks --no-lazy-fetch --no-advice --html-path --man-path --info-path --version --help -v -h',
-    ),
+    global: globalsOf('git'),
     effects: [['push'], ['remote', 'add'], ['remote', 'set-url'], ['merge']],
   }],
   ['gh', {
-    global: optionTable('-R --repo', '--help --version'),
+    global: globalsOf('gh'),
     inner: optionTable('-R --repo', ''),
     effects: [['pr', 'create'], ['pr', 'merge'], ['release', 'create'], ['workflow', 'run']],
   }],
   ['glab', {
-    global: optionTable('-R --repo', '--help --version'),
+    global: globalsOf('glab'),
     inner: optionTable('-R --repo', ''),
     effects: [['mr', 'create'], ['mr', 'merge'], ['release', 'create']],
   }],
   ['kubectl', {
-    global: optionTable(
-      '-n --namespace --context --cluster --user --kubeconfig -s --server --token --as --as-group --as-uid --certificate-authority --client-certificate --client-key --cache-dir --request-timeout --tls-server-name -v --v --vmodule --log-dir --log-file --profile --profile-output --password --username',
-      '--insecure-skip-tls-verify --match-server-version --warnings-as-errors --disable-compression',
-    ),
+    global: globalsOf('kubectl'),
     effects: [['apply'], ['create'], ['replace'], ['patch'], ['delete'], ['rollout'], ['scale']],
   }],
   ['helm', {
-    global: optionTable(
-      '-n --namespace --kube-context --kubeconfig --registry-config --repository-cache --repository-config --burst-limit --kube-apiserver --kube-as-user --kube-as-group --kube-ca-file --kube-token --kube-tls-server-name --qps',
-      '--debug --kube-insecure-skip-tls-verify',
-    ),
+    global: globalsOf('helm'),
     effects: [['install'], ['upgrade'], ['uninstall'], ['delete'], ['del'], ['un'], ['rollback']],
   }],
-  ['terraform', { global: optionTable('', '-help -version -v --help --version'), effects: [['apply'], ['destroy'], ['import']] }],
-  ['tofu', { global: optionTable('', '-help -version -v --help --version'), effects: [['apply'], ['destroy'], ['import']] }],
+  ['terraform', { global: globalsOf('terraform'), effects: [['apply'], ['destroy'], ['import']] }],
+  ['tofu', { global: globalsOf('tofu'), effects: [['apply'], ['destroy'], ['import']] }],
   ['docker', {
-    global: optionTable('-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey', '-D --debug --tls --tlsverify --help -v --version'),
+    global: globalsOf('docker'),
     effects: [['push'], ['image', 'push']],
   }],
   ['podman', {
-    global: optionTable('--url -c --connection --identity --log-level --root --runroot', '--remote -r --help -v --version'),
+    global: globalsOf('podman'),
     effects: [['push'], ['image', 'push']],
   }],
   ['npm', {
-    global: optionTable('--registry --otp --tag --access -w --workspace --prefix --userconfig --cache --loglevel', '-g --global -s --silent -q --quiet -d --verbose --ws --workspaces --dry-run -y --yes --force -f --json'),
+    global: globalsOf('npm'),
     effects: [['publish']],
   }],
   ['pnpm', {
-    global: optionTable('--registry --otp --tag --access -C --dir --filter -F --workspace-root -w --loglevel --reporter', '-r --recursive -s --silent --dry-run --json --no-git-checks -g --global --stream --parallel'),
+    global: globalsOf('pnpm'),
     effects: [['publish']],
   }],
   ['yarn', {
-    global: optionTable('--registry --otp --tag --access --cwd', '-s --silent --verbose --json'),
+    global: globalsOf('yarn'),
     effects: [['publish'], ['npm', 'publish']],
   }],
   ['cargo', {
-    global: optionTable('--color --config -Z -C', '-v -vv --verbose -q --quiet --locked --offline --frozen --help -h --version -V'),
+    global: globalsOf('cargo'),
     effects: [['publish']],
   }],
-  ['gem', { global: optionTable('', '--help -h --version -V'), effects: [['push']] }],
+  ['gem', { global: globalsOf('gem'), effects: [['push']] }],
 ]);
 
 const GIT_GLOBAL = CLIS.get('git')!.global;

@@ -1,5 +1,6 @@
 // Patterns `Label(content)`: parsing one entry, compiling a Permissions object once (cached by
 // identity), and token-prefix matching (spec "How patterns match commands").
+import { CLI_GLOBAL_OPTIONS, subcommandStarts } from './cli-options.ts';
 import { actionTypeForLabel, LABELS } from './labels.ts';
 import { tokenize } from './tokenizer.ts';
 import type { Fragment, Item } from './tokenizer.ts';
@@ -116,11 +117,38 @@ function tokenMatches(patternToken: string, token: string, last: boolean): boole
 
 /** Token prefix match of a pattern's argv against argv starting at `from`. */
 export function argvMatches(pattern: readonly string[], argv: readonly string[], from = 0): boolean {
-  if (pattern.length === 0 || pattern.length > argv.length - from) return false;
-  for (let k = 0; k < pattern.length; k++) {
-    if (!tokenMatches(pattern[k]!, argv[from + k]!, k === pattern.length - 1)) return false;
+  return tailMatches(pattern, 0, argv, from);
+}
+
+/** Token prefix match of pattern[skip..] against argv[from..]. */
+function tailMatches(pattern: readonly string[], skip: number, argv: readonly string[], from: number): boolean {
+  const length = pattern.length - skip;
+  if (length <= 0 || length > argv.length - from) return false;
+  for (let k = 0; k < length; k++) {
+    if (!tokenMatches(pattern[skip + k]!, argv[from + k]!, k === length - 1)) return false;
   }
   return true;
+}
+
+/**
+ * Where a CLI's subcommand may start past its global options (`git -C . reset`), or null when
+ * argv has no global options to skip. Compute once per argv and hand to matchesPastGlobals.
+ */
+export function globalOptionStarts(argv: readonly string[]): number[] | null {
+  const cli = argv[0];
+  if (cli === undefined || argv[1] === undefined || !argv[1].startsWith('-')) return null;
+  const table = CLI_GLOBAL_OPTIONS.get(cli);
+  return table === undefined ? null : subcommandStarts(argv, table);
+}
+
+/**
+ * Issue 9 A.4: deny (and ask) patterns match a CLI's command past its global options, read from
+ * the same tables the ceilings use: `git --no-pager reset --hard` is `git reset --hard`.
+ */
+export function matchesPastGlobals(pattern: readonly string[], argv: readonly string[], starts: readonly number[] | null): boolean {
+  if (starts === null || pattern.length < 2 || pattern[0] !== argv[0]) return false;
+  for (const at of starts) if (tailMatches(pattern, 1, argv, at)) return true;
+  return false;
 }
 
 function itemsMatch(pattern: readonly Item[], items: readonly Item[]): boolean {

@@ -158,6 +158,7 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; execution?:
             patterns: z.array(z.string()),
             autonomy: z.object({ agentId: z.string(), actionType: z.string(), mode: z.literal('auto_approve') }).nullable(),
             notWritten: z.object({ reason: z.string(), message: z.string() }).nullable(),
+            keptWhole: z.object({ patterns: z.array(z.string()), message: z.string() }).nullable(),
           }),
           ...errorResponses,
         },
