@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     const phases = { start: [[], []], stop: [[], []], remove: [[], []] } as Record<string, [number[], number[]]>;
     for (let i = 0; i < LIFECYCLE_ROUNDS; i++) {
       const projectId = `life-${i}`;
-      const bareOptions = createOptions(bareConfig, spec(`bare-${projectId}`));
+      const bareOptions = createOptions(bareConfig, spec(`bare-${projectId}`), []);
       let bare: Docker.Container | undefined;
       phases.start?.[0].push(await timed(async () => ok(await broker.start(spec(projectId)))));
       phases.start?.[1].push(await timed(async () => {

@@ -7,9 +7,13 @@ import type { ResolvedBrokerConfig } from './config.ts';
 import { resourceLimitInvalid } from './failures.ts';
 import { WORKSPACE_MOUNT } from './paths.ts';
 import type { BrokerFailure, ContainerResources, ContainerSpec } from './port.ts';
+import type { ProtectedMount } from './protected-paths.ts';
 
 export const LABEL_MANAGED = 'brabo.managed';
 export const LABEL_PROJECT = 'brabo.project';
+/** Set on containers created with the read-only protected mounts (issue 9 B.5); one without it is recreated. */
+export const LABEL_PROTECTED = 'brabo.protected';
+export const PROTECTION_VERSION = '1';
 
 const MIB = 1024 * 1024;
 /** Docker refuses memory limits below 6 MiB; a shell plus a command needs more. */
@@ -76,7 +80,7 @@ export function validateWorkspacePath(path: unknown): BrokerFailure | undefined 
   return undefined;
 }
 
-export function createOptions(config: ResolvedBrokerConfig, spec: ContainerSpec): ContainerCreateOptions {
+export function createOptions(config: ResolvedBrokerConfig, spec: ContainerSpec, protectedMounts: ProtectedMount[]): ContainerCreateOptions {
   const memory = spec.resources.memoryMb * MIB;
   return {
     name: containerName(config, spec.projectId),
@@ -85,7 +89,11 @@ export function createOptions(config: ResolvedBrokerConfig, spec: ContainerSpec)
     Cmd: [],
     User: config.user,
     WorkingDir: WORKSPACE_MOUNT,
-    Labels: { ...ownershipLabels(config), [LABEL_PROJECT]: spec.projectId },
+    Labels: {
+      ...ownershipLabels(config),
+      [LABEL_PROJECT]: spec.projectId,
+      ...(protectedMounts.length > 0 ? { [LABEL_PROTECTED]: PROTECTION_VERSION } : {}),
+    },
     AttachStdin: false,
     AttachStdout: false,
     AttachStderr: false,
@@ -93,7 +101,11 @@ export function createOptions(config: ResolvedBrokerConfig, spec: ContainerSpec)
     OpenStdin: false,
     HostConfig: {
       // A `Mounts` bind fails on a missing source; `Binds` would silently create an empty folder.
-      Mounts: [{ Type: 'bind', Source: spec.workspaceHostPath, Target: WORKSPACE_MOUNT, ReadOnly: false }],
+      // Docker mounts parents before children: /work, then /work/.git, then the read-only files.
+      Mounts: [
+        { Type: 'bind', Source: spec.workspaceHostPath, Target: WORKSPACE_MOUNT, ReadOnly: false },
+        ...protectedMounts.map((mount) => ({ Type: 'bind' as const, Source: mount.source, Target: mount.target, ReadOnly: mount.readOnly })),
+      ],
       NanoCpus: Math.round(spec.resources.cpus * 1e9),
       Memory: memory,
       // Swap equal to memory means no swap at all: the limit is the limit.

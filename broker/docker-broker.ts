@@ -4,8 +4,8 @@ import Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { describeEndpoint, type DockerBrokerConfig, type ResolvedBrokerConfig, resolveConfig } from './config.ts';
 import {
-  containerName, createOptions, LABEL_PROJECT, labelFilters, validateProjectId, validateResources,
-  validateWorkspacePath,
+  containerName, createOptions, LABEL_PROJECT, LABEL_PROTECTED, labelFilters, PROTECTION_VERSION, validateProjectId,
+  validateResources, validateWorkspacePath,
 } from './container-spec.ts';
 import { runExec } from './exec.ts';
 import {
@@ -14,6 +14,8 @@ import {
 } from './failures.ts';
 import { KeyedSerializer } from './keyed-serializer.ts';
 import { checkCwdLexically } from './paths.ts';
+import { parseOwner, prepareProtectedPaths, type ProtectedMount } from './protected-paths.ts';
+import { probeWorkspaceWritable } from './write-probe.ts';
 import type {
   BrokerFailure, BrokerResult, ContainerBrokerPort, ContainerInfo, ContainerSpec, ContainerState, ExecOutcome,
   ExecRequest,
@@ -25,6 +27,8 @@ interface Found {
   state: ContainerState;
   image: string;
   memoryMb?: number;
+  /** Created with the read-only protected mounts of this broker version. */
+  protected: boolean;
 }
 
 /** Thrown inside the broker only, turned into a result at the public boundary. */
@@ -148,8 +152,19 @@ export class DockerBroker implements ContainerBrokerPort {
 
   async #start(spec: ContainerSpec): Promise<ContainerInfo> {
     const image = spec.image ?? this.config.defaultImage;
+    // Every start: a protected file deleted on the host since is created again before Docker
+    // needs it as a mount source.
+    const prepared = await prepareProtectedPaths(spec.workspaceHostPath, parseOwner(this.config.user));
+    if (!Array.isArray(prepared)) throw new FailureSignal(prepared);
     let found = await this.#find(spec.projectId);
-    if (found === undefined) found = await this.#create(spec);
+    if (found !== undefined && !found.protected) {
+      // Made before the read-only mounts existed: its mounts cannot be changed, so it is replaced
+      // (the project folder is a bind mount and survives).
+      this.#log.warn({ projectId: spec.projectId, containerId: found.id }, 'container lacks the read-only protected mounts; recreating it');
+      await this.#removeById(found.id);
+      found = undefined;
+    }
+    if (found === undefined) found = await this.#create(spec, prepared);
     if (found.state !== 'running') {
       try {
         await this.docker.getContainer(found.id).start();
@@ -160,17 +175,25 @@ export class DockerBroker implements ContainerBrokerPort {
       found = { ...found, state: 'running' };
       this.#known.set(spec.projectId, found);
     }
+    const target = { docker: this.docker, containerId: found.id, projectId: spec.projectId, memoryMb: found.memoryMb };
+    const notWritable = await probeWorkspaceWritable(target, { endpoint: this.endpoint, logger: this.#log }, { hostPath: spec.workspaceHostPath, user: this.config.user });
+    if (notWritable !== undefined) {
+      // A container that cannot edit its project is not a started one: stop it, report why.
+      await this.docker.getContainer(found.id).stop({ t: this.config.stopTimeoutSec }).catch(() => undefined);
+      this.#known.set(spec.projectId, { ...found, state: 'stopped' });
+      throw new FailureSignal(notWritable);
+    }
     this.#log.info({ projectId: spec.projectId, containerId: found.id, image }, 'container running');
     return info(spec.projectId, found);
   }
 
-  async #create(spec: ContainerSpec): Promise<Found> {
-    const options = createOptions(this.config, spec);
+  async #create(spec: ContainerSpec, protectedMounts: ProtectedMount[]): Promise<Found> {
+    const options = createOptions(this.config, spec, protectedMounts);
     for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
       try {
         const created = await this.docker.createContainer(options);
         this.#log.info({ projectId: spec.projectId, containerId: created.id }, 'container created');
-        return { id: created.id, state: 'stopped', image: options.Image ?? '', memoryMb: spec.resources.memoryMb };
+        return { id: created.id, state: 'stopped', image: options.Image ?? '', memoryMb: spec.resources.memoryMb, protected: true };
       } catch (error) {
         if (dockerErrorFacts(error).statusCode !== 409) throw error;
         // Another process created it first (same deterministic name): use theirs. The engine
@@ -235,7 +258,13 @@ export class DockerBroker implements ContainerBrokerPort {
       return undefined;
     }
     if (rows.length > 1) this.#log.warn({ projectId, containers: rows.map((r) => r.Id) }, 'more than one container for one project');
-    const found: Found = { id: row.Id, state: dockerState(row.State), image: row.Image, memoryMb: this.#known.get(projectId)?.memoryMb };
+    const found: Found = {
+      id: row.Id,
+      state: dockerState(row.State),
+      image: row.Image,
+      memoryMb: this.#known.get(projectId)?.memoryMb,
+      protected: row.Labels[LABEL_PROTECTED] === PROTECTION_VERSION,
+    };
     this.#known.set(projectId, found);
     return found;
   }

@@ -50,15 +50,31 @@ export type ExecHeader =
 /** A header line is short; anything longer without a newline is not one. */
 const MAX_HEADER_BYTES = 8192;
 
+/** What the supervisor's last stdout line says: how the exec ended (see exec-supervisor.ts). */
+export interface ExecTrailer {
+  status: number;
+  /** done: the command finished; kill: the broker's kill; timeout: the in-container deadline; eof: the broker's stdin closed. */
+  reason: 'done' | 'kill' | 'timeout' | 'eof';
+  /** The supervisor saw no process of the exec left after its final sweep. */
+  confirmed: boolean;
+}
+
+/** The trailer is short: a nonce further back than this from the end is not the trailer's. */
+const TRAILER_HOLDBACK = 160;
+
 /**
- * The wrapper's first stdout line is `<nonce> pid <n>`, `<nonce> outside <dir>` or
- * `<nonce> missing`. It is removed before the command's own output reaches the collector.
+ * The supervisor's first stdout line is `<nonce> pid <n>`, `<nonce> outside <dir>` or
+ * `<nonce> missing`, and its last one `<nonce> end <status> <reason> <0|1>`. Both are removed
+ * before the command's own output reaches the collector; `finish()` is called once the stream
+ * ended and returns the trailer, if the stream carried one.
  */
 export class StdoutHeaderSplitter extends Writable {
   #nonce: string;
   #sink: OutputCollector;
   #onHeader: (header: ExecHeader) => void;
   #pending: Buffer | undefined = Buffer.alloc(0);
+  /** The last bytes seen after the header, not yet passed on: they may be the trailer. */
+  #tail: Buffer = Buffer.alloc(0);
 
   constructor(nonce: string, sink: OutputCollector, onHeader: (header: ExecHeader) => void) {
     super();
@@ -69,7 +85,7 @@ export class StdoutHeaderSplitter extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.#pending === undefined) {
-      this.#sink.take(chunk);
+      this.#pass(chunk);
       return callback();
     }
     const buffered = Buffer.concat([this.#pending, chunk]);
@@ -81,12 +97,60 @@ export class StdoutHeaderSplitter extends Writable {
     this.#pending = undefined;
     const header = newline === -1 ? undefined : parseHeader(buffered.subarray(0, newline).toString('utf8'), this.#nonce);
     if (header === undefined) {
-      this.#sink.take(buffered);
+      this.#pass(buffered);
     } else {
       this.#onHeader(header);
-      this.#sink.take(buffered.subarray(newline + 1));
+      this.#pass(buffered.subarray(newline + 1));
     }
     callback();
+  }
+
+  /** The stream ended: strip and return the trailer; everything else goes to the collector. */
+  finish(): ExecTrailer | undefined {
+    if (this.#pending !== undefined) {
+      // A stream shorter than one line: it may still be just a header.
+      const buffered = this.#pending;
+      this.#pending = undefined;
+      const newline = buffered.indexOf(0x0a);
+      const header = newline === -1 ? undefined : parseHeader(buffered.subarray(0, newline).toString('utf8'), this.#nonce);
+      if (header === undefined) this.#tail = buffered;
+      else {
+        this.#onHeader(header);
+        this.#tail = buffered.subarray(newline + 1);
+      }
+    }
+    const tail = this.#tail.toString('latin1');
+    const match = new RegExp(`${this.#nonce} end ([0-9]{1,3}) (done|kill|timeout|eof) ([01])\n$`).exec(tail);
+    const kept = match === null ? this.#tail : this.#tail.subarray(0, match.index);
+    this.#sink.take(kept);
+    this.#tail = Buffer.alloc(0);
+    if (match === null) return undefined;
+    return { status: Number(match[1]), reason: match[2] as ExecTrailer['reason'], confirmed: match[3] === '1' };
+  }
+
+  #pass(chunk: Buffer): void {
+    const joined = this.#tail.length === 0 ? chunk : Buffer.concat([this.#tail, chunk]);
+    const hold = this.#holdFrom(joined);
+    if (hold > 0) this.#sink.take(joined.subarray(0, hold));
+    this.#tail = hold === joined.length ? Buffer.alloc(0) : Buffer.from(joined.subarray(hold));
+  }
+
+  /**
+   * Where the bytes that may still become the trailer begin: a last `<nonce>` with no newline
+   * after it but a final one, or a tail that is the start of the nonce. Everything before goes on
+   * at once, so live output is never held back by more than a partial trailer.
+   */
+  #holdFrom(buffer: Buffer): number {
+    const nonce = Buffer.from(this.#nonce, 'latin1');
+    const full = buffer.lastIndexOf(nonce);
+    if (full !== -1 && buffer.length - full <= TRAILER_HOLDBACK) {
+      const newline = buffer.indexOf(0x0a, full);
+      if (newline === -1 || newline === buffer.length - 1) return full;
+    }
+    for (let k = Math.min(nonce.length - 1, buffer.length); k > 0; k--) {
+      if (buffer.subarray(buffer.length - k).equals(nonce.subarray(0, k))) return buffer.length - k;
+    }
+    return buffer.length;
   }
 }
 

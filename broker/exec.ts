@@ -1,38 +1,23 @@
-// One command inside a running container: in-exec cwd check, own process group, byte-exact
-// stdout/stderr with caps, a real kill path on timeout, OOM and interruption detection.
+// One command inside a running container: in-exec cwd check, byte-exact stdout/stderr with caps,
+// a kill path that needs no new process in the container, OOM and interruption detection.
 //
-// The Engine API cannot kill an exec, so the wrapper below starts the command as the leader of its
-// own session (setsid), reports its pid (= process group id) as the first stdout line, and arms an
-// in-container watchdog. On timeout the broker kills the group from a second exec; the watchdog is
-// the fallback when that exec cannot start (a fork bomb has used up the pids limit).
+// Every exec runs under the supervisor of exec-supervisor.ts (tini as a subreaper plus a
+// builtins-only shell loop): nothing the command starts outlives the exec, however it detaches,
+// and a command that used up the pids limit is still killed at its timeout. The broker drives the
+// supervisor through the exec's stdin (ticks, `kill`); losing the connection closes that stdin,
+// which kills the command too. A second "kill exec" is only the fallback for a supervisor that
+// did not answer (the command killed it: it runs as the same user).
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import { OutputCollector, StdoutHeaderSplitter, type ExecHeader } from './exec-output.ts';
+import { OutputCollector, StdoutHeaderSplitter, type ExecHeader, type ExecTrailer } from './exec-output.ts';
+import { supervisorCmd, TICK_MS } from './exec-supervisor.ts';
 import {
   brokerError, classifyDockerError, commandTimeout, containerNotRunning, cwdOutsideWorkspace,
   dockerErrorFacts, execInterrupted, failed, isConnectionError, oomKilled, succeeded,
 } from './failures.ts';
 import type { BrokerResult, ExecOutcome } from './port.ts';
-
-/** The wrapper's arguments: $1 nonce, $2 cwd, $3 watchdog seconds, $4 the command line. */
-const WRAPPER = [
-  'n=$1',
-  // `cd -P` resolves every symlink; $PWD is then the kernel's physical path of the directory.
-  'cd -P -- "$2" 2>/dev/null || { printf "%s missing\\n" "$n"; exit 0; }',
-  'case "$PWD" in /work|/work/*) ;; *) printf "%s outside %s\\n" "$n" "$PWD"; exit 0;; esac',
-  // Under memory pressure the kernel kills the command first, the wrapper next, the idle loop last.
-  'echo 500 > /proc/self/oom_score_adj 2>/dev/null',
-  'setsid sh -c \'echo 1000 > /proc/self/oom_score_adj 2>/dev/null; printf "%s pid %s\\n" "$1" "$$"; exec sh -c "$2"\' brabo-cmd "$n" "$4" &',
-  'c=$!',
-  // Its own session too, and detached from the output pipes so it never holds the stream open.
-  'setsid sh -c \'sleep "$1"; kill -KILL -- "-$2"\' brabo-watchdog "$3" "$c" </dev/null >/dev/null 2>&1 &',
-  'w=$!',
-  'wait "$c"; s=$?',
-  'kill -KILL -- "-$w" 2>/dev/null',
-  'exit "$s"',
-].join('\n');
 
 /** $1 process group (0 = unknown), $2 nonce: kills the group, then anything still tagged. */
 const KILL_SCRIPT = [
@@ -49,7 +34,7 @@ const KILL_SCRIPT = [
   'exit 3',
 ].join('\n');
 
-/** The in-container watchdog fires this long after the broker's own timer. */
+/** The in-container backstop deadline fires this long after the broker's own timer. */
 const WATCHDOG_GRACE_MS = 1000;
 /** After a kill, how long the output stream gets to close before the broker drops it. */
 const KILL_GRACE_MS = 5000;
@@ -90,17 +75,17 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
   let exec: Docker.Exec;
   let socket: Duplex;
   try {
-    const watchdogSeconds = ((plan.timeoutMs + WATCHDOG_GRACE_MS) / 1000).toFixed(3);
+    const backstopSeconds = ((plan.timeoutMs + WATCHDOG_GRACE_MS) / 1000).toFixed(3);
     exec = await container.exec({
-      Cmd: ['sh', '-c', WRAPPER, 'brabo-exec', nonce, plan.cwd, watchdogSeconds, plan.command],
+      Cmd: supervisorCmd(nonce, plan.cwd, backstopSeconds, plan.command),
       Env: [`BRABO_EXEC_ID=${nonce}`],
       WorkingDir: '/',
-      AttachStdin: false,
+      AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
     });
-    socket = await exec.start({ hijack: true, stdin: false });
+    socket = await exec.start({ hijack: true, stdin: true });
   } catch (error) {
     return failed(startFailure(error, target, env.endpoint));
   }
@@ -110,15 +95,24 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
   const stderr = new OutputCollector(plan.maxOutputBytes, tapOf(plan, 'stderr'));
   const stdoutSplitter = new StdoutHeaderSplitter(nonce, stdout, (h) => (header = h));
   let streamError: Error | undefined;
+  let ended = false;
   const streamDone = new Promise<void>((resolve) => {
-    socket.once('end', resolve);
-    socket.once('close', resolve);
+    const done = () => {
+      ended = true;
+      resolve();
+    };
+    socket.once('end', done);
+    socket.once('close', done);
     socket.once('error', (error) => {
       streamError = error;
-      resolve();
+      done();
     });
   });
   target.docker.modem.demuxStream(socket, stdoutSplitter, stderr);
+  const tell = (line: string) => {
+    if (!ended && !socket.destroyed && socket.writable) socket.write(line + '\n', () => undefined);
+  };
+  const ticker = setInterval(() => tell('t'), TICK_MS);
 
   let timer: NodeJS.Timeout | undefined;
   const timedOutSignal = new Promise<'timeout'>((resolve) => {
@@ -127,15 +121,19 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
   const first = await Promise.race([streamDone.then(() => 'stream' as const), timedOutSignal]);
   clearTimeout(timer);
 
-  let killed = false;
+  let fallbackKilled: boolean | undefined;
   if (first === 'timeout') {
-    log.warn({ timeoutMs: plan.timeoutMs, pgid: header?.kind === 'pid' ? header.pid : undefined }, 'exec timed out, killing its process group');
-    killed = await killExec(target, header, nonce, log);
+    log.warn({ timeoutMs: plan.timeoutMs, pid: header?.kind === 'pid' ? header.pid : undefined }, 'exec timed out, asking its supervisor to kill it');
+    tell('kill');
     const closed = await Promise.race([streamDone.then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
-    if (!closed) socket.destroy();
+    if (!closed) {
+      log.warn('the supervisor did not end the exec, killing from a second exec');
+      fallbackKilled = await killExec(target, header, nonce, log);
+      socket.destroy();
+    }
   }
-
-  const exit = await waitForExit(exec);
+  clearInterval(ticker);
+  const trailer = stdoutSplitter.finish();
   const durationMs = Date.now() - started;
 
   if (header?.kind === 'outside') {
@@ -144,29 +142,22 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
   if (header?.kind === 'missing') {
     return failed(brokerError('run the command', `the working directory "${plan.cwd}" does not exist or is not accessible in the container; create it or pass an existing directory`, { cwd: plan.cwd, reason: 'cwd_not_found' }));
   }
-  if (first === 'timeout') {
-    return failed(commandTimeout(plan.timeoutMs, killed && exit.kind === 'exited'));
+  if (first === 'timeout' || trailer?.reason === 'timeout' || trailer?.reason === 'kill') {
+    return failed(commandTimeout(plan.timeoutMs, fallbackKilled ?? trailer?.confirmed === true));
   }
-  if (exit.kind === 'unreachable') {
-    log.error({ cause: exit.cause }, 'exec interrupted: engine unreachable');
-    return failed(execInterrupted(target.projectId, false, exit.cause));
+  if (trailer === undefined) return interrupted(target, exec, header, nonce, log, streamError, stderr);
+  if (trailer.reason === 'eof') {
+    // The supervisor saw the broker's stdin close while this connection still delivered output.
+    return failed(execInterrupted(target.projectId, trailer.confirmed, 'the exec input closed early'));
   }
-  if (exit.kind === 'running' || streamError !== undefined) {
-    const cause = streamError?.message ?? 'the output stream closed while the command was still running';
-    const stopped = exit.kind === 'running' ? await killExec(target, header, nonce, log) : true;
-    log.error({ cause, stopped }, 'exec interrupted');
-    return failed(execInterrupted(target.projectId, stopped, cause));
-  }
-  if (header === undefined) {
-    return failed(brokerError('run the command', `the exec wrapper did not start (exit code ${exit.exitCode}): ${stderr.text().slice(0, 500)}`, { exitCode: exit.exitCode }));
-  }
-  if (exit.exitCode === 137 && (await sawOomKill(target, started))) {
+  if (!trailer.confirmed) log.warn('processes the command left behind could not all be killed');
+  if (trailer.status === 137 && (await sawOomKill(target, started))) {
     const memoryMb = target.memoryMb ?? (await memoryLimitMb(target));
     log.warn({ memoryMb }, 'exec killed by the OOM killer');
     return failed(oomKilled(target.projectId, memoryMb));
   }
   return succeeded({
-    exitCode: exit.exitCode,
+    exitCode: trailer.status,
     stdout: stdout.text(),
     stderr: stderr.text(),
     truncated: stdout.truncated || stderr.truncated,
@@ -185,6 +176,30 @@ function tapOf(plan: ExecPlan, stream: 'stdout' | 'stderr'): ((chunk: Buffer) =>
       // The recorded outcome is what counts; a viewer's failure must not change it.
     }
   };
+}
+
+/**
+ * The stream ended without the supervisor's trailer: the connection was cut, or the supervisor
+ * never ran / was killed. The outcome is unknown unless the wrapper never started at all.
+ */
+async function interrupted(
+  target: ExecTarget, exec: Docker.Exec, header: ExecHeader | undefined, nonce: string, log: Logger,
+  streamError: Error | undefined, stderr: OutputCollector,
+): Promise<BrokerResult<ExecOutcome>> {
+  const exit = await waitForExit(exec);
+  if (header === undefined && streamError === undefined && exit.kind === 'exited') {
+    return failed(brokerError('run the command', `the exec supervisor did not start (exit code ${exit.exitCode}): ${stderr.text().slice(0, 500)}`, { exitCode: exit.exitCode }));
+  }
+  if (exit.kind === 'unreachable') {
+    log.error({ cause: exit.cause }, 'exec interrupted: engine unreachable');
+    return failed(execInterrupted(target.projectId, false, exit.cause));
+  }
+  const cause = streamError?.message ?? 'the output stream ended before the command reported its end';
+  // Exited: tini is gone, so the supervisor ran its kill on the closed input (or was killed).
+  // Still running: kill whatever carries the exec's tag from a second exec.
+  const stopped = exit.kind === 'running' ? await killExec(target, header, nonce, log) : true;
+  log.error({ cause, stopped, exit }, 'exec interrupted');
+  return failed(execInterrupted(target.projectId, stopped, cause));
 }
 
 function startFailure(error: unknown, target: ExecTarget, endpoint: string) {

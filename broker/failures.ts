@@ -35,7 +35,8 @@ export function imageMissing(image: string, endpoint: string): BrokerFailure {
 export function containerNotRunning(projectId: string, state: string): BrokerFailure {
   return failure(
     'container_not_running',
-    `The dev container of project ${projectId} is ${state}, so the command was not run. Start the container first.`,
+    `The dev container of project ${projectId} is ${state}, so the command was not run. ` +
+      'Start the container first (a container_start action, or the broker\'s start()), then run the command again.',
     { projectId, state },
   );
 }
@@ -62,7 +63,7 @@ export function commandTimeout(timeoutMs: number, killed: boolean): BrokerFailur
   return failure(
     'command_timeout',
     `The command did not finish within ${timeoutMs} ms and was killed` +
-      (killed ? ' with its whole process group.' : '; the kill could not be confirmed, check the container for leftover processes.'),
+      (killed ? ' with every process it started.' : '; the kill could not be confirmed, check the container for leftover processes.'),
     { timeoutMs, killed },
   );
 }

@@ -8,6 +8,8 @@ export type BrokerFailureCode =
   | 'container_not_running'
   | 'cwd_outside_workspace'
   | 'workspace_missing'
+  | 'workspace_not_writable'
+  | 'workspace_unsafe'
   | 'command_timeout'
   | 'oom_killed'
   | 'exec_interrupted'

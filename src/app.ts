@@ -99,6 +99,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
           defaultImage: ex.docker.image,
           ...(ex.docker.dockerHost ? { dockerHost: ex.docker.dockerHost } : {}),
           labels: ex.docker.labels,
+          ...(ex.docker.containerUser ? { user: ex.docker.containerUser } : {}),
           defaultTimeoutMs: ex.limits.commandTimeoutMs,
           defaultMaxOutputBytes: ex.limits.outputCapBytes,
           logger: logger.child({ component: 'broker' }),
@@ -118,6 +119,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       projectsBase: config.projectsBase,
       gatewayCheckout: config.gatewayCheckout,
       runnerProjectsDir: join(config.dataDir, 'runner-projects'),
+      ...(ex?.docker.containerUser ? { containerUser: ex.docker.containerUser } : {}),
     };
     // Agents' turns: a pending action suspends the proposing agent's turn (in the proposal's own
     // transaction); a denial answers it.

@@ -16,6 +16,8 @@ export interface ExecutionConfig {
     image: string;
     /** BRABO_DOCKER_LABELS `k=v,k2=v2`: extra labels that scope this gateway's containers. */
     labels: Record<string, string>;
+    /** BRABO_CONTAINER_USER `uid:gid` (default 1000:1000): commands run as it; project folders are created owned by it. */
+    containerUser?: string;
   };
   limits: ExecutionLimits;
   /** BRABO_TEST_FAULT: fault-injection point for the test suites only. */
@@ -53,6 +55,16 @@ export interface ConfigOverrides {
 }
 
 export const DEFAULT_CONTAINER_IMAGE = 'brabo-dev:latest';
+export const DEFAULT_CONTAINER_USER = '1000:1000';
+
+/** Numeric only: the host has no passwd entry for the image's users, and chown needs numbers. */
+function containerUser(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return DEFAULT_CONTAINER_USER;
+  if (!/^[0-9]{1,10}:[0-9]{1,10}$/.test(raw) || raw.startsWith('0:')) {
+    throw new ConfigError(`BRABO_CONTAINER_USER=${JSON.stringify(raw)} is not a non-root numeric uid:gid; use e.g. BRABO_CONTAINER_USER=1000:1000`);
+  }
+  return raw;
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -155,6 +167,7 @@ export function loadExecutionConfig(overrides: ConfigOverrides, env: NodeJS.Proc
       dockerHost: env.DOCKER_HOST && env.DOCKER_HOST.length > 0 ? env.DOCKER_HOST : null,
       image: overrides.containerImage ?? (env.BRABO_CONTAINER_IMAGE || DEFAULT_CONTAINER_IMAGE),
       labels: labels(env.BRABO_DOCKER_LABELS),
+      containerUser: containerUser(env.BRABO_CONTAINER_USER),
     },
     limits: {
       deliveryTimeoutMs: overrides.deliveryTimeoutMs ?? positive('BRABO_DELIVERY_TIMEOUT_MS', env.BRABO_DELIVERY_TIMEOUT_MS, d.deliveryTimeoutMs),

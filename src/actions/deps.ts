@@ -11,6 +11,8 @@ export interface ProjectRoots {
   projectsBase: string;
   /** The gateway's own checkout (RN-170 overlap check). */
   gatewayCheckout: string;
+  /** BRABO_CONTAINER_USER: container and mounted project folders are created owned by it (issue 11.5). */
+  containerUser?: string;
   /**
    * `<dataDir>/runner-projects`: a runner project's root is on the user's machine, so its
    * permissions.json is kept gateway-side at `<runnerProjectsDir>/<workspaceDirName>/`.

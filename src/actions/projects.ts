@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
+import { giveToContainerUser } from '../execution/workspace-path.ts';
 import { isAbsolute, join, relative } from 'node:path';
 import { validateLocalRoot } from '../policy/index.ts';
 import { stripTrailingSlashes } from '../policy/paths.ts';
@@ -94,6 +95,8 @@ async function placeProject(deps: ActionDeps, input: CreateProjectInput, generat
     const root = join(roots.projectWorkspacesRoot, generatedDir);
     try {
       await mkdir(root, { recursive: true, mode: 0o755 });
+      // The container runs as BRABO_CONTAINER_USER: its folder must be its own (issue 11.5).
+      await giveToContainerUser(root, roots.containerUser);
     } catch (error) {
       throw new ActionError('unavailable', 'workspace_create_failed', `could not create ${root} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check that PROJECT_WORKSPACES_ROOT=${roots.projectWorkspacesRoot} is writable by the gateway's user`);
     }

@@ -24,7 +24,10 @@ export async function runTerminalOnBroker(
   if (typeof cwd !== 'string') return { outcome: { ...cwd, origin: 'gateway' } };
   try {
     const result = await broker.exec(request.projectId, { command: request.command, cwd, timeoutMs: request.timeoutMs, maxOutputBytes: request.maxOutputBytes, ...(onOutput ? { onOutput } : {}) });
-    if (!result.ok) return { outcome: { ...failedOutcome(result.failure.code, result.failure.message, result.failure.detail), origin: 'broker' } };
+    if (!result.ok) {
+      const message = result.failure.code === 'container_not_running' ? howToStart(request.projectId, result.failure.detail) : result.failure.message;
+      return { outcome: { ...failedOutcome(result.failure.code, message, result.failure.detail), origin: 'broker' } };
+    }
     const { exitCode, stdout, stderr, truncated, durationMs } = result.value;
     return { outcome: { status: 'executed', origin: 'broker', exitCode, stdout, stderr, truncated, durationMs } };
   } catch (error) {
@@ -64,6 +67,17 @@ export async function runContainerOnBroker(
     },
     lifecycle: { state, containerId: info.containerId },
   };
+}
+
+/** container_not_running on the gateway: the two concrete ways to start the container (issue 11.5). */
+export function howToStart(projectId: string, detail: Record<string, unknown> | undefined): string {
+  const state = typeof detail?.state === 'string' ? detail.state : 'not running';
+  return (
+    `The dev container of project ${projectId} is ${state}, so the command was not run. Start it in one of two ways: ` +
+    `a maintainer accepts the Infra handoff (POST /api/projects/${projectId}/handoffs/infra/accept with {"userId": "<maintainer>"}), ` +
+    `or someone proposes a container_start (POST /api/projects/${projectId}/actions with {"agentId": "<member>", "actionType": "container_start", "payload": {}}) and a maintainer approves it. ` +
+    'Then propose this command again.'
+  );
 }
 
 const lifecycleOf = (state: ContainerInfo['state']): ContainerLifecycle => (state === 'running' ? 'running' : state === 'stopped' ? 'stopped' : 'absent');

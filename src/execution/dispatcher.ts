@@ -227,6 +227,7 @@ export class Dispatcher implements ActionExecutionPort {
       const prepared = await prepareContainerStart(project, plan.requested, {
         projectsBase: this.#o.roots.projectsBase,
         scopeRoot,
+        containerUser: this.#o.roots.containerUser,
         limits: this.#o.limits.resources,
         now: this.#now,
       });

@@ -12,7 +12,7 @@ describe('container spec', () => {
     projectId: 'p-1',
     workspaceHostPath: '/srv/ws/p-1',
     resources: { cpus: 1.5, memoryMb: 64, pids: 128 },
-  });
+  }, []);
 
   it('is hardened by default: no capabilities, no-new-privileges, non-root, init', () => {
     expect(options.User).toBe('1000:1000');

@@ -102,7 +102,15 @@ describe('container lifecycle (RN-495 stop/remove, issue 4)', () => {
       SecurityOpt: ['no-new-privileges'],
       Init: true,
     });
-    expect(inspected.HostConfig.Mounts).toEqual([expect.objectContaining({ Type: 'bind', Source: workspace, Target: '/work' })]);
+    // The project folder, then (issue 9 B.5) .git pinned and the protected files read-only over it.
+    expect(inspected.HostConfig.Mounts).toEqual([
+      expect.objectContaining({ Type: 'bind', Source: workspace, Target: '/work' }),
+      expect.objectContaining({ Type: 'bind', Source: `${workspace}/permissions.json`, Target: '/work/permissions.json', ReadOnly: true }),
+      expect.objectContaining({ Type: 'bind', Source: `${workspace}/.git`, Target: '/work/.git' }),
+      expect.objectContaining({ Type: 'bind', Source: `${workspace}/.git/hooks`, Target: '/work/.git/hooks', ReadOnly: true }),
+      expect.objectContaining({ Type: 'bind', Source: `${workspace}/.git/config`, Target: '/work/.git/config', ReadOnly: true }),
+      expect.objectContaining({ Type: 'bind', Source: `${workspace}/.git/commondir`, Target: '/work/.git/commondir', ReadOnly: true }),
+    ]);
     expect(inspected.Config.User).toBe('1000:1000');
 
     const status = value(await broker.exec('limits', { command: 'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs)" /proc/self/status', cwd: '/work' }));

@@ -1,0 +1,143 @@
+// Issue 9 B.5: the files that decide what runs next (permissions.json, .git/config, .git/hooks) are
+// bind-mounted read-only over their own places under /work, so a command in the container cannot
+// change them even when decide() was fooled into auto-approving it. They are created first when
+// absent: protection must not depend on the project already having them.
+//
+// .git itself is bind-mounted onto itself (read-write): a mount point cannot be renamed, removed or
+// replaced (EBUSY), so `mv .git x && mkdir .git && ...` cannot swap in a repository whose config
+// is writable. `.git/commondir` would let a repository read its config and hooks from another
+// folder, so it is pinned too: created as "." when absent (git then uses .git itself, exactly as
+// without the file) and mounted read-only.
+//
+// A protected path that is a symlink is refused: Docker follows a bind source's symlinks, so a
+// `.git/config -> /etc/shadow` would otherwise expose a host file inside the container.
+import { chown, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { failure } from './failures.ts';
+import { WORKSPACE_MOUNT } from './paths.ts';
+import type { BrokerFailure } from './port.ts';
+
+export interface ProtectedMount {
+  source: string;
+  /** Absolute path inside the container. */
+  target: string;
+  readOnly: boolean;
+}
+
+export const PERMISSIONS_FILE = 'permissions.json';
+/** An empty permissions.json reads exactly like an absent one: no rules. */
+const EMPTY_PERMISSIONS = '{}\n';
+
+export type Owner = { uid: number; gid: number } | undefined;
+
+/** `1000:1000` -> {uid, gid}; a name (not numeric) cannot be resolved on the host: undefined. */
+export function parseOwner(user: string): Owner {
+  const match = /^([0-9]+)(?::([0-9]+))?$/.exec(user);
+  if (match?.[1] === undefined) return undefined;
+  const uid = Number(match[1]);
+  return { uid, gid: match[2] === undefined ? uid : Number(match[2]) };
+}
+
+class Unsafe extends Error {}
+
+/**
+ * Creates what is missing (owned by the container user) and returns the mounts, parents first.
+ * Nothing is created outside `workspace`.
+ */
+export async function prepareProtectedPaths(workspace: string, owner: Owner): Promise<ProtectedMount[] | BrokerFailure> {
+  const mounts: ProtectedMount[] = [];
+  const toTarget = (hostPath: string) => join(WORKSPACE_MOUNT, relative(workspace, hostPath));
+  const make = async (path: string, kind: 'file' | 'dir', content = ''): Promise<'file' | 'dir'> => {
+    const found = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (found?.isSymbolicLink()) throw new Unsafe(`${path} is a symbolic link`);
+    if (found === undefined) {
+      try {
+        if (kind === 'dir') await mkdir(path, { mode: 0o755 });
+        else await writeFile(path, content, { flag: 'wx', mode: 0o644 });
+      } catch (error) {
+        // Another start of the same project created it a moment ago: look again.
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return make(path, kind, content);
+        throw error;
+      }
+      if (owner !== undefined && process.getuid?.() === 0) await chown(path, owner.uid, owner.gid);
+      return kind;
+    }
+    if (found.isDirectory()) return 'dir';
+    if (found.isFile()) return 'file';
+    throw new Unsafe(`${path} is neither a regular file nor a folder`);
+  };
+  const protectGitDir = async (gitDir: string) => {
+    for (const [name, kind] of [['hooks', 'dir'], ['config', 'file']] as const) {
+      const path = join(gitDir, name);
+      if ((await make(path, kind)) !== kind) throw new Unsafe(`${path} is not a ${kind === 'dir' ? 'folder' : 'regular file'}`);
+      mounts.push({ source: path, target: toTarget(path), readOnly: true });
+    }
+    const commondir = join(gitDir, 'commondir');
+    if ((await make(commondir, 'file', '.\n')) !== 'file') throw new Unsafe(`${commondir} is not a regular file`);
+    mounts.push({ source: commondir, target: toTarget(commondir), readOnly: true });
+    const common = resolve(gitDir, (await readFile(commondir, 'utf8')).trim() || '.');
+    if (common !== gitDir && isInside(workspace, common)) {
+      // A linked worktree's common folder inside the project: its config and hooks count too.
+      for (const [name, kind] of [['hooks', 'dir'], ['config', 'file']] as const) {
+        const path = join(common, name);
+        if ((await make(path, kind)) === kind) mounts.push({ source: path, target: toTarget(path), readOnly: true });
+      }
+    }
+  };
+
+  try {
+    const permissions = join(workspace, PERMISSIONS_FILE);
+    if ((await make(permissions, 'file', EMPTY_PERMISSIONS)) !== 'file') throw new Unsafe(`${permissions} is not a regular file`);
+    mounts.push({ source: permissions, target: toTarget(permissions), readOnly: true });
+
+    const git = join(workspace, '.git');
+    if ((await make(git, 'dir')) === 'dir') {
+      mounts.push({ source: git, target: toTarget(git), readOnly: false });
+      await protectGitDir(git);
+    } else {
+      // `.git` is a file (`gitdir: <path>`): pin it read-only; protect the folder it names when
+      // that folder is inside the project (outside, the container cannot see it).
+      mounts.push({ source: git, target: toTarget(git), readOnly: true });
+      const pointer = /^gitdir:\s*(.+)$/m.exec(await readFile(git, 'utf8'))?.[1]?.trim();
+      const gitDir = pointer === undefined ? undefined : resolve(workspace, pointer);
+      if (gitDir !== undefined && isInside(workspace, gitDir) && gitDir !== workspace) {
+        if ((await make(gitDir, 'dir')) !== 'dir') throw new Unsafe(`${gitDir} (named by .git) is not a folder`);
+        mounts.push({ source: gitDir, target: toTarget(gitDir), readOnly: false });
+        await protectGitDir(gitDir);
+      }
+    }
+  } catch (error) {
+    return preparationFailed(workspace, error);
+  }
+  // Parents before children, so a read-only file is mounted over the pinned folder, not under it.
+  return mounts.sort((a, b) => a.target.split('/').length - b.target.split('/').length);
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+function preparationFailed(workspace: string, error: unknown): BrokerFailure {
+  if (error instanceof Unsafe) {
+    return failure(
+      'workspace_unsafe',
+      `The project folder "${workspace}" cannot be protected: ${error.message}. ` +
+        'permissions.json, .git, .git/config, .git/hooks and .git/commondir must be real files and folders inside the project; replace the link, then start again.',
+      { hostPath: workspace },
+    );
+  }
+  const errno = (error as NodeJS.ErrnoException).code;
+  if (errno === 'ENOENT') {
+    return failure('workspace_missing', `The project folder "${workspace}" does not exist on the Docker host, so it cannot be mounted at /work. Create the folder (writable by the container user) and start again.`, { hostPath: workspace });
+  }
+  return failure(
+    'workspace_not_writable',
+    `The broker could not create the protected files of the project folder "${workspace}" (${errno ?? String(error)}). ` +
+      'Give the gateway write access to the folder (and make it owned by the container user), then start again.',
+    { hostPath: workspace, errno },
+  );
+}
