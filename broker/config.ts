@@ -12,6 +12,12 @@ export interface DockerBrokerConfig {
   defaultImage: string;
   /** Non-root `uid:gid` (numeric works without /etc/passwd). Default `1000:1000`. */
   user?: string;
+  /**
+   * Mount permissions.json, .git/config, .git/hooks and .git/commondir read-only (and pin .git),
+   * creating them when absent (issue 9 B.5). Default true. Off only where no command the policy
+   * auto-approved ever runs in the container (the local runner only starts and stops it).
+   */
+  protectProjectFiles?: boolean;
   /** Capabilities added back after dropping all. Default none. */
   capAdd?: string[];
   /** Extra labels put on every container and used to filter list(): scopes a broker instance. */
@@ -35,6 +41,7 @@ export interface ResolvedBrokerConfig {
   endpoint: DockerEndpoint;
   defaultImage: string;
   user: string;
+  protectProjectFiles: boolean;
   capAdd: string[];
   labels: Record<string, string>;
   namePrefix: string;
@@ -54,6 +61,7 @@ export function resolveConfig(config: DockerBrokerConfig, env: NodeJS.ProcessEnv
     endpoint: resolveEndpoint(config, env),
     defaultImage: config.defaultImage,
     user: config.user ?? '1000:1000',
+    protectProjectFiles: config.protectProjectFiles ?? true,
     capAdd: config.capAdd ?? [],
     labels: config.labels ?? {},
     namePrefix: config.namePrefix ?? 'brabo-',

@@ -154,10 +154,10 @@ export class DockerBroker implements ContainerBrokerPort {
     const image = spec.image ?? this.config.defaultImage;
     // Every start: a protected file deleted on the host since is created again before Docker
     // needs it as a mount source.
-    const prepared = await prepareProtectedPaths(spec.workspaceHostPath, parseOwner(this.config.user));
+    const prepared = this.config.protectProjectFiles ? await prepareProtectedPaths(spec.workspaceHostPath, parseOwner(this.config.user)) : [];
     if (!Array.isArray(prepared)) throw new FailureSignal(prepared);
     let found = await this.#find(spec.projectId);
-    if (found !== undefined && !found.protected) {
+    if (found !== undefined && !found.protected && this.config.protectProjectFiles) {
       // Made before the read-only mounts existed: its mounts cannot be changed, so it is replaced
       // (the project folder is a bind mount and survives).
       this.#log.warn({ projectId: spec.projectId, containerId: found.id }, 'container lacks the read-only protected mounts; recreating it');

@@ -26,6 +26,12 @@ function build(options: BrokerLoaderOptions): BrokerResult<ContainerBrokerPort> 
       // Scopes list() to this runner's project; the broker's own labels still mark it as managed.
       labels: { 'brabo.runner.project': options.projectId },
       namePrefix: 'brabo-runner-',
+      // The runner only starts and stops this container on the user's own machine; no command
+      // is executed in it, so there is nothing to protect, and --root is the user's own folder
+      // (no .git or permissions.json is created there). It runs as the runner's own user, so it
+      // can write --root (container_start's write probe) and what it writes stays the user's.
+      protectProjectFiles: false,
+      ...(typeof process.getuid === 'function' ? { user: `${process.getuid()}:${process.getgid?.() ?? process.getuid()}` } : {}),
       logger: options.logger.child({ component: 'broker' }),
     });
     return { ok: true, value: broker };
