@@ -7,7 +7,8 @@ import { type Actions, createActions, HandoffNotifier } from './actions/index.ts
 import type { ActionExecutionPort } from './actions/ports.ts';
 import { AgentTurns } from './agents/turns.ts';
 import { SettlementWaiters } from './agents/waiters.ts';
-import { type Cluster, openCluster } from './cluster/index.ts';
+import { type Cluster, openCluster, type RunnerDirectory } from './cluster/index.ts';
+import { registerClusterMetrics } from './cluster/metrics.ts';
 import type { AppConfig } from './config.ts';
 import { Dispatcher, type DispatcherFaults } from './execution/dispatcher.ts';
 import { noBroker } from './execution/failures.ts';
@@ -18,6 +19,7 @@ import { createExecutionApi } from './execution/service.ts';
 import { type AdminToken, resolveAdminToken } from './http/admin-token.ts';
 import { Metrics } from './http/metrics.ts';
 import type { RunnerPresence } from './http/routes/console.ts';
+import type { ClusterView } from './http/routes/cluster.ts';
 import { buildHttpServer, type HttpServer } from './http/server.ts';
 import { createLive, type Live } from './live/index.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -56,8 +58,13 @@ export interface AppExecution {
 }
 
 /** What the console's runners page shows for one project. */
-function runnerPresenceOf(gateway: RunnerGateway | null, projectId: string): RunnerPresence {
+function runnerPresenceOf(gateway: RunnerGateway | null, projectId: string, directory: RunnerDirectory | null = null): RunnerPresence {
   const info = gateway?.runners.connectedRunners().find((runner) => runner.projectId === projectId);
+  // A runner held by another node of the cluster is connected too (presence replica).
+  const remote = info ? undefined : directory?.runners().find((runner) => runner.projectId === projectId);
+  if (remote) {
+    return { connected: true, hostname: typeof remote.hostname === 'string' ? remote.hostname : null, runnerVersion: null, sandbox: null, joinedAt: typeof remote.onlineAt === 'string' ? remote.onlineAt : null, lastSeen: new Date().toISOString() };
+  }
   const lastSeen = gateway?.runners.lastSeen(projectId) ?? null;
   // The sandbox state arrives with the runner's join (issue 9); older runners do not report it.
   const sandbox = (info as { sandbox?: unknown } | undefined)?.sandbox;
@@ -69,6 +76,14 @@ function runnerPresenceOf(gateway: RunnerGateway | null, projectId: string): Run
     joinedAt: info?.joinedAt.toISOString() ?? null,
     lastSeen: lastSeen?.toISOString() ?? null,
   };
+}
+
+async function describeCluster(cluster: Cluster, gateway: RunnerGateway | null): Promise<ClusterView> {
+  const { membership, directory } = cluster;
+  const runners = directory
+    ? directory.runners().map((r) => ({ projectId: r.projectId, nodeId: r.nodeId, hostname: typeof r.hostname === 'string' ? r.hostname : null, onlineAt: typeof r.onlineAt === 'string' ? r.onlineAt : null }))
+    : (gateway?.runners.connectedRunners() ?? []).map((r) => ({ projectId: r.projectId, nodeId: membership.nodeId, hostname: r.hostname, onlineAt: r.joinedAt.toISOString() }));
+  return { node: { id: membership.nodeId, epoch: membership.epoch }, nodes: await membership.liveNodes(), runners };
 }
 
 export interface AppOptions {
@@ -164,11 +179,12 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       logger,
       adminToken: adminToken.token,
       ...(executionApi ? { execution: executionApi } : {}),
+      ...(cluster ? { cluster: () => describeCluster(cluster, gateway) } : {}),
       ...(live ? { live: live.output } : {}),
       console: {
         review: { store, permissionsFile, roots },
         // The gateway is created after the HTTP server; presence is read when asked.
-        runnerPresence: (projectId) => runnerPresenceOf(gateway, projectId),
+        runnerPresence: (projectId) => runnerPresenceOf(gateway, projectId, cluster?.directory ?? null),
         ...(options.consoleAssetsDir ? { assetsDir: options.consoleAssetsDir } : {}),
       },
     });
@@ -188,6 +204,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         ...(live ? { extraChannels: [{ topic: 'project:*', module: live.feed.channel }] } : {}),
       });
       live?.attachGateway(gateway);
+      registerClusterMetrics(metrics.registry, { membership: cluster.membership, directory: cluster.directory, hub: gateway.runners });
       const faults: DispatcherFaults | undefined =
         options.faults ?? (ex.fault === 'kill_before_claim' ? { beforeClaim: () => process.kill(process.pid, 'SIGKILL') } : undefined);
       const dispatcher = new Dispatcher({

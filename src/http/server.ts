@@ -17,6 +17,7 @@ import { errorHandler } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { consoleRoutes, type RunnerPresence, type Viewer } from './routes/console.ts';
+import { type ClusterView, clusterRoutes } from './routes/cluster.ts';
 import { containerRoutes } from './routes/containers.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -34,6 +35,8 @@ export interface HttpDeps {
   adminToken: string;
   /** Absent when no dispatcher runs (API-only): routes then answer without execution fields. */
   execution?: ExecutionApi;
+  /** GET /api/cluster: nodes and runner presence across the cluster; absent without execution. */
+  cluster?: () => Promise<ClusterView>;
   /** Live command output (SSE route); absent without execution. */
   live?: LiveOutput;
   /** The console's read models (lists across projects) and its built assets. */
@@ -115,6 +118,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   await app.register(eventRoutes, { actions });
   await app.register(containerRoutes, { actions });
   await app.register(taskRoutes, { actions });
+  if (deps.cluster) await app.register(clusterRoutes, { describe: deps.cluster });
   if (deps.live) await app.register(outputRoutes, { actions, live: deps.live });
   if (deps.console) {
     // Until human tokens exist every authenticated caller here holds the admin token.

@@ -39,6 +39,15 @@ describe('three nodes, one Postgres', () => {
     await waitUntil(() => a.app.execution!.cluster.directory!.remoteHolder(project.id)?.at === 'node', 'A to see the runner on B');
     await waitUntil(() => c.app.execution!.cluster.directory!.remoteHolder(project.id), 'C to see the runner on B');
     expect(a.app.execution!.cluster.directory!.remoteHolder(project.id)).toEqual({ at: 'node', nodeId: b.nodeId });
+    // Presence covers the cluster: /api/cluster, the console's runner view and /metrics on A.
+    const view = (await a.call('GET', '/api/cluster')).body;
+    expect(view.node.id).toBe(a.nodeId);
+    expect(view.nodes.map((n: { nodeId: string }) => n.nodeId).sort()).toEqual(nodes.map((n) => n.nodeId).sort());
+    expect(view.runners).toContainEqual(expect.objectContaining({ projectId: project.id, nodeId: b.nodeId }));
+    const metrics = await fetch(`${a.base}/metrics`).then((r) => r.text());
+    expect(metrics).toMatch(/^brabo_cluster_nodes 3$/m);
+    expect(metrics).toMatch(/^brabo_runners_connected [1-9]/m);
+    expect(metrics).toMatch(/^brabo_node_runners_connected 0$/m);
 
     const agent = await joinAgentTopic(c.wsUrl, 'agent-dev');
     try {

@@ -179,7 +179,7 @@ export function startServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promis
 }
 
 /** `./bin/brabo serve --port <port>` (0 = any free port; it prints the one it got). */
-export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}, startTimeoutMs = 20_000): Promise<ServeProcess> {
   const child = spawn(BRABO, ['serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir], {
     env: { ...process.env, BRABO_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -189,7 +189,7 @@ export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessE
   let out = '';
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`brabo serve did not start: ${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`brabo serve did not start within ${startTimeoutMs} ms: ${out}`)), startTimeoutMs);
     child.once('exit', (code) => reject(new Error(`brabo serve exited ${code}: ${out}`)));
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
