@@ -73,7 +73,7 @@ export function cdForm(fragment: Fragment, cdPathSet: boolean): CdForm {
   // No target (HOME), `-` (OLDPWD), `+N`/`-N` stack entries, zsh's `cd old new`: unknown.
   if (target === undefined || target === '' || target.startsWith('-') || target.startsWith('+') || k + 1 < argv.length) return UNKNOWN_TARGET;
   const about = info(k);
-  if (about?.expands === true || about?.glob != null || target.startsWith('~')) return UNKNOWN_TARGET;
+  if (about?.expands === true || about?.glob != null || about?.home === true) return UNKNOWN_TARGET;
   if (cdPath && usesCdPath(target)) return UNKNOWN_TARGET;
   return { kind: 'cd', target };
 }

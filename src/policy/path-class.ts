@@ -16,6 +16,8 @@ export interface PathWord {
   text: string;
   glob: string | null;
   expands: boolean;
+  /** The word starts with an unquoted `~` (a home directory). */
+  home?: boolean;
 }
 
 export interface PathClass {
@@ -59,7 +61,7 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
   const absolute = source.startsWith('/');
   if (absolute && STREAM_DEVICES.includes(word.text)) return { outside: false, protected: false, gitFolder: false, uncertain: false };
   if (dir === null && !absolute) return EVERYTHING;
-  if (source.startsWith('~')) {
+  if (word.home === true && source.startsWith('~')) {
     // HOME: outside the project; judged as written from there on.
     const rest = classifyPath({ text: word.text.slice(1), glob: word.glob === null ? null : word.glob.slice(1), expands: false }, dir === null ? null : dir.top, true);
     return { outside: true, protected: rest.protected, gitFolder: rest.gitFolder, uncertain: rest.uncertain };

@@ -58,7 +58,7 @@ function asPath(word: string, info: WordInfo | undefined): PathWord | null {
   const text = pathPart(word);
   if (text === null || text === '') return null;
   const glob = info?.glob == null ? null : (pathPart(info.glob) ?? info.glob);
-  return { text, glob, expands: false };
+  return info?.home === true ? { text, glob, expands: false, home: true } : { text, glob, expands: false };
 }
 
 /**
@@ -70,8 +70,9 @@ function argumentPaths(word: string, info: WordInfo | undefined): PathWord[] {
   if (info?.expands === true) return [{ text: word, glob: null, expands: true }];
   const glob = info?.glob ?? null;
   const out: PathWord[] = [];
+  const home = info?.home === true;
   const add = (text: string, pattern: string | null): void => {
-    if (text !== '' && text !== '-') out.push({ text, glob: pattern, expands: false });
+    if (text !== '' && text !== '-') out.push({ text, glob: pattern, expands: false, home });
   };
   const whole = asPath(word, info);
   if (whole !== null) add(whole.text, whole.glob);

@@ -67,7 +67,7 @@ const WORD_BREAK = ' \t\r;&|()<>';
  * character: input that contains one is unsafe anyway, so a forged mark can never help a command.
  */
 export const FD_MARK = '\u0001';
-/** Marks a `$` the shell expands (unquoted or inside double quotes): quoted or escaped ones are literal. */
+/** Marks a `$` the shell expands (unquoted or inside double quotes), or an unquoted leading `~`: quoted or escaped ones are literal. */
 export const EXPAND_MARK = '\u0002';
 /** Marks an unquoted glob character (`*`, `?`, `[`, `]`): quoted or escaped ones are literal. */
 export const GLOB_MARK = '\u0003';
@@ -278,6 +278,8 @@ export function scanCommand(command: string): ScanResult {
           break;
         }
         if (c === '*' || c === '?' || c === '[' || c === ']') out += GLOB_MARK;
+        // An unquoted `~` at a word start, or after `=` or `:` (assignments), is the home directory.
+        else if (c === '~' && (atWordStart() || out.endsWith('=') || out.endsWith(':'))) out += EXPAND_MARK;
         out += c;
     }
   }

@@ -15,6 +15,8 @@ export type { UnsafeFinding, UnsafeKind } from './shell-scan.ts';
 export interface WordInfo {
   /** The word has a `$` the shell expands (unquoted or in double quotes); quoted or escaped ones are literal. */
   expands: boolean;
+  /** The word has an unquoted `~` the shell replaces with a home directory (at its start, or after `=` / `:`). */
+  home?: boolean;
   /**
    * The word as a shell pattern when it has unquoted glob characters (quoted ones are escaped
    * with `\` here, as they are literal), null otherwise.
@@ -57,7 +59,8 @@ export function wordInfo(word: string, info: WordInfo | undefined, known: boolea
   if (known) return info;
   const expands = word.includes('$');
   const glob = hasGlob(word) ? word : null;
-  return expands || glob !== null ? { expands, glob } : undefined;
+  const home = word.startsWith('~') || word.includes('=~') || word.includes(':~');
+  return expands || glob !== null || home ? { expands, glob, home } : undefined;
 }
 
 /** Strips the pre-pass's marks from a word and says what they marked. One scan. */
@@ -66,11 +69,13 @@ function decodeWord(raw: string): { word: string; info?: WordInfo } {
   let word = '';
   let glob = '';
   let expands = false;
+  let home = false;
   let globbing = false;
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
     if (c === EXPAND_MARK) {
-      expands = true;
+      if (raw[i + 1] === '~') home = true;
+      else expands = true;
       continue;
     }
     if (c === GLOB_MARK && i + 1 < raw.length) {
@@ -83,7 +88,9 @@ function decodeWord(raw: string): { word: string; info?: WordInfo } {
     word += c;
     glob += c === '*' || c === '?' || c === '[' || c === ']' || c === '\\' ? '\\' + c : c;
   }
-  return { word, info: { expands, glob: globbing ? glob : null } };
+  const info: WordInfo = { expands, glob: globbing ? glob : null };
+  if (home) info.home = true;
+  return { word, info };
 }
 
 export interface TokenizedCommand {

@@ -170,3 +170,17 @@ export function runTypedCases(title: string, rows: readonly TypedCase[]): void {
     }
   });
 }
+
+/**
+ * The "typical development permissions.json" issue 9 was attacked with: allow echo, cat, ls,
+ * chmod, git log/diff/show and git status.
+ */
+export const ISSUE9_PERMISSIONS: Permissions = {
+  allow: ['Terminal(echo:*)', 'Terminal(cat:*)', 'Terminal(ls:*)', 'Terminal(chmod:*)', 'Terminal(git log:*)', 'Terminal(git diff:*)', 'Terminal(git show:*)', 'Terminal(git status)', 'Terminal(cd)'],
+  deny: [],
+  ask: [],
+};
+/** Issue 9's permissions, no autonomy: only the file can auto-approve. */
+export const ISSUE9: Setup = { ...MANUAL, label: 'issue 9 dev permissions', permissions: ISSUE9_PERMISSIONS };
+/** Issue 9's permissions under auto mode (scope and compound lifted, protected paths not). */
+export const ISSUE9_AUTO: Setup = { ...AUTO, label: 'issue 9 dev permissions, auto mode', permissions: ISSUE9_PERMISSIONS };

@@ -1,0 +1,74 @@
+// Issue 9 A.3: writers the engine does not know. `git log --output=permissions.json` rewrote the
+// deny list. Any argument or option value naming a protected path (any spelling, glob, `./`,
+// `//` or case variant) makes a command that is not read-only ask; read-only commands stay.
+import { ISSUE9, ISSUE9_AUTO, NEVER_AUTO, ask, auto, c, runCases } from './adversarial-harness.ts';
+
+const PROTECTED = ask('protected_file_write');
+
+const ATTACKS = [
+  'git log --output=permissions.json',
+  'git log --output permissions.json',
+  'git diff --output=.git/config',
+  'git show --output=./permissions.json',
+  'git log --output=.//PERMISSIONS.JSON',
+  'git log --output=src/../permissions.json',
+  'git diff --output=.git/hook?/pre-commit',
+  'git log -p --output=.GIT/Config',
+  'git show HEAD --output=./.git//hooks/post-checkout',
+  'git diff --output=/projects/app/permissions.json',
+  'git log --output=perm*.json',
+];
+
+runCases('RN-418/issue 9 A.3 git --output naming a protected path, manual', ISSUE9, ATTACKS.map((command) => c(command, PROTECTED)));
+runCases('RN-418/issue 9 A.3 git --output naming a protected path, auto mode', ISSUE9_AUTO, ATTACKS.map((command) => c(command, PROTECTED)));
+
+runCases('any other program that is not read-only, naming a protected path (auto mode)', ISSUE9_AUTO, [
+  c('git format-patch -o .git/hooks HEAD~1', PROTECTED),
+  c('python3 tool.py --out=.git/config', PROTECTED),
+  c('python3 tool.py --out .git/config', PROTECTED),
+  c('node build.js -o./permissions.json', PROTECTED),
+  c('make DEST=.git/hooks', PROTECTED),
+  c('tar -xf a.tar -C .git', PROTECTED),
+  c('unzip -o a.zip -d .git/hooks', PROTECTED),
+  c('docker run -v ./.git/hooks:/h img', PROTECTED),
+  c('rsync -a evil/ .git/hooks/', PROTECTED),
+  c('sort -o permissions.json x', PROTECTED),
+  c('tree -o .git/config', PROTECTED),
+  c('find . -name permissions.json -delete', PROTECTED),
+  c('npm pack --pack-destination .git/hooks', PROTECTED),
+  c('git --git-dir=.git log', PROTECTED, { note: 'global options make git not read-only' }),
+  c('timeout 5 cat permissions.json > x', PROTECTED, { note: 'a wrapper is not read-only' }),
+]);
+
+runCases('read-only commands may name protected paths (auto mode)', ISSUE9_AUTO, [
+  c('cat permissions.json', auto()),
+  c('cat .git/config', auto()),
+  c('grep -rn fsmonitor .git/config', auto()),
+  c('ls -la .git/hooks', auto()),
+  c('head -n 5 permissions.json', auto()),
+  c('wc -l permissions.json', auto()),
+  c('git log -- permissions.json', auto()),
+  c('git diff permissions.json', auto()),
+  c('git show HEAD:permissions.json', auto()),
+  c('diff permissions.json permissions.json.bak', auto()),
+  c('stat .git/config', auto()),
+  c('find . -path ./.git -prune -o -name "*.ts" -print', auto()),
+  c('echo permissions.json', auto()),
+  c('cp .git/config backup.cfg', auto(), { note: 'a known writer: its target is checked exactly' }),
+  c('sort permissions.json', auto()),
+]);
+
+runCases('read-only commands in the issue 9 setup', ISSUE9, [
+  c('cat permissions.json', auto('permissions_allow')),
+  c('git log -p -- permissions.json', auto('permissions_allow')),
+  c('git diff .git/config', auto('permissions_allow')),
+  c('ls .git/hooks', auto('permissions_allow')),
+  c('git show --stat HEAD -- .git/config', auto('permissions_allow')),
+  c('git log --output=notes.txt', auto('permissions_allow'), { note: 'an output file that is not protected' }),
+  c('chmod 644 permissions.json', PROTECTED),
+  c('chmod +x .git/hooks/pre-commit', PROTECTED),
+  c('echo x > ./permissions.json', PROTECTED),
+  c('cat x > .git/config', PROTECTED),
+  c('git log > .git/hooks/post-merge', PROTECTED),
+  c('git diff --output=$F', NEVER_AUTO),
+]);
