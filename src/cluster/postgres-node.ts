@@ -109,6 +109,13 @@ export class PostgresNode implements ClusterMembership {
 
   async #adopt(): Promise<Dispatch[]> {
     const client = await this.#pool.connect();
+    // A backend terminated while checked out emits 'error' on the client: never leave it unhandled
+    // (issue 10.5); the failing query rejects as well and the heartbeat retries.
+    let broken = false;
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on('error', onError);
     let reusable = false;
     try {
       await client.query('BEGIN');
@@ -124,9 +131,10 @@ export class PostgresNode implements ClusterMembership {
       }
       return adopted;
     } catch (error) {
-      reusable = await client.query('ROLLBACK').then(() => true, () => false);
+      reusable = !broken && (await client.query('ROLLBACK').then(() => true, () => false));
       throw error;
     } finally {
+      client.removeListener('error', onError);
       client.release(reusable ? undefined : true);
     }
   }

@@ -11,6 +11,7 @@ import type { AgentTurns } from '../agents/turns.ts';
 import type { ClusterMembership } from '../cluster/membership.ts';
 import { SingleNode } from '../cluster/single-node.ts';
 import type { Logger } from '../logger.ts';
+import { StoreFaultError } from '../store/errors.ts';
 import type { Dispatch, Project, ProposedAction, Store } from '../store/types.ts';
 import { runContainerOnBroker, runTerminalOnBroker, type Routed } from './broker-route.ts';
 import type { ExecutionLimits } from './config.ts';
@@ -118,6 +119,12 @@ export class Dispatcher implements ActionExecutionPort {
     try {
       await this.#run(dispatch, mode, progress);
     } catch (error) {
+      if (error instanceof StoreFaultError && !progress.sent && progress.claim === null) {
+        // Nothing went out and the store is away (failover, exhausted pool): the dispatch stays
+        // queued and the sweep runs it once the store answers again; no "not run" is recorded.
+        this.#o.logger.warn({ code: 'dispatch_deferred', err: error, actionId, dispatchId: dispatch.id }, 'the store failed before the action was sent; it stays queued and is retried');
+        return;
+      }
       // A bug or a store failure must not leave the action silently stuck or crash the server.
       this.#o.logger.error({ code: 'dispatch_crashed', err: error, actionId, dispatchId: dispatch.id, sent: progress.sent, claimed: progress.claim !== null }, 'the dispatcher failed while handling an action');
       await this.#recordCrash(dispatch, progress, error).catch((again: unknown) =>

@@ -351,7 +351,11 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   #armGrace(projectId: string, why: string): void {
-    if (this.#runners.isConnected(projectId) || this.#graceTimers.has(projectId)) return;
+    if (this.#runners.isConnected(projectId)) return;
+    // The window counts from the latest disconnect: a runner that came back and died again gets a
+    // full grace period for the commands it had just taken.
+    const pending = this.#graceTimers.get(projectId);
+    if (pending) clearTimeout(pending);
     const timer = setTimeout(() => {
       this.#graceTimers.delete(projectId);
       if (this.#runners.isConnected(projectId)) return; // back in time: in-flight results arrive through its outbox

@@ -30,6 +30,20 @@ export interface DispatcherOptions {
   acknowledge: (ack: ExecuteAck) => void;
 }
 
+/**
+ * Test-only fault point (chaos suites), never set in production: BRABO_RUNNER_FAULT=
+ * `kill_after_spawn:N` SIGKILLs this runner right after its N-th command is spawned and before its
+ * ack goes out: the window in which the gateway cannot know whether the command started.
+ */
+function killAfterSpawn(env: NodeJS.ProcessEnv = process.env): (() => void) | null {
+  const match = /^kill_after_spawn:(\d+)$/.exec(env.BRABO_RUNNER_FAULT ?? '');
+  if (!match) return null;
+  let left = Number(match[1]);
+  return () => {
+    if (--left === 0) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
 const KNOWN_ACTIONS: ReadonlySet<string> = new Set([TerminalAction.shape.type.value, ...ContainerAction.shape.type.options]);
 
 export class Dispatcher {
@@ -38,6 +52,7 @@ export class Dispatcher {
   readonly #inFlight = new Map<string, Set<number>>();
   readonly #shutdown = new AbortController();
   readonly #running = new Set<Promise<void>>();
+  readonly #fault = killAfterSpawn();
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -146,6 +161,7 @@ export class Dispatcher {
       }
     };
     const onSpawned = (): void => {
+      this.#fault?.();
       reportStarted();
       if (journalStart !== 'recorded') return;
       journal.syncStarted().catch((error: unknown) => {

@@ -64,6 +64,8 @@ export interface ServerOptions {
   projectsBase?: string;
   /** A console build to serve at / (test/console builds one into a temp folder). */
   consoleAssetsDir?: string;
+  /** A Postgres URL: the server uses it instead of SQLite in its data dir. */
+  databaseUrl?: string;
 }
 
 /** A real gateway in this process: HTTP + socket on one port (0 = any free one). */
@@ -77,6 +79,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     ...(options.projectsBase !== undefined ? { projectsBase: options.projectsBase } : {}),
     gatewayCheckout: GATEWAY_CHECKOUT,
     execution,
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
   });
   const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent'), ...(options.consoleAssetsDir ? { consoleAssetsDir: options.consoleAssetsDir } : {}) });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
