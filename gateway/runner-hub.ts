@@ -17,6 +17,7 @@ import {
   RUNNER_PROTOCOL_VERSION,
   RunnerJoin,
   type RunnerJoinReply,
+  type RunnerSandbox,
 } from '../runner-protocol/index.ts';
 import { error, ok, type ChannelContext, type ChannelModule, type Reply } from './channel.ts';
 import { InvalidOutgoingPayloadError } from './errors.ts';
@@ -50,6 +51,8 @@ export interface RunnerInfo {
   joinedAt: Date;
   runnerVersion: string | null;
   hostname: string | null;
+  /** How the runner contains commands (issue 9 B.3); null for runners that do not say. */
+  sandbox: RunnerSandbox | null;
 }
 
 /**
@@ -205,6 +208,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       joinedAt: new Date(),
       runnerVersion: join.data.runnerVersion ?? null,
       hostname: join.data.hostname ?? null,
+      sandbox: join.data.sandbox ?? null,
     };
     const sessions = this.#sessions;
     if (!sessions) return this.#admit(topic, info, context);
@@ -245,12 +249,13 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       socket_id: context.socketId,
       runner_version: info.runnerVersion,
       hostname: info.hostname,
+      sandbox: info.sandbox,
       online_at: info.joinedAt.toISOString(),
     });
     const list = this.#connections.get(projectId) ?? [];
     list.push(connection);
     this.#connections.set(projectId, list);
-    this.#logger.info({ code: 'runner_joined', projectId, tokenId, socketId: context.socketId }, 'runner connected');
+    this.#logger.info({ code: 'runner_joined', projectId, tokenId, socketId: context.socketId, sandbox: info.sandbox }, 'runner connected');
     this.emit('runnerJoined', { ...info });
     return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply);
   }

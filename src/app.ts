@@ -12,6 +12,7 @@ import { registerClusterMetrics } from './cluster/metrics.ts';
 import type { AppConfig } from './config.ts';
 import { Dispatcher, type DispatcherFaults } from './execution/dispatcher.ts';
 import { noBroker } from './execution/failures.ts';
+import { logRunnerPresence } from './execution/runner-presence-log.ts';
 import { runnerPortOf } from './execution/gateway-adapter.ts';
 import { isContainerAction } from './execution/plan.ts';
 import { reconcileContainers } from './execution/reconcile.ts';
@@ -222,6 +223,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       });
       const sink = dispatcher.sink;
       if (sink) gateway.runners.setSink(live ? live.teeSink(sink) : sink);
+      logRunnerPresence(gateway.runners, store, logger.child({ component: 'runners' }));
       turns.attachNotifier(gateway.agents);
       handoffs.subscribe((actionId) => dispatcher.notify(actionId));
       cluster.directory?.serve((actionId) => dispatcher.notify(actionId));

@@ -23,6 +23,7 @@ import type { ExecutionObserver, RunnerPort, RunnerResultSink } from './ports.ts
 import { OutcomeRecorder } from './recorder.ts';
 import type { Resources } from './resources.ts';
 import { IN_FLIGHT, RunnerRoute, runnerTarget } from './runner-route.ts';
+import { sandboxRequirementFailure } from './sandbox-requirement.ts';
 
 export const BROKER_TARGET = 'broker';
 
@@ -294,6 +295,12 @@ export class Dispatcher implements ActionExecutionPort {
     const runner = this.#runner;
     const runnerAction = RunnerRoute.actionFor(plan, resources);
     if (!runner || !runnerAction) return; // unreachable: no runner port fails above, `elsewhere` is parked
+    // On the node holding the runner's socket, so its join's sandbox state is at hand (issue 9 B.3).
+    const unsandboxed = sandboxRequirementFailure(project, plan, this.#o.runners?.sandboxOf?.(project.id) ?? null);
+    if (unsandboxed !== null) {
+      await fail(unsandboxed);
+      return;
+    }
     // The execute goes out inside the claim's transaction, before its COMMIT (see RunnerRoute.push).
     const claimed = await runner.claiming(dispatch.id, () =>
       this.#claim(dispatch, project, plan, false, verifiedAt, (claim) => {

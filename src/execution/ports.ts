@@ -1,6 +1,6 @@
 // What the dispatcher needs from the runner gateway. The adapter over gateway/'s RunnerHub is
 // runnerPortOf(); unit tests inject fakes (including ones that throw).
-import type { Execute, Output, Result } from '../../runner-protocol/index.ts';
+import type { Execute, Output, Result, RunnerSandbox } from '../../runner-protocol/index.ts';
 
 export type Delivery = { ok: true } | { ok: false; code: string; message: string };
 
@@ -18,6 +18,8 @@ export interface RunnerPort {
   forward?(nodeId: string, actionId: string): void;
   /** Pushes `execute` to the project's runner and resolves when it acknowledged (or why not). */
   execute(projectId: string, execute: Execute): Promise<Delivery>;
+  /** The sandbox state the runner connected here reported in its join (null: none reported). */
+  sandboxOf?(projectId: string): RunnerSandbox | null;
   /** A runner joined, on any node. */
   onJoined(listener: (projectId: string) => void): () => void;
   /** A runner left this node. */

@@ -57,7 +57,7 @@ describe('the host file system is read-only; the root is writable', () => {
       expect({ command, exitCode: outcome.exitCode === 0 ? 0 : 'failed' }).toEqual({ command, exitCode: 'failed' });
       expect(snapshot(canary.outside), command).toEqual(before);
     }
-  });
+  }, 120_000);
 
   it('the gateway checkout and $HOME are read-only too', async () => {
     const checkout = process.cwd();
@@ -120,7 +120,7 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
       await runIn(canary.root, command);
       expect(protectedState(canary.root), command).toEqual(before);
     }
-  });
+  }, 120_000);
 
   it('an absent .git/hooks, .git/config and permissions.json are created first, then protected', async () => {
     const bare = canaryTree();
@@ -190,7 +190,7 @@ describe('other processes (the runner, its environment) cannot be seen or signal
     } finally {
       holder.kill('SIGKILL');
     }
-  });
+  }, 120_000);
 
   it('no capabilities, even when the runner is root: the read-only binds cannot be unmounted or remounted', async () => {
     for (const command of ['umount .git/config', 'umount -l .git/hooks', 'mount -o remount,rw /', 'mount -o remount,rw,bind permissions.json', 'mount --bind src .git/hooks', 'unshare -rm sh -c "umount .git/config && echo x >> .git/config"']) {
@@ -224,7 +224,7 @@ describe('unix sockets are unreachable (docker.sock, ssh-agent, D-Bus)', () => {
     } finally {
       server.close();
     }
-  });
+  }, 120_000);
 
   it('socketpair and pipes still work (interpreters and build tools need them)', async () => {
     const outcome = await runIn(canary.root, `python3 -c ${q('import socket; a,b=socket.socketpair(); a.send(b"ok"); print(b.recv(2).decode())')} && echo hi | cat`);
