@@ -20,6 +20,12 @@ import { ActionParams, errorResponses } from '../schemas.ts';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
+/**
+ * How often an open stream checks the store for a settlement it was not told about: in a cluster
+ * the action may settle on another node (its chunks reach this node's viewers only through the
+ * agent and console topics), and the stream must still end.
+ */
+const SETTLE_CHECK_MS = 2_000;
 
 export const outputRoutes: FastifyPluginAsyncZod<{ actions: Actions; live: LiveOutput }> = async (app, { actions, live }) => {
   app.get(
@@ -52,13 +58,18 @@ export const outputRoutes: FastifyPluginAsyncZod<{ actions: Actions; live: LiveO
 
       let done = false;
       let heartbeat: NodeJS.Timeout | null = null;
+      let settleCheck: NodeJS.Timeout | null = null;
+      const stopTimers = (): void => {
+        if (heartbeat) clearInterval(heartbeat);
+        if (settleCheck) clearInterval(settleCheck);
+      };
       const writeChunk = (chunk: OutputChunk): void => {
         if (!done) res.write(`id: ${chunk.seq}\nevent: output\ndata: ${JSON.stringify(chunk)}\n\n`);
       };
       const finish = async (end: OutputEnd): Promise<void> => {
         if (done) return;
         done = true;
-        if (heartbeat) clearInterval(heartbeat);
+        stopTimers();
         watch.close();
         const detail = await settledDetail(actions, actionId).catch(() => ({}));
         res.end(`event: end\ndata: ${JSON.stringify({ ...end, ...detail })}\n\n`);
@@ -76,7 +87,7 @@ export const outputRoutes: FastifyPluginAsyncZod<{ actions: Actions; live: LiveO
       const watch = live.watch(actionId, after, onEvent);
       request.raw.on('close', () => {
         done = true;
-        if (heartbeat) clearInterval(heartbeat);
+        stopTimers();
         watch.close();
       });
       for (const chunk of watch.replay) writeChunk(chunk);
@@ -105,6 +116,15 @@ export const outputRoutes: FastifyPluginAsyncZod<{ actions: Actions; live: LiveO
       if (!done) {
         heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
         heartbeat.unref();
+        settleCheck = setInterval(() => {
+          void storedState(actions, actionId).then(
+            (state) => {
+              if (state.settled && !done) void finish({ status: state.settled, truncated: state.outcome?.['truncated'] === true });
+            },
+            () => {}, // a store hiccup: the next check (or the live end) finishes the stream
+          );
+        }, SETTLE_CHECK_MS);
+        settleCheck.unref();
       }
     },
   );
