@@ -65,6 +65,11 @@ export function decisionsFor(ctx: Ctx, settled: (entry: ReviewEntry, what: strin
   const run = async (entry: ReviewEntry, path: string, body: Record<string, unknown>, what: string): Promise<void> => {
     const userId = actingUserOf(ctx.me);
     if (userId === null) return;
+    // Feedback in the same frame: the card shows it is being decided and takes no second click.
+    const card = document.querySelector(`article.entry[data-id="${CSS.escape(entry.action.id)}"]`);
+    if (card?.getAttribute('aria-busy') === 'true') return;
+    card?.setAttribute('aria-busy', 'true');
+    card?.classList.add('deciding');
     try {
       const result = await ctx.api.post<{ desfecho: string; patterns?: string[]; notWritten?: { message: string } | null }>(`/api/actions/${entry.action.id}/${path}`, { userId, ...body });
       settled(entry, what);
@@ -72,6 +77,8 @@ export function decisionsFor(ctx: Ctx, settled: (entry: ReviewEntry, what: strin
       toast(`${what}: ${commandOf(entry).slice(0, 80)} (${result.desfecho})${wrote}`);
     } catch (error) {
       const e = error as ApiError;
+      card?.removeAttribute('aria-busy');
+      card?.classList.remove('deciding');
       toast(`${what} failed: ${e.message}${e.code ? ` [${e.code}]` : ''}`, 'error');
     }
   };
@@ -82,55 +89,31 @@ export function decisionsFor(ctx: Ctx, settled: (entry: ReviewEntry, what: strin
   };
 }
 
-export function reviewCard(entry: ReviewEntry, decisions: Decisions, options: { link: boolean }): HTMLElement {
+/**
+ * The card element, without listeners: a queue holds a thousand of them, so the controls are
+ * wired once per container by `wireDecisions`. A brief entry (no fragment table yet) is marked
+ * `data-brief`; the queue fills it in when it scrolls into view.
+ */
+export function reviewCard(entry: ReviewEntry, options: { link: boolean }): HTMLElement {
   const { action } = entry;
   const pending = action.status === 'pending';
-  const denyInput = h('input', { name: 'reason', placeholder: 'Why? The agent reads this.', maxlength: 2000, required: true, 'aria-label': 'Reason for the denial' });
-  const denyForm = h(
-    'form',
-    {
-      class: 'deny-form',
-      hidden: true,
-      onsubmit: (event: SubmitEvent) => {
-        event.preventDefault();
-        const reason = denyInput.value.trim();
-        if (reason.length === 0) return denyInput.focus();
-        void decisions.deny(entry, reason);
-      },
-    },
-    denyInput,
-    h('button', { type: 'submit', class: 'danger' }, 'Deny'),
-    h('button', { type: 'button', onclick: () => closeDeny() }, 'Cancel'),
-  );
-  const openDeny = (): void => {
-    denyForm.hidden = false;
-    denyInput.focus();
-  };
-  const closeDeny = (): void => {
-    denyForm.hidden = true;
-    card.focus();
-  };
-  denyInput.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') closeDeny();
-    event.stopPropagation(); // typing "a" in the reason must not approve
-  });
   const always = alwaysAllowText(entry);
   const preview = entry.alwaysAllow;
+  const brief = pending && entry.now === null && action.actionType === 'terminal';
   const controls = pending
     ? h(
         'div',
         { class: 'decide' },
-        h('button', { class: 'approve primary', onclick: () => void decisions.approve(entry) }, 'Approve ', h('kbd', null, 'a')),
-        h('button', { class: 'deny', onclick: openDeny }, 'Deny… ', h('kbd', null, 'd')),
-        always !== null ? h('button', { class: 'always', onclick: () => void decisions.always(entry) }, 'Always allow ', h('kbd', null, 'A')) : null,
+        h('button', { class: 'approve primary', 'data-act': 'approve' }, 'Approve ', h('kbd', null, 'a')),
+        h('button', { class: 'deny', 'data-act': 'deny' }, 'Deny… ', h('kbd', null, 'd')),
+        always !== null ? h('button', { class: 'always', 'data-act': 'always' }, 'Always allow ', h('kbd', null, 'A')) : null,
         always !== null ? h('span', { class: 'preview' }, always) : null,
         !preview.offered ? h('span', { class: 'no-always muted' }, `No “Always allow”: ${preview.message}`) : null,
-        denyForm,
       )
     : h('p', { class: 'decided' }, statusLine(entry));
-  const card = h(
+  return h(
     'article',
-    { class: `entry status-${action.status}`, tabindex: 0, 'data-id': action.id, 'data-type': action.actionType },
+    { class: `entry status-${action.status}`, tabindex: 0, 'data-id': action.id, 'data-type': action.actionType, 'data-brief': brief },
     h(
       'header',
       null,
@@ -140,24 +123,68 @@ export function reviewCard(entry: ReviewEntry, decisions: Decisions, options: { 
     ),
     h('pre', { class: 'command' }, commandOf(entry)),
     h('p', { class: 'reason' }, action.reason),
-    fragmentTable(entry),
+    brief ? h('p', { class: 'fragments-pending muted' }, 'Fragment table loading…') : fragmentTable(entry),
     entry.findings.length > 0 ? h('p', { class: 'findings' }, `Not read faithfully: ${entry.findings.join(', ')}`) : null,
     controls,
   );
-  if (pending) {
-    card.addEventListener('keydown', (event) => {
-      if (event.target !== card || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.key === 'a') void decisions.approve(entry);
-      else if (event.key === 'd') {
+}
+
+/**
+ * One set of listeners for every card in `container`: the buttons (data-act), the deny form
+ * (built when asked for), and the keys on a focused card — a approve, d deny, A always allow,
+ * Enter open (when `link`).
+ */
+export function wireDecisions(container: HTMLElement, entryOf: (actionId: string) => ReviewEntry | undefined, decisions: Decisions, options: { link: boolean }): void {
+  const cardOf = (target: EventTarget | null): { card: HTMLElement; entry: ReviewEntry } | null => {
+    const card = (target as HTMLElement | null)?.closest?.('article.entry') as HTMLElement | null;
+    const entry = card?.dataset['id'] ? entryOf(card.dataset['id']) : undefined;
+    return card && entry && entry.action.status === 'pending' ? { card, entry } : null;
+  };
+  const openDeny = (card: HTMLElement, entry: ReviewEntry): void => {
+    let form = card.querySelector('form.deny-form') as HTMLFormElement | null;
+    if (!form) {
+      const input = h('input', { name: 'reason', placeholder: 'Why? The agent reads this.', maxlength: 2000, required: true, 'aria-label': 'Reason for the denial' });
+      form = h('form', { class: 'deny-form' }, input, h('button', { type: 'submit', class: 'danger' }, 'Deny'), h('button', { type: 'button', 'data-act': 'cancel-deny' }, 'Cancel'));
+      form.addEventListener('submit', (event) => {
         event.preventDefault();
-        openDeny();
-      } else if (event.key === 'A' && always !== null) void decisions.always(entry);
-      else if (event.key === 'Enter' && options.link) location.hash = `#/actions/${action.id}`;
-      else return;
-      event.preventDefault();
-    });
-  }
-  return card;
+        const reason = input.value.trim();
+        if (reason.length === 0) return input.focus();
+        void decisions.deny(entry, reason);
+      });
+      input.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape') closeDeny(card);
+        event.stopPropagation(); // typing "a" in the reason must not approve
+      });
+      card.querySelector('.decide')?.appendChild(form);
+    }
+    form.hidden = false;
+    (form.querySelector('input') as HTMLInputElement).focus();
+  };
+  const closeDeny = (card: HTMLElement): void => {
+    const form = card.querySelector('form.deny-form') as HTMLFormElement | null;
+    if (form) form.hidden = true;
+    card.focus();
+  };
+  container.addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest('button[data-act]') as HTMLButtonElement | null;
+    const found = button ? cardOf(button) : null;
+    if (!button || !found) return;
+    const act = button.dataset['act'];
+    if (act === 'approve') void decisions.approve(found.entry);
+    else if (act === 'deny') openDeny(found.card, found.entry);
+    else if (act === 'always') void decisions.always(found.entry);
+    else if (act === 'cancel-deny') closeDeny(found.card);
+  });
+  container.addEventListener('keydown', (event) => {
+    const found = cardOf(event.target);
+    if (!found || event.target !== found.card || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'a') void decisions.approve(found.entry);
+    else if (event.key === 'd') openDeny(found.card, found.entry);
+    else if (event.key === 'A' && found.entry.alwaysAllow.offered) void decisions.always(found.entry);
+    else if (event.key === 'Enter' && options.link) location.hash = `#/actions/${found.entry.action.id}`;
+    else return;
+    event.preventDefault();
+  });
 }
 
 export function statusLine(entry: ReviewEntry): string {

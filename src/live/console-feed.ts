@@ -18,7 +18,7 @@ import type { SocketIdentity } from '../../gateway/auth.ts';
 import type { ActionOutput } from '../../runner-protocol/index.ts';
 import type { Store } from '../store/types.ts';
 import type { OutputChunk } from './output-buffer.ts';
-import { type ReviewDeps, reviewEntries } from './review.ts';
+import { briefEntry, type ReviewDeps, reviewEntries } from './review.ts';
 
 export const CONSOLE_TOPIC_PREFIX = 'project:';
 export const consoleTopic = (projectId: string): string => `${CONSOLE_TOPIC_PREFIX}${projectId}`;
@@ -95,7 +95,8 @@ export class ConsoleFeed {
     try {
       const action = await this.#o.store.read.actions.get(actionId);
       if (!action) return;
-      const [entry] = await reviewEntries(this.#o, [action]);
+      // Only a pending action needs its fragment table: the others are leaving the queue.
+      const entry = action.status === 'pending' ? (await reviewEntries(this.#o, [action]))[0] : await briefEntry(this.#o, action);
       if (!entry) return;
       const handoff = await this.#o.store.read.handoffs.getByAction(actionId);
       this.#send(action.projectId, CONSOLE_EVENTS.actionChanged, { entry, execution: handoff ? { status: handoff.status, outcome: handoff.outcome } : null });

@@ -50,6 +50,27 @@ export function alwaysAllowPreview(action: ProposedAction, project: Project): Al
 }
 
 /**
+ * An entry without the fragment table (no decide(), no file read): enough for a viewer to see an
+ * action that is no longer pending leave the queue or change state.
+ */
+export async function briefEntry(deps: ReviewDeps, action: ProposedAction): Promise<ReviewEntry | null> {
+  return (await briefEntries(deps, [action]))[0] ?? null;
+}
+
+/** briefEntry for many actions, each project read once. */
+export async function briefEntries(deps: ReviewDeps, actions: ProposedAction[]): Promise<ReviewEntry[]> {
+  const projects = new Map<string, Project | null>();
+  const entries: ReviewEntry[] = [];
+  for (const action of actions) {
+    if (!projects.has(action.projectId)) projects.set(action.projectId, await deps.store.read.projects.get(action.projectId));
+    const project = projects.get(action.projectId);
+    if (!project) continue;
+    entries.push({ action, project: { id: project.id, name: project.name, executionMode: project.executionMode }, now: null, fragments: [], findings: [], alwaysAllow: alwaysAllowPreview(action, project) });
+  }
+  return entries;
+}
+
+/**
  * Review entries for `actions`, in their order. Per project the permissions file, container and
  * members are read once, so a queue of a thousand actions costs a handful of reads.
  */
@@ -75,6 +96,8 @@ interface ProjectContext {
   scopeRoot: string | null;
   permissions: Awaited<ReturnType<PermissionsFile['read']>> | null;
   containerRunning: boolean;
+  /** `<proposer>\0<type>` -> its role and resolved autonomy (a queue repeats the same few). */
+  proposers: Map<string, Promise<[Awaited<ReturnType<Store['read']['members']['get']>>, Awaited<ReturnType<Store['read']['autonomy']['resolve']>>]>>;
 }
 
 async function loadContext(deps: ReviewDeps, projectId: string): Promise<ProjectContext | null> {
@@ -91,7 +114,7 @@ async function loadContext(deps: ReviewDeps, projectId: string): Promise<Project
     // A root that no longer derives: the table is left out, the stored reason still shows.
   }
   const container = await read.containers.get(projectId);
-  return { project, scopeRoot, permissions, containerRunning: project.executionMode === 'container' && container?.state === 'running' };
+  return { project, scopeRoot, permissions, containerRunning: project.executionMode === 'container' && container?.state === 'running', proposers: new Map() };
 }
 
 async function entryOf(deps: ReviewDeps, ctx: ProjectContext, action: ProposedAction): Promise<ReviewEntry> {
@@ -105,10 +128,13 @@ async function entryOf(deps: ReviewDeps, ctx: ProjectContext, action: ProposedAc
   const explained = command === null ? null : explainFragments(command);
   const findings = explained ? explained.findings.map((f) => f.what) : [];
   if (ctx.scopeRoot === null || ctx.permissions === null) return { ...base, now: null, fragments: [], findings };
-  const [member, autonomy] = await Promise.all([
-    deps.store.read.members.get(project.id, action.proposerId),
-    deps.store.read.autonomy.resolve(project.id, action.proposerId, action.actionType),
-  ]);
+  const key = `${action.proposerId}\0${action.actionType}`;
+  let proposer = ctx.proposers.get(key);
+  if (!proposer) {
+    proposer = Promise.all([deps.store.read.members.get(project.id, action.proposerId), deps.store.read.autonomy.resolve(project.id, action.proposerId, action.actionType)]);
+    ctx.proposers.set(key, proposer);
+  }
+  const [member, autonomy] = await proposer;
   const decision = decide({
     actionType: action.actionType,
     payload: action.payload,

@@ -195,20 +195,45 @@ describe('the console in chromium', () => {
     await smoke(ui, '11-containers-stopped');
   });
 
+  it('a long queue: j/k move between entries, entries past the first ones get their fragment table when scrolled into view', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 55; i++) ids.push((await propose(runnerProject.id, 'terminal', { command: `make part-${i}`, cwd: root })).body.id);
+    await goto('#/queue');
+    await page.waitForSelector('main#page[data-complete="true"]');
+    expect(await page.getByTestId('queue-count').innerText()).toBe('55');
+    const last = card(ids[54] as string);
+    expect(await last.getAttribute('data-brief')).not.toBeNull(); // sent without its table
+    await last.scrollIntoViewIfNeeded();
+    await page.locator(`article.entry[data-id="${ids[54]}"] table.fragments`).waitFor({ timeout: 10_000 });
+    expect(await card(ids[54] as string).locator('table.fragments').innerText()).toContain('make part-54');
+    await card(ids[0] as string).focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.dataset?.id)).toBe(ids[2]);
+    await page.keyboard.press('k');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.dataset?.id)).toBe(ids[1]);
+    await page.keyboard.press('a'); // approves ids[1]; focus moves on to its neighbour
+    await card(ids[1] as string).waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.dataset?.id)).toBe(ids[2]);
+    await ui.shot('12-queue-long');
+    for (const id of ids) await server.call('POST', `/api/actions/${id}/deny`, { userId: 'max', reason: 'cleanup' });
+    await expect.poll(() => page.getByTestId('queue-count').innerText()).toBe('0');
+  });
+
   it('runners and the event log render: presence with host, filters by code and actor, human vs policy counts', async () => {
     await goto('#/runners');
     const row = page.locator(`tr[data-project="${runnerProject.id}"]`);
     expect(await row.innerText()).toContain('connected');
-    await smoke(ui, '12-runners');
+    await smoke(ui, '13-runners');
     await goto(`#/events?project=${runnerProject.id}`);
-    await smoke(ui, '13-events');
+    await smoke(ui, '14-events');
     expect(await page.getByTestId('decision-counts').innerText()).toMatch(/Decisions: [1-9]\d* by a human, [1-9]\d* by the policy/);
     await page.selectOption('select[name=type]', 'proposed_action.denied');
     await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('table.events tbody tr')].every((r: any) => r.getAttribute('data-type') === 'proposed_action.denied'));
     await page.selectOption('select[name=actor]', 'olivia');
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table.events tbody tr').length >= 1 && [...(globalThis as any).document.querySelectorAll('table.events tbody tr td:nth-child(4)')].every((c: any) => c.textContent === 'olivia'));
-    await ui.shot('14-events-filtered');
+    await ui.shot('15-events-filtered');
     await goto('#/projects');
-    await smoke(ui, '15-projects');
+    await smoke(ui, '16-projects');
   });
 });

@@ -4,7 +4,7 @@
 import { ApiError } from '../api.ts';
 import type { Ctx } from '../context.ts';
 import { clear, h } from '../dom.ts';
-import { decisionsFor, reviewCard } from '../review-card.ts';
+import { decisionsFor, reviewCard, wireDecisions } from '../review-card.ts';
 import type { ReviewEntry } from '../types.ts';
 
 interface ActionView {
@@ -31,7 +31,9 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
   let streaming = false;
   let lastSeq = -1;
 
+  let current: ReviewEntry | undefined;
   const decisions = decisionsFor(ctx, () => void load());
+  wireDecisions(cardSlot, () => current, decisions, { link: false });
 
   const describe = (view: ActionView): string => {
     const { action } = view.entry;
@@ -79,7 +81,8 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
       const view = await ctx.api.get<ActionView>(`/api/console/actions/${actionId}`);
       ctx.live.watch([...new Set([...ctx.projects.map((p) => p.id), view.entry.action.projectId])]);
       clear(cardSlot);
-      cardSlot.append(reviewCard(view.entry, decisions, { link: false }));
+      current = view.entry;
+      cardSlot.append(reviewCard(view.entry, { link: false }));
       state.textContent = describe(view);
       root.dataset['status'] = view.entry.action.status;
       root.dataset['exec'] = view.execution?.state ?? 'none';

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { EVENT } from '../../actions/events.ts';
-import { type ReviewDeps, reviewEntries } from '../../live/review.ts';
+import { briefEntries, type ReviewDeps, reviewEntries } from '../../live/review.ts';
 import type { Project, SessionEvent, Store } from '../../store/types.ts';
 import { ActionParams, errorResponses, Id } from '../schemas.ts';
 
@@ -122,19 +122,48 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     {
       schema: {
         tags: ['console'],
-        description: 'Pending actions across the caller\'s projects, oldest first, each with the reason sentence, the fragment table and the always-allow preview.',
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(CONSOLE_LIMITS.queue).default(CONSOLE_LIMITS.queue) }),
+        description:
+          'Pending actions across the caller\'s projects, oldest first, each with the reason sentence and the always-allow preview; the first `detail` entries also carry the fragment table (`now` set), the others are brief (`now: null`) and are completed with GET /api/console/review?ids=.',
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(CONSOLE_LIMITS.queue).default(CONSOLE_LIMITS.queue),
+          detail: z.coerce.number().int().min(0).max(CONSOLE_LIMITS.queue).default(CONSOLE_LIMITS.queue),
+        }),
         response: { 200: z.object({ entries: z.array(EntrySchema), truncated: z.boolean() }) },
       },
     },
     async (request) => {
-      const { limit } = request.query;
+      const { limit, detail } = request.query;
       const rows = await visibleProjects(deps.viewerOf(request));
       const pending = [];
       for (const { project } of rows) pending.push(...(await store.read.actions.list(project.id, { status: 'pending', limit: limit + 1 })));
       pending.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
       const kept = pending.slice(0, limit);
-      return { entries: (await reviewEntries(deps, kept)) as unknown as Array<Record<string, unknown>>, truncated: pending.length > limit };
+      const full = await reviewEntries(deps, kept.slice(0, detail));
+      const brief = await briefEntries(deps, kept.slice(detail));
+      return { entries: [...full, ...brief] as unknown as Array<Record<string, unknown>>, truncated: pending.length > limit };
+    },
+  );
+
+  app.get(
+    '/api/console/review',
+    {
+      schema: {
+        tags: ['console'],
+        description: 'Full review entries (fragment table included) for up to 100 action ids, in the order asked; unknown or invisible ids are left out.',
+        querystring: z.object({ ids: z.string().min(1).max(100 * 201) }),
+        response: { 200: z.object({ entries: z.array(EntrySchema) }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const ids = [...new Set(request.query.ids.split(',').filter((id) => id.length > 0))];
+      if (ids.length > 100) return reply.code(400).send({ error: 'too_many_ids', message: `at most 100 ids per call, got ${ids.length}` });
+      const viewer = deps.viewerOf(request);
+      const actions = [];
+      for (const id of ids) {
+        const action = await store.read.actions.get(id);
+        if (action && (await canSee(viewer, action.projectId))) actions.push(action);
+      }
+      return { entries: (await reviewEntries(deps, actions)) as unknown as Array<Record<string, unknown>> };
     },
   );
 
