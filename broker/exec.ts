@@ -17,7 +17,7 @@ import {
   brokerError, classifyDockerError, commandTimeout, containerNotRunning, cwdOutsideWorkspace,
   dockerErrorFacts, execInterrupted, failed, isConnectionError, oomKilled, succeeded,
 } from './failures.ts';
-import type { BrokerResult, ExecOutcome } from './port.ts';
+import type { BrokerFailure, BrokerResult, ExecOutcome } from './port.ts';
 
 /** $1 process group (0 = unknown), $2 nonce: kills the group, then anything still tagged. */
 const KILL_SCRIPT = [
@@ -85,9 +85,14 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
       AttachStderr: true,
       Tty: false,
     });
+  } catch (error) {
+    // Creating an exec runs nothing: whatever failed here, the command did not run.
+    return failed(startFailure(error, target, env.endpoint));
+  }
+  try {
     socket = await exec.start({ hijack: true, stdin: true });
   } catch (error) {
-    return failed(startFailure(error, target, env.endpoint));
+    return failed(await startNotConfirmed(exec, error, target, env.endpoint, log));
   }
 
   let header: ExecHeader | undefined;
@@ -187,8 +192,12 @@ async function interrupted(
   streamError: Error | undefined, stderr: OutputCollector,
 ): Promise<BrokerResult<ExecOutcome>> {
   const exit = await waitForExit(exec);
-  if (header === undefined && streamError === undefined && exit.kind === 'exited') {
-    return failed(brokerError('run the command', `the exec supervisor did not start (exit code ${exit.exitCode}): ${stderr.text().slice(0, 500)}`, { exitCode: exit.exitCode }));
+  // 126/127 with the engine's or the shell's own error message, and no header: docker-init or sh
+  // could not be run at all. Without a message it is no proof: a stream cut as the exec started
+  // also ends as 126 while the command runs (seen in the proxy chaos test).
+  const said = stderr.text().trim().slice(0, 500);
+  if (header === undefined && streamError === undefined && exit.kind === 'exited' && (exit.exitCode === 126 || exit.exitCode === 127) && said !== '') {
+    return failed(brokerError('run the command', `the engine could not start the exec supervisor (exit code ${exit.exitCode}: ${said}), so the command did not run`, { exitCode: exit.exitCode }));
   }
   if (exit.kind === 'unreachable') {
     log.error({ cause: exit.cause }, 'exec interrupted: engine unreachable');
@@ -200,6 +209,23 @@ async function interrupted(
   const stopped = exit.kind === 'running' ? await killExec(target, header, nonce, log) : true;
   log.error({ cause, stopped, exit }, 'exec interrupted');
   return failed(execInterrupted(target.projectId, stopped, cause));
+}
+
+/** Errors raised before a request could reach the engine: nothing was started. */
+const NEVER_CONNECTED = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTSOCK', 'ENOTDIR']);
+
+/**
+ * The start request failed. "Not run" only when that is certain: the engine answered with an
+ * error, or the connection was never made. Otherwise the request may have reached the engine and
+ * the command may have started (its closed input then makes the supervisor kill it): unknown.
+ */
+async function startNotConfirmed(exec: Docker.Exec, error: unknown, target: ExecTarget, endpoint: string, log: Logger): Promise<BrokerFailure> {
+  const facts = dockerErrorFacts(error);
+  if (facts.statusCode !== undefined || (facts.errno !== undefined && NEVER_CONNECTED.has(facts.errno))) return startFailure(error, target, endpoint);
+  const info = await exec.inspect().catch(() => undefined);
+  const exited = info !== undefined && !info.Running && typeof info.ExitCode === 'number';
+  log.error({ err: facts, started: info === undefined ? 'unknown' : Boolean(info.Pid) || info.Running || exited }, 'exec start interrupted');
+  return execInterrupted(target.projectId, exited, `the connection broke while the command was being started (${facts.errno ?? facts.message})`);
 }
 
 function startFailure(error: unknown, target: ExecTarget, endpoint: string) {
