@@ -13,10 +13,14 @@ export class ApiError extends Error {
   }
 }
 
+/** GET /api/me: the calling credential. A human token acts as `userId`. */
 export interface Me {
-  kind: 'admin' | 'human';
+  kind: 'admin' | 'human' | 'service' | 'agent' | 'runner';
   userId: string | null;
 }
+
+/** Kinds that can use the console: a human acts as itself; admin and service tokens name the member. */
+export const CONSOLE_KINDS: ReadonlyArray<Me['kind']> = ['human', 'admin', 'service'];
 
 export class Api {
   readonly token: string;

@@ -23,6 +23,7 @@ export const TOKEN_KEY = 'brabo.token';
 
 export function actingUserOf(me: Me): string | null {
   if (me.kind === 'human') return me.userId;
+  // admin / service tokens: the gateway lets them name the acting member.
   const named = sessionStorage.getItem(ACTING_KEY)?.trim() ?? '';
   if (named.length === 0) {
     toast('Type the member you act as in the "acting as" box first (the admin token names its acting user).', 'error');

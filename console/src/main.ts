@@ -3,7 +3,7 @@
 // kept in sessionStorage (gone when the tab closes) and sent as a bearer header on every API call
 // and as the socket's auth token; every decision is that token's.
 import './style.css';
-import { Api, ApiError, type Me } from './api.ts';
+import { Api, ApiError, CONSOLE_KINDS, type Me } from './api.ts';
 import { ACTING_KEY, type Ctx, TOKEN_KEY, actingUserOf } from './context.ts';
 import { clear, h } from './dom.ts';
 import { Live } from './live.ts';
@@ -52,6 +52,10 @@ async function login(token: string, error: HTMLElement): Promise<void> {
   if (token.length === 0) return;
   try {
     const me = await new Api(token).get<Me>('/api/me');
+    if (!CONSOLE_KINDS.includes(me.kind)) {
+      error.textContent = `This is ${me.kind === 'agent' ? 'an agent' : `a ${me.kind}`} token; the console needs your personal (human) token.`;
+      return;
+    }
     sessionStorage.setItem(TOKEN_KEY, token);
     start(token, me);
   } catch (e) {
@@ -83,7 +87,7 @@ function start(token: string, me: Me): void {
     },
   };
   const acting =
-    me.kind === 'admin'
+    me.kind !== 'human'
       ? h('label', { class: 'acting' }, 'acting as ', h('input', {
           id: 'acting-as',
           value: sessionStorage.getItem(ACTING_KEY) ?? '',

@@ -53,6 +53,12 @@ export interface LiveOutputOptions {
   logger: Logger;
   /** How many settled actions keep their buffer for late viewers. */
   retainSettled?: number;
+  /**
+   * How many unsettled buffers are kept at most. A settlement this node never hears of (in a
+   * cluster the result may be recorded elsewhere) must not pin a buffer forever: past the bound,
+   * the least recently active one nobody watches is dropped (its output stays in the outcome).
+   */
+  maxOpen?: number;
 }
 
 interface Entry {
@@ -63,11 +69,13 @@ interface Entry {
   decoders: Partial<Record<OutputStream, StringDecoder>>;
   /** Highest runner seq seen per attempt: a repeated push is not shown twice. */
   runnerSeq: Map<number, number>;
+  lastActivity: number;
 }
 
 export class LiveOutput {
   readonly #o: LiveOutputOptions;
   readonly #retain: number;
+  readonly #maxOpen: number;
   readonly #entries = new Map<string, Entry>();
   /** Settled action ids, oldest first (bounded by `retainSettled`). */
   readonly #settled: string[] = [];
@@ -76,6 +84,7 @@ export class LiveOutput {
   constructor(options: LiveOutputOptions) {
     this.#o = options;
     this.#retain = options.retainSettled ?? 64;
+    this.#maxOpen = options.maxOpen ?? 1000;
   }
 
   /** Broker exec bytes for an action whose target is known (the dispatcher has the action). */
@@ -157,6 +166,7 @@ export class LiveOutput {
   }
 
   #append(entry: Entry, stream: OutputStream, text: string): void {
+    entry.lastActivity = Date.now();
     const chunk = entry.buffer.append(stream, text);
     if (!chunk) return;
     for (const listener of [...entry.listeners]) this.#call(listener, { kind: 'chunk', chunk });
@@ -180,12 +190,28 @@ export class LiveOutput {
   #entry(actionId: string, target: OutputTarget | null): Entry {
     let entry = this.#entries.get(actionId);
     if (!entry) {
-      entry = { target, buffer: new OutputBuffer(this.#o.capBytes), listeners: new Set(), ended: null, decoders: {}, runnerSeq: new Map() };
+      entry = { target, buffer: new OutputBuffer(this.#o.capBytes), listeners: new Set(), ended: null, decoders: {}, runnerSeq: new Map(), lastActivity: Date.now() };
       this.#entries.set(actionId, entry);
+      this.#boundOpen();
     } else if (entry.target === null && target !== null) {
       entry.target = target;
     }
     return entry;
+  }
+
+  /** Drops the least recently active unwatched, unsettled buffers beyond `maxOpen`. */
+  #boundOpen(): void {
+    const open = [...this.#entries].filter(([, e]) => !e.ended);
+    let excess = open.length - this.#maxOpen;
+    if (excess <= 0) return;
+    open.sort(([, a], [, b]) => a.lastActivity - b.lastActivity);
+    for (const [actionId, entry] of open) {
+      if (excess <= 0) break;
+      if (entry.listeners.size > 0) continue;
+      this.#entries.delete(actionId);
+      excess--;
+      this.#o.logger.debug({ code: 'live_output_evicted', actionId }, 'an unsettled live output buffer was dropped (bound reached); its outcome keeps the output');
+    }
   }
 
   #dispatch(dispatchId: string): Promise<DispatchRef | null> {

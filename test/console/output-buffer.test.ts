@@ -133,6 +133,19 @@ describe('LiveOutput', () => {
     expect(live.has('a0')).toBe(false);
   });
 
+  it('bounds unsettled buffers too (a settlement recorded on another node never arrives): the least recently active unwatched one goes', () => {
+    const live = new LiveOutput({ capBytes: 100, logger, maxOpen: 5, resolveDispatch: async () => null, publish: () => {} });
+    const seen: string[] = [];
+    live.watch('watched', -1, (e) => e.kind === 'chunk' && seen.push(e.chunk.data));
+    for (let i = 0; i < 50; i++) live.brokerOutput({ actionId: `open-${i}`, projectId: 'p', proposerId: 'x' }, 'stdout', Buffer.from('x'));
+    expect(live.size).toBe(5);
+    expect(live.has('watched')).toBe(true); // someone is watching it: kept
+    expect(live.has('open-49')).toBe(true);
+    expect(live.has('open-0')).toBe(false);
+    live.brokerOutput({ actionId: 'watched', projectId: 'p', proposerId: 'x' }, 'stdout', Buffer.from('still live'));
+    expect(seen).toEqual(['still live']);
+  });
+
   it('a watch on an action that never ran leaves nothing behind when it closes', () => {
     const { live } = hub({});
     const watch = live.watch('never', -1, () => {});

@@ -43,7 +43,7 @@ export function containersPage(root: HTMLElement, ctx: Ctx): () => void {
   const load = async (): Promise<void> => {
     const { containers } = await ctx.api.get<{ containers: ContainerRow[] }>('/api/containers');
     ctx.live.watch(ctx.projects.map((p) => p.id));
-    const visible = ctx.me.kind === 'admin' ? containers : containers.filter((c) => ctx.projects.some((p) => p.id === c.projectId));
+    const visible = ctx.me.kind !== 'human' ? containers : containers.filter((c) => ctx.projects.some((p) => p.id === c.projectId));
     clear(body);
     for (const row of visible) {
       const proposal = proposals.get(row.projectId);
