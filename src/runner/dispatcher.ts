@@ -212,6 +212,8 @@ export class Dispatcher {
           signal: this.#shutdown.signal,
           beforeSpawn: recordStart,
           onSpawned,
+          onSandboxRepair: (paths) =>
+            options.observer.warning('sandbox_metadata_restored', `${execute.dispatchId} changed the mode or owner of ${paths.join(', ')} from inside the sandbox; it was put back`),
         },
       );
     }

@@ -41,6 +41,8 @@ export interface TerminalContext {
   beforeSpawn?: () => void;
   /** Called right after the shell is spawned (or failed to spawn): the ack and the log wait for it. */
   onSpawned?: () => void;
+  /** A sandboxed command changed a pinned folder's mode or owner, which was put back. */
+  onSandboxRepair?: (paths: string[]) => void;
 }
 
 type TerminalExecute = Execute & { action: { type: 'terminal' } };
@@ -97,9 +99,10 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
   });
   streamer.flush();
   try {
-    launch.cleanup();
-  } catch {
-    // a temp folder left behind is not worth failing a finished command for
+    const restored = launch.cleanup();
+    if (restored.length > 0) context.onSandboxRepair?.(restored);
+  } catch (error) {
+    context.onSandboxRepair?.([`(could not restore: ${(error as Error).message})`]);
   }
   return toResult(execute, outcome, timeoutMs, limits.killGraceMs);
 }

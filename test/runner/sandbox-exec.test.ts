@@ -104,14 +104,28 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     'node -e "require(\'fs\').renameSync(\'.git\', \'g3\')"',
     'sh -c "echo evil > permissions.json"',
     'find . -name config -path "*/.git/*" -exec sh -c "echo evil >> {}" \\;',
+    // The protected entries' own metadata: mode, group, times, extended attributes.
+    'chmod 777 .git',
+    'chmod 777 .git/hooks .git/config permissions.json',
+    'chmod -R o+w .git',
+    'chmod g+s .git && chgrp $(id -g) .git',
+    'touch -d 2001-01-01 .git .git/hooks .git/config permissions.json',
+    'python3 -c "import os; os.chmod(\'.git\', 0o777); os.utime(\'.git\', (1, 1))"',
+    'python3 -c "import os; os.setxattr(\'.git\', \'user.pwned\', b\'1\')"',
+    'python3 -c "import os; os.setxattr(\'permissions.json\', \'user.pwned\', b\'1\')"',
+    'node -e "require(\'fs\').chmodSync(\'.git\', 0o777)"',
+    'cd .git && chmod 777 .',
+    'cd -P .git && chmod 777 ../.git',
   ];
 
   it(`${attacks.length} attacks leave every protected entry as it was (each also works unsandboxed on a copy)`, async () => {
     const control = canaryTree();
     try {
-      const outcome = await runIn(control.root, 'echo x >> .git/config && echo y > .git/hooks/pre-commit && echo z > permissions.json', { sandboxed: false });
+      const controlBefore = protectedState(control.root);
+      const outcome = await runIn(control.root, 'chmod 777 .git && echo x >> .git/config && echo y > .git/hooks/pre-commit && echo z > permissions.json', { sandboxed: false });
       expect(outcome.exitCode).toBe(0);
-      expect(protectedState(control.root)).not.toEqual(protectedState(canary.root));
+      const controlAfter = protectedState(control.root);
+      for (const name of ['.git', '.git/config', '.git/hooks', 'permissions.json']) expect(controlAfter[name], name).not.toBe(controlBefore[name]);
     } finally {
       control.cleanup();
     }

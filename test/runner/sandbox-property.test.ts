@@ -40,6 +40,16 @@ const WRITERS: Array<(target: string) => string> = [
   (t) => `sh -c ${q(`echo pwned > ${t}`)}`,
   (t) => `git log --output=${t}`,
   (t) => `git diff --output=${t}`,
+  // Metadata of the protected entries themselves (mode, group, times, extended attributes).
+  (t) => `chmod 777 ${t}`,
+  (t) => `chmod -R g+w,o+w ${t}`,
+  (t) => `chgrp $(id -g) ${t} && chmod 2777 ${t}`,
+  (t) => `touch -d 2001-01-01 ${t}`,
+  (t) => `touch -h -m ${t}`,
+  (t) => `python3 -c ${q(`import os,glob; [os.chmod(p, 0o777) or os.utime(p, (1, 1)) for p in glob.glob('${t}')]`)}`,
+  (t) => `python3 -c ${q(`import os,glob; [os.setxattr(p, 'user.pwned', b'1') for p in glob.glob('${t}')]`)}`,
+  (t) => `node -e ${q(`require('fs').chmodSync('${t}', 0o777)`)}`,
+  (t) => `node -e ${q(`require('fs').utimesSync('${t}', 1, 1)`)}`,
 ];
 
 const PREFIXES = ['', 'cd .git && ', 'cd -P .git; ', 'cd src && cd .. && ', 'cd nope || ', '( cd .git ) ; ', 'cd .. ; ', 'cd OUT && '];

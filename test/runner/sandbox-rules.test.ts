@@ -167,18 +167,19 @@ describe('seccomp program (no unix sockets, no io_uring, no foreign ABI)', () =>
   }
 
   for (const arch of Object.values(SECCOMP_ARCHES)) {
-    it(`${arch.name}: socket(AF_UNIX) -> EPERM, io_uring_setup -> ENOSYS, other ABIs -> ENOSYS, everything else allowed`, () => {
+    it(`${arch.name}: socket(AF_UNIX) -> EPERM, io_uring_setup -> ENOSYS, xattr writes -> ENOTSUP, other ABIs -> ENOSYS, everything else allowed`, () => {
       const program = decode(seccompProgram(arch.name));
       const run = (nr: number, arg0 = 0, auditArch = arch.auditArch) => evaluate(program, { nr, arch: auditArch, arg0 });
       expect(run(arch.socketNr, 1)).toBe(0x0005_0001);
       expect(run(arch.socketNr, 2)).toBe(0x7fff_0000); // AF_INET
       expect(run(arch.socketNr, 10)).toBe(0x7fff_0000); // AF_INET6
       expect(run(arch.ioUringSetupNr)).toBe(0x0005_0026);
+      for (const nr of arch.xattrWriteNrs) expect(run(nr)).toBe(0x0005_005f); // ENOTSUP
       expect(run(arch.socketNr, 1, 0x4000_0003)).toBe(0x0005_0026); // i386
       if (arch.foreignNrBit !== 0) expect(run(arch.foreignNrBit + arch.socketNr, 1)).toBe(0x0005_0026); // x32
       fc.assert(
         fc.property(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 0, max: 64 }), (nr, arg0) => {
-          fc.pre(nr !== arch.socketNr && nr !== arch.ioUringSetupNr);
+          fc.pre(nr !== arch.socketNr && nr !== arch.ioUringSetupNr && !arch.xattrWriteNrs.includes(nr));
           expect(run(nr, arg0)).toBe(0x7fff_0000);
         }),
       );

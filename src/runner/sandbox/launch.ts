@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BWRAP, bwrapArgs } from './bwrap.ts';
+import { capturePinned, restorePinned } from './pinned-metadata.ts';
 import type { SandboxBackend } from './platform.ts';
 import { prepareProtection } from './prepare.ts';
 import { sandboxRules } from './rules.ts';
@@ -21,8 +22,11 @@ export interface Launch {
   input: Buffer | null;
   env: NodeJS.ProcessEnv;
   sandboxed: SandboxBackend | null;
-  /** Removes what the launch created for this command only (the macOS private temp folder). */
-  cleanup: () => void;
+  /**
+   * After the command: puts back the pinned folders' metadata (returns the paths a command had
+   * changed) and removes what the launch created for this command only (macOS private temp).
+   */
+  cleanup: () => string[];
 }
 
 export interface LaunchRequest {
@@ -39,9 +43,10 @@ export interface LaunchRequest {
 
 export function launchFor(request: LaunchRequest): Launch {
   const { command, root, cwd, env, backend } = request;
-  if (backend === null) return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => {} };
+  if (backend === null) return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => [] };
   const protection = prepareProtection(root);
   const rules = sandboxRules({ root, cwd, network: request.network, readOnly: protection.readOnly, pinned: protection.pinned });
+  const pinnedBefore = capturePinned(protection.pinned);
   if (backend === 'bwrap') {
     const input = request.seccomp === false ? null : seccompProgram();
     return {
@@ -50,7 +55,7 @@ export function launchFor(request: LaunchRequest): Launch {
       input,
       env,
       sandboxed: 'bwrap',
-      cleanup: () => {},
+      cleanup: () => restorePinned(pinnedBefore),
     };
   }
   const privateTmp = mkdtempSync(path.join(os.tmpdir(), 'brabo-sandbox-'));
@@ -60,6 +65,9 @@ export function launchFor(request: LaunchRequest): Launch {
     input: null,
     env: { ...env, TMPDIR: privateTmp },
     sandboxed: 'seatbelt',
-    cleanup: () => rmSync(privateTmp, { recursive: true, force: true }),
+    cleanup: () => {
+      rmSync(privateTmp, { recursive: true, force: true });
+      return restorePinned(pinnedBefore);
+    },
   };
 }

@@ -4,6 +4,10 @@
 // io_uring (which performs socket operations without passing through the socket system call), and
 // cannot make system calls of another ABI (i386/x32 on x86_64, arm32 on arm64), where the same
 // call has another number. socketpair() stays allowed: it only connects the process to itself.
+// Setting or removing extended attributes fails with ENOTSUP (what tools see on file systems
+// without them, and skip): the pinned .git is the one place of the host whose metadata a sandboxed
+// command could otherwise change; its mode, owner and times are restored after the command
+// (launch.ts), xattrs are refused here.
 
 const BPF = {
   ldAbsW: 0x20, // BPF_LD | BPF_W | BPF_ABS
@@ -16,6 +20,7 @@ const SECCOMP_RET_ALLOW = 0x7fff_0000;
 const SECCOMP_RET_ERRNO = 0x0005_0000;
 const EPERM = 1;
 const ENOSYS = 38;
+const ENOTSUP = 95;
 const AF_UNIX = 1;
 /** Offsets in struct seccomp_data. args[0]'s low 32 bits sit at 16 on little-endian machines. */
 const OFFSET = { nr: 0, arch: 4, arg0Low: 16 } as const;
@@ -27,11 +32,13 @@ export interface SeccompArch {
   ioUringSetupNr: number;
   /** x32 system calls on x86_64 carry this bit; 0 where there is no such ABI. */
   foreignNrBit: number;
+  /** setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr, setxattrat, removexattrat. */
+  xattrWriteNrs: readonly number[];
 }
 
 export const SECCOMP_ARCHES: Record<'x64' | 'arm64', SeccompArch> = {
-  x64: { name: 'x64', auditArch: 0xc000_003e, socketNr: 41, ioUringSetupNr: 425, foreignNrBit: 0x4000_0000 },
-  arm64: { name: 'arm64', auditArch: 0xc000_00b7, socketNr: 198, ioUringSetupNr: 425, foreignNrBit: 0 },
+  x64: { name: 'x64', auditArch: 0xc000_003e, socketNr: 41, ioUringSetupNr: 425, foreignNrBit: 0x4000_0000, xattrWriteNrs: [188, 189, 190, 197, 198, 199, 463, 466] },
+  arm64: { name: 'arm64', auditArch: 0xc000_00b7, socketNr: 198, ioUringSetupNr: 425, foreignNrBit: 0, xattrWriteNrs: [5, 6, 7, 14, 15, 16, 463, 466] },
 };
 
 export class SeccompUnsupportedError extends Error {
@@ -57,6 +64,11 @@ export function seccompProgram(archName: string = process.arch): Buffer {
   }
   const uringCheck = at();
   program.push([BPF.jeqK, 0 /* -> denyNosys */, 0, arch.ioUringSetupNr]);
+  const xattrChecks: number[] = [];
+  for (const nr of arch.xattrWriteNrs) {
+    xattrChecks.push(at());
+    program.push([BPF.jeqK, 0 /* -> denyNotsup */, 0, nr]);
+  }
   const socketCheck = at();
   program.push([BPF.jeqK, 0, 0 /* -> allow */, arch.socketNr]);
   program.push([BPF.ldAbsW, 0, 0, OFFSET.arg0Low]);
@@ -69,12 +81,15 @@ export function seccompProgram(archName: string = process.arch): Buffer {
   const denyAbi = at();
   program.push([BPF.retK, 0, 0, SECCOMP_RET_ERRNO | ENOSYS]);
   const denyNosys = denyAbi;
+  const denyNotsup = at();
+  program.push([BPF.retK, 0, 0, SECCOMP_RET_ERRNO | ENOTSUP]);
 
   // Jump offsets are relative to the next instruction.
   const rel = (from: number, to: number): number => to - from - 1;
   program[archCheck]![2] = rel(archCheck, denyAbi);
   if (foreignCheck >= 0) program[foreignCheck]![1] = rel(foreignCheck, denyAbi);
   program[uringCheck]![1] = rel(uringCheck, denyNosys);
+  for (const check of xattrChecks) program[check]![1] = rel(check, denyNotsup);
   program[socketCheck]![2] = rel(socketCheck, allow);
   program[unixCheck]![1] = rel(unixCheck, denyPerm);
   program[unixCheck]![2] = rel(unixCheck, allow);

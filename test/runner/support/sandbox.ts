@@ -1,6 +1,7 @@
 // A canary tree for the sandbox tests: a project root with the protected files (and some ordinary
 // ones), plus canary folders outside it, and a way to run a command sandboxed (real bwrap) or not,
 // through the same launch and supervisor path the runner uses.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -71,20 +72,36 @@ export function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-/** The protected entries' state: content hashes, kinds and modes. */
+const PROTECTED = ['.git', '.git/config', '.git/hooks', 'permissions.json'] as const;
+
+/**
+ * The protected entries' state: kind, content (hooks: every file in it), mode, owner, times
+ * and extended attributes. Any change a sandboxed command could leave on them shows here.
+ */
 export function protectedState(root: string): Record<string, string> {
   const entries: Record<string, string> = {};
-  for (const name of ['.git/config', 'permissions.json']) {
+  const xattrs = listXattrs(PROTECTED.map((name) => path.join(root, name)));
+  for (const name of PROTECTED) {
     const file = path.join(root, name);
     const stat = statSync(file, { throwIfNoEntry: false });
-    entries[name] = stat === undefined ? 'missing' : `${stat.isFile() ? 'file' : 'other'} ${stat.mode.toString(8)} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+    if (stat === undefined) {
+      entries[name] = 'missing';
+      continue;
+    }
+    const meta = `${stat.mode.toString(8)} ${stat.uid}:${stat.gid} m${stat.mtimeMs} x${xattrs[file] ?? '?'}`;
+    if (stat.isFile()) entries[name] = `file ${meta} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+    else if (name === '.git') entries[name] = `dir ${meta}`;
+    else entries[name] = `dir ${meta} ${[...snapshot(file).entries()].sort().join(',')}`;
   }
-  const hooks = path.join(root, '.git', 'hooks');
-  const hooksStat = statSync(hooks, { throwIfNoEntry: false });
-  entries['.git/hooks'] = hooksStat?.isDirectory() ? `dir ${hooksStat.mode.toString(8)} ${[...snapshot(hooks).entries()].sort().join(',')}` : 'missing';
-  const git = statSync(path.join(root, '.git'), { throwIfNoEntry: false });
-  entries['.git'] = git?.isDirectory() ? `dir ${git.mode.toString(8)}` : 'missing';
   return entries;
+}
+
+/** path -> its extended attribute names (one python3 call for all paths; node has no xattr API). */
+function listXattrs(paths: string[]): Record<string, string> {
+  const result = spawnSync('python3', ['-c', 'import os,sys,json; print(json.dumps({p: sorted(os.listxattr(p)) if os.path.exists(p) else None for p in sys.argv[1:]}))', ...paths], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`listing xattrs failed: ${result.stderr}`);
+  const parsed = JSON.parse(result.stdout) as Record<string, string[] | null>;
+  return Object.fromEntries(Object.entries(parsed).map(([file, names]) => [file, JSON.stringify(names)]));
 }
 
 export interface RunOptions {
