@@ -52,13 +52,17 @@ const FINAL = new Set(['executed', 'failed']);
 
 /** Waits until every tracked action is settled (bounded), then checks each one. Returns counts by outcome. */
 export async function verdict(api: Api, projectId: string, tracked: Tracked[], runs: (marker: string) => number, settleMs = 60_000): Promise<Record<string, number>> {
+  let stuck: string[] = [];
   await waitUntil(async () => {
+    stuck = [];
     for (const t of tracked) {
       const view = await api.call('GET', `/api/actions/${t.actionId}`);
-      if (!FINAL.has(view.body?.dispatch?.state)) return false;
+      if (!FINAL.has(view.body?.dispatch?.state)) stuck.push(`${t.marker}: ${view.body?.status} ${JSON.stringify(view.body?.dispatch)}`);
     }
-    return true;
-  }, 'every action to settle', settleMs, 200);
+    return stuck.length === 0;
+  }, 'every action to settle', settleMs, 200).catch((error: Error) => {
+    throw new Error(`${error.message}; not settled: ${stuck.slice(0, 10).join('; ')} (${stuck.length} in all)`);
+  });
   const counts: Record<string, number> = {};
   const problems: string[] = [];
   for (const t of tracked) {
@@ -86,4 +90,23 @@ export async function verdict(api: Api, projectId: string, tracked: Tracked[], r
   for (const t of tracked) if (!seen.has(`${t.actionId}:settlement`)) problems.push(`${t.marker}: no settlement event`);
   expect(problems).toEqual([]);
   return counts;
+}
+
+/** Every action of the project (proposals whose answer was lost with a killed node included), with the marker its command names. */
+export async function trackedFromList(api: Api, projectId: string): Promise<Tracked[]> {
+  const listed = (await api.call('GET', `/api/projects/${projectId}/actions?limit=1000`)).body.actions as Array<{ id: string; payload: { command?: string } }>;
+  return listed.flatMap((a) => {
+    const marker = /^sh mark\.sh (\S+)/.exec(a.payload.command ?? '')?.[1];
+    return marker ? [{ actionId: a.id, marker }] : [];
+  });
+}
+
+/** POSTs a proposal and forgets about the answer (the node may die under it). */
+export function fireProposal(api: Api, projectId: string, root: string, marker: string, linger = '0.2'): Promise<void> {
+  return api
+    .call('POST', `/api/projects/${projectId}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: `sh mark.sh ${marker} ${linger}`, cwd: root, timeoutMs: 20_000 } })
+    .then(
+      () => {},
+      () => {},
+    );
 }
