@@ -1,6 +1,7 @@
 // Broker benchmark (npm run bench:broker). One run, one engine, one container, interleaved:
 //   exec round trip through the broker   vs  the `docker exec` CLI        (target: ratio <= 1.0)
 //   start / stop / remove via the broker vs  bare dockerode calls         (target: ratio <= 1.2)
+//   (the bare start does what broker.start must: protected mounts and a write-probe exec)
 // Figures are medians; ratios are broker / floor measured in the same run.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,7 @@ import { pino } from 'pino';
 import { resolveConfig } from '../broker/config.ts';
 import { createOptions } from '../broker/container-spec.ts';
 import { createDockerBroker } from '../broker/index.ts';
+import { parseOwner, prepareProtectedPaths } from '../broker/protected-paths.ts';
 import type { BrokerResult, ContainerSpec } from '../broker/port.ts';
 
 const run = promisify(execFile);
@@ -59,6 +61,14 @@ function report(name: string, brokerMs: number[], floorMs: number[], floorName: 
   return pass;
 }
 
+/** A plain exec that writes and removes a file in /work, awaited to its end (the floor of the write probe). */
+async function probe(container: Docker.Container): Promise<void> {
+  const exec = await container.exec({ Cmd: ['sh', '-c', 'echo probe > /work/.bench-probe && rm -f /work/.bench-probe'], AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  stream.resume();
+  await new Promise((resolve) => stream.once('end', resolve));
+}
+
 async function main(): Promise<void> {
   const workspace = await mkdtemp(join(tmpdir(), 'brabo-bench-ws-'));
   await chmod(workspace, 0o777);
@@ -84,12 +94,16 @@ async function main(): Promise<void> {
     const phases = { start: [[], []], stop: [[], []], remove: [[], []] } as Record<string, [number[], number[]]>;
     for (let i = 0; i < LIFECYCLE_ROUNDS; i++) {
       const projectId = `life-${i}`;
-      const bareOptions = createOptions(bareConfig, spec(`bare-${projectId}`), []);
+      // The same work as broker.start: the protected read-only mounts and the write probe exec.
+      const mounts = await prepareProtectedPaths(workspace, parseOwner(bareConfig.user));
+      if (!Array.isArray(mounts)) throw new Error(mounts.message);
+      const bareOptions = createOptions(bareConfig, spec(`bare-${projectId}`), mounts);
       let bare: Docker.Container | undefined;
       phases.start?.[0].push(await timed(async () => ok(await broker.start(spec(projectId)))));
       phases.start?.[1].push(await timed(async () => {
         bare = await docker.createContainer(bareOptions);
         await bare.start();
+        await probe(bare);
       }));
       phases.stop?.[0].push(await timed(async () => ok(await broker.stop(projectId))));
       phases.stop?.[1].push(await timed(() => bare!.stop({ t: 10 })));
