@@ -154,6 +154,23 @@ describe('live output', () => {
     ]);
   });
 
+  it('a stream ends from the store when this node is never told of the settlement (it was recorded on another node)', async () => {
+    const other = await createProject(server, { executionMode: 'runner', root: tempDir('live-other'), name: 'No runner' });
+    const posted = await server.call('POST', `/api/projects/${other.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'echo x', cwd: other.root } });
+    const live = server.app.live?.output as NonNullable<typeof server.app.live>['output'];
+    const settled = live.settled.bind(live);
+    live.settled = () => {}; // this node hears nothing: as if another node recorded the outcome
+    try {
+      const sse = readSse(posted.body.id);
+      await waitUntil(() => live.has(posted.body.id), 'the watch');
+      await server.call('POST', `/api/actions/${posted.body.id}/approve`, { userId: 'max' }); // no runner: runner_not_connected
+      const events = await sse.done;
+      expect(events.at(-1)).toMatchObject({ event: 'end', data: { status: 'failed', code: 'runner_not_connected' } });
+    } finally {
+      live.settled = settled;
+    }
+  });
+
   it('a client that goes away mid-stream leaves no listener behind', async () => {
     const posted = await propose('sh ticks.sh');
     const sse = readSse(posted.body.id);
