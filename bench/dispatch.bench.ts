@@ -5,6 +5,11 @@
 // port 0); the runner is a real `./bin/brabo runner` child. The command is `date +%s%N`, so its
 // own start time (wall clock, same machine) is compared with the wall clock just before the
 // approve request was sent. Target: p99 < 20 ms.
+// Sandbox (issue 9 B.4): a second project's runner runs with `--sandbox all`, so its approved
+// commands start inside bwrap; the two are sampled alternately and what bwrap adds to "approve ->
+// command start" is reported at p50 as the median of 3 rounds with their spread, next to the
+// same difference measured at the runner alone (spawn -> command start, bench/sandbox-start.ts).
+// Target: bwrap adds <= 15 ms at p50.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +21,7 @@ import WebSocket from 'ws';
 import { createApp } from '../src/app.ts';
 import { type AppConfig, GATEWAY_CHECKOUT, loadExecutionConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
+import { measureSandboxStart } from './sandbox-start.ts';
 
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 300);
 const WARMUP = 20;
@@ -27,6 +33,12 @@ const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted
 const summary = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s[s.length - 1] as number };
+};
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+/** p50(sandboxed) - p50(plain) in each of 3 consecutive thirds of the samples. */
+const roundsOfDelta = (plain: number[], sandboxed: number[]): number[] => {
+  const third = Math.floor(plain.length / 3);
+  return [0, 1, 2].map((r) => summary(sandboxed.slice(r * third, (r + 1) * third)).p50 - summary(plain.slice(r * third, (r + 1) * third)).p50);
 };
 
 async function main(): Promise<void> {
@@ -65,8 +77,22 @@ async function main(): Promise<void> {
     env: { ...process.env, BRABO_RUNNER_TOKEN: token, NO_COLOR: '1' },
     stdio: 'ignore',
   });
+  // The same, with every approved command sandboxed (--sandbox all) in its own project folder.
+  const sandboxedMachine = join(dir, 'sandboxed-machine');
+  mkdirSync(sandboxedMachine);
+  const sandboxedProject = await call('POST', '/api/projects', { name: 'Bench sandboxed', executionMode: 'runner', root: sandboxedMachine, ownerId: 'olivia' });
+  await call('PUT', `/api/projects/${sandboxedProject.id}/members/agent`, { role: 'developer', kind: 'agent' });
+  const sandboxedToken = (await call('POST', `/api/projects/${sandboxedProject.id}/runner-tokens`)).token;
+  const sandboxedRunner = spawn(
+    BRABO,
+    ['runner', '--url', `ws://127.0.0.1:${port}/socket`, '--root', sandboxedMachine, '--project', sandboxedProject.id, '--journal', join(dir, 'journal-sandboxed.jsonl'), '--sandbox', 'all'],
+    { env: { ...process.env, BRABO_RUNNER_TOKEN: sandboxedToken, NO_COLOR: '1' }, stdio: 'ignore' },
+  );
   try {
     while (!app.execution?.gateway.runners.isConnected(project.id)) await new Promise((r) => setTimeout(r, 20));
+    while (!app.execution?.gateway.runners.isConnected(sandboxedProject.id)) await new Promise((r) => setTimeout(r, 20));
+    const sandboxState = app.execution.gateway.runners.connectedRunners().find((r) => r.projectId === sandboxedProject.id)?.sandbox;
+    if (sandboxState?.available !== true) throw new Error(`the --sandbox all runner has no sandbox: ${JSON.stringify(sandboxState)} (install bubblewrap)`);
 
     // Floor: a bare push round trip through the same gateway (phoenix client, admin watcher).
     const socket = new Socket(`ws://127.0.0.1:${port}/socket`, { transport: WebSocket, params: { token: TOKEN } });
@@ -97,8 +123,9 @@ async function main(): Promise<void> {
       ackedAt = wallMs();
       return outcome;
     };
-    for (let i = 0; i < SAMPLES + WARMUP; i++) {
-      const proposed = await call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent', actionType: 'terminal', payload: { command: 'date +%s%N', cwd: machine } });
+    /** Proposes `date +%s%N`, approves it, returns approve -> command start and approve -> settled. */
+    const approveAndRun = async (projectId: string, cwd: string): Promise<{ start: number; settled: number; push: number; ack: number }> => {
+      const proposed = await call('POST', `/api/projects/${projectId}/actions`, { agentId: 'agent', actionType: 'terminal', payload: { command: 'date +%s%N', cwd } });
       if (proposed.status !== 'pending') throw new Error(`expected pending, got ${JSON.stringify(proposed)}`);
       const t0 = wallMs();
       const p0 = performance.now();
@@ -107,14 +134,26 @@ async function main(): Promise<void> {
       const settledMs = performance.now() - p0;
       const startedNs = BigInt(String(view.settlement?.result?.stdout ?? '0').trim() || '0');
       if (view.settlement?.status !== 'executed') throw new Error(`not executed: ${JSON.stringify(view)}`);
+      return { start: Number(startedNs / 1000n) / 1000 - t0, settled: settledMs, push: pushedAt - t0, ack: ackedAt - pushedAt };
+    };
+    const sandboxedToStart: number[] = [];
+    const plainPaired: number[] = [];
+    for (let i = 0; i < SAMPLES + WARMUP; i++) {
+      const sandboxFirst = i % 2 === 1;
+      const sandboxedRun = sandboxFirst ? await approveAndRun(sandboxedProject.id, sandboxedMachine) : null;
+      const plain = await approveAndRun(project.id, machine);
+      const sandboxed = sandboxedRun ?? (await approveAndRun(sandboxedProject.id, sandboxedMachine));
       if (i >= WARMUP) {
-        toStart.push(Number(startedNs / 1000n) / 1000 - t0);
-        toSettled.push(settledMs);
-        toPush.push(pushedAt - t0);
-        pushToAck.push(ackedAt - pushedAt);
+        toStart.push(plain.start);
+        toSettled.push(plain.settled);
+        toPush.push(plain.push);
+        pushToAck.push(plain.ack);
+        plainPaired.push(plain.start);
+        sandboxedToStart.push(sandboxed.start);
       }
     }
     socket.disconnect();
+    const atRunner = await measureSandboxStart(Math.max(60, Math.floor(SAMPLES / 2)));
 
     const f = summary(floor);
     const s = summary(toStart);
@@ -132,8 +171,22 @@ async function main(): Promise<void> {
         `approve -> settled (long-poll)  ${fmt(e.p50)} ${fmt(e.p99)} ${fmt(e.max)}\n` +
         `target p99 approve -> command start < 20 ms: ${s.p99 < 20 ? 'met' : 'NOT met'}\n`,
     );
+    const sb = summary(sandboxedToStart);
+    const e2eRounds = roundsOfDelta(plainPaired, sandboxedToStart);
+    const runnerRounds = roundsOfDelta(atRunner.plain, atRunner.sandboxed);
+    const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}..${Math.max(...xs).toFixed(2)}`;
+    const added = median(runnerRounds);
+    process.stdout.write(
+      `\nsandbox (bwrap, --sandbox all runner; same run, samples alternated)\n` +
+        `approve -> command start, sandboxed ${fmt(sb.p50)} ${fmt(sb.p99)} ${fmt(sb.max)}\n` +
+        `bwrap adds, approve -> command start, p50: median of 3 rounds ${median(e2eRounds).toFixed(2)} ms (spread ${spread(e2eRounds)})\n` +
+        `bwrap adds, runner spawn -> command start, p50: median of 3 rounds ${added.toFixed(2)} ms (spread ${spread(runnerRounds)}; ` +
+        `plain p50 ${summary(atRunner.plain).p50.toFixed(2)} ms, sandboxed p50 ${summary(atRunner.sandboxed).p50.toFixed(2)} ms, ${atRunner.plain.length} each)\n` +
+        `target: bwrap adds <= 15 ms at p50: ${added <= 15 ? 'met' : 'NOT met'}\n`,
+    );
   } finally {
     runner.kill('SIGTERM');
+    sandboxedRunner.kill('SIGTERM');
     await app.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,8 +15,7 @@ export function bwrapArgs(rules: SandboxRules, command: string, options: BwrapOp
     '--die-with-parent', // the whole tree goes when bwrap (and so the runner's supervision) goes
     '--new-session', // no controlling terminal: TIOCSTI cannot type into the user's shell
     '--unshare-pid', // own PID namespace: no /proc/<runner>/environ, no signals to the runner
-    '--unshare-ipc',
-    '--unshare-cgroup-try',
+    '--unshare-ipc', // no System V shared memory or semaphores of host processes
     '--cap-drop', 'ALL', // even when the runner runs as root: no umount of the read-only binds
   ];
   if (!rules.network) args.push('--unshare-net');
