@@ -9,11 +9,16 @@
 // folder, so it is pinned too: created as "." when absent (git then uses .git itself, exactly as
 // without the file) and mounted read-only.
 //
+// What those files point at inside the project is protected the same way: a core.hooksPath folder
+// (husky's `.husky`), include.path files, and the targets of hooks that are symlinks (`pre-commit
+// -> ../../scripts/pre-commit`); otherwise a command would rewrite the hook instead of .git/hooks.
+//
 // A protected path that is a symlink is refused: Docker follows a bind source's symlinks, so a
 // `.git/config -> /etc/shadow` would otherwise expose a host file inside the container.
-import { chown, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { failure } from './failures.ts';
+import { gitConfigRefs } from './git-config-refs.ts';
 import { WORKSPACE_MOUNT } from './paths.ts';
 import type { BrokerFailure } from './port.ts';
 
@@ -86,6 +91,44 @@ export async function prepareProtectedPaths(workspace: string, owner: Owner): Pr
         if ((await make(path, kind)) === kind) mounts.push({ source: path, target: toTarget(path), readOnly: true });
       }
     }
+    await protectReferences(gitDir);
+  };
+  /** What the config and the hooks point at inside the project: read-only too. */
+  const protectReferences = async (gitDir: string) => {
+    const hookDirs = [join(gitDir, 'hooks')];
+    const config = join(gitDir, 'config');
+    const refs = gitConfigRefs(await readFile(config, 'utf8'));
+    for (const value of refs.hooksPaths) {
+      // Relative to the top of the work tree (where hooks run); `~` is outside the project.
+      if (value.startsWith('~')) continue;
+      const path = inProject(value, workspace);
+      if (!isInside(workspace, path) && path !== workspace) continue;
+      if (path === workspace) throw new Unsafe(`core.hooksPath in ${config} is the project folder itself`);
+      if ((await make(path, 'dir')) !== 'dir') throw new Unsafe(`${path} (core.hooksPath) is not a folder`);
+      protect(path);
+      hookDirs.push(path);
+    }
+    for (const value of refs.includes) {
+      if (value.startsWith('~')) continue;
+      // Relative to the folder of the config file that includes it.
+      const path = inProject(value, gitDir, workspace);
+      if (!isInside(workspace, path)) continue;
+      if ((await make(path, 'file')) !== 'file') throw new Unsafe(`${path} (include.path) is not a regular file`);
+      protect(path);
+    }
+    // A hook that is a symlink runs whatever it points to: that file is protected too.
+    for (const folder of hookDirs) {
+      for (const name of await readdir(folder)) {
+        const hook = join(folder, name);
+        if (!(await lstat(hook)).isSymbolicLink()) continue;
+        const target = await realpath(hook).catch(() => undefined);
+        if (target === undefined) throw new Unsafe(`${hook} is a symbolic link to nothing (a command could create its target)`);
+        if (isInside(await realpath(workspace), target)) protect(join(workspace, relative(await realpath(workspace), target)));
+      }
+    }
+  };
+  const protect = (path: string) => {
+    if (!mounts.some((mount) => mount.source === path)) mounts.push({ source: path, target: toTarget(path), readOnly: true });
   };
 
   try {
@@ -114,6 +157,11 @@ export async function prepareProtectedPaths(workspace: string, owner: Owner): Pr
   }
   // Parents before children, so a read-only file is mounted over the pinned folder, not under it.
   return mounts.sort((a, b) => a.target.split('/').length - b.target.split('/').length);
+}
+
+/** A config value as a host path: `/work/...` is how git inside the container sees the project. */
+function inProject(value: string, base: string, workspace = base): string {
+  return value === WORKSPACE_MOUNT || value.startsWith(`${WORKSPACE_MOUNT}/`) ? join(workspace, value.slice(WORKSPACE_MOUNT.length)) : resolve(base, value);
 }
 
 function isInside(root: string, path: string): boolean {

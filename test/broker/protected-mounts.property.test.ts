@@ -185,6 +185,34 @@ describe('the broker read-only mounts (issue 9 B.5)', () => {
     expect(await readdir(join(bare, '.git', 'hooks'))).toEqual([]);
   });
 
+  it('protects what the config and the hooks point at inside the project: core.hooksPath, include.path, symlinked hooks', async () => {
+    const repo = join(parent, 'references');
+    for (const folder of ['.git/hooks', '.husky', 'scripts']) await mkdir(join(repo, folder), { recursive: true });
+    await writeFile(join(repo, '.git', 'config'), '[core]\n\thooksPath = .husky\n[include]\n\tpath = ../team.gitconfig\n');
+    await writeFile(join(repo, '.husky', 'pre-commit'), '#!/bin/sh\nexit 0\n');
+    await writeFile(join(repo, 'team.gitconfig'), '[user]\n\tname = team\n');
+    await writeFile(join(repo, 'scripts', 'pre-push'), '#!/bin/sh\nexit 0\n');
+    const { symlink } = await import('node:fs/promises');
+    await symlink('../../scripts/pre-push', join(repo, '.git', 'hooks', 'pre-push'));
+    for (const path of ['', '.husky', 'scripts', '.git']) await chmod(join(repo, path), 0o777);
+    for (const path of ['.husky/pre-commit', 'team.gitconfig', 'scripts/pre-push']) await chmod(join(repo, path), 0o666);
+    value(await broker.start(spec('references', repo)));
+    const attack = [
+      'echo "touch /work/pwned" >> .husky/pre-commit',
+      'echo evil > .husky/post-merge',
+      'printf "[core]\\n\\tfsmonitor = x\\n" >> team.gitconfig',
+      'echo "touch /work/pwned" >> scripts/pre-push',
+      'mv scripts/pre-push scripts/old; echo evil > scripts/pre-push',
+      'echo still-writable > scripts/other.sh && cat scripts/other.sh',
+    ].join('; ');
+    const result = value(await broker.exec('references', { command: attack, cwd: '/work' }));
+    expect(result.stdout).toBe('still-writable\n');
+    expect(await readFile(join(repo, '.husky', 'pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(await readdir(join(repo, '.husky'))).toEqual(['pre-commit']);
+    expect(await readFile(join(repo, 'team.gitconfig'), 'utf8')).toBe('[user]\n\tname = team\n');
+    expect(await readFile(join(repo, 'scripts', 'pre-push'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+  });
+
   it('refuses to start when a protected path is a symlink (Docker would mount what it points to)', async () => {
     const linked = join(parent, 'linked');
     await mkdir(join(linked, '.git'), { recursive: true });
