@@ -1,7 +1,7 @@
 // The composition root: store, use cases, HTTP server and, when configured, the execution side —
 // the Phoenix gateway on the same HTTP server (`/socket/websocket`), the Docker broker, the
 // dispatcher (subscribed to hand-offs) and the agents' suspended turns.
-import { createRunnerGateway, byRunnerToken, type RunnerGateway, tokenAuthenticator } from '../gateway/index.ts';
+import { createRunnerGateway, byRunnerToken, type RunnerGateway, type RunnerInfo, tokenAuthenticator } from '../gateway/index.ts';
 import { createDockerBroker, type DockerBroker } from '../broker/index.ts';
 import { type Actions, createActions, HandoffNotifier } from './actions/index.ts';
 import type { ActionExecutionPort } from './actions/ports.ts';
@@ -58,6 +58,12 @@ export interface AppExecution {
   cluster: Cluster;
 }
 
+/** `bwrap, enforced (--sandbox auto, network on)` / `none: bwrap not found; NOT enforced (--sandbox off)`. */
+function describeSandbox(s: NonNullable<RunnerInfo['sandbox']>): string {
+  const what = s.available && s.backend ? s.backend : `none${s.reason ? `: ${s.reason}` : ''}`;
+  return `${what}, ${s.enforced ? 'enforced' : 'NOT enforced'} (--sandbox ${s.mode}, network ${s.network ? 'on' : 'off'})`;
+}
+
 /** What the console's runners page shows for one project. */
 function runnerPresenceOf(gateway: RunnerGateway | null, projectId: string, directory: RunnerDirectory | null = null): RunnerPresence {
   const info = gateway?.runners.connectedRunners().find((runner) => runner.projectId === projectId);
@@ -68,12 +74,12 @@ function runnerPresenceOf(gateway: RunnerGateway | null, projectId: string, dire
   }
   const lastSeen = gateway?.runners.lastSeen(projectId) ?? null;
   // The sandbox state arrives with the runner's join (issue 9); older runners do not report it.
-  const sandbox = (info as { sandbox?: unknown } | undefined)?.sandbox;
+  const sandbox = info?.sandbox ?? null;
   return {
     connected: info !== undefined,
     hostname: info?.hostname ?? null,
     runnerVersion: info?.runnerVersion ?? null,
-    sandbox: sandbox === undefined || sandbox === null ? null : typeof sandbox === 'string' ? sandbox : JSON.stringify(sandbox),
+    sandbox: sandbox === null ? null : describeSandbox(sandbox),
     joinedAt: info?.joinedAt.toISOString() ?? null,
     lastSeen: lastSeen?.toISOString() ?? null,
   };

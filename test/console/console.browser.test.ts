@@ -224,6 +224,7 @@ describe('the console in chromium', () => {
     await goto('#/runners');
     const row = page.locator(`tr[data-project="${runnerProject.id}"]`);
     expect(await row.innerText()).toContain('connected');
+    expect(await row.innerText()).toMatch(/(bwrap|seatbelt|none)[^\n]*, (NOT )?enforced \(--sandbox (auto|required|all|off), network (on|off)\)/);
     await smoke(ui, '13-runners');
     await goto(`#/events?project=${runnerProject.id}`);
     await smoke(ui, '14-events');
