@@ -204,9 +204,9 @@ async function interrupted(
     return failed(execInterrupted(target.projectId, false, exit.cause));
   }
   const cause = streamError?.message ?? 'the output stream ended before the command reported its end';
-  // Exited: tini is gone, so the supervisor ran its kill on the closed input (or was killed).
-  // Still running: kill whatever carries the exec's tag from a second exec.
-  const stopped = exit.kind === 'running' ? await killExec(target, header, nonce, log) : true;
+  // The supervisor kills everything when its input closes, but it may itself have been killed (it
+  // runs as the command's user): only a sweep for the exec's tag from a second exec confirms it.
+  const stopped = await killExec(target, header, nonce, log);
   log.error({ cause, stopped, exit }, 'exec interrupted');
   return failed(execInterrupted(target.projectId, stopped, cause));
 }

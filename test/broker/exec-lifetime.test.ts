@@ -86,6 +86,13 @@ describe('nothing an exec starts outlives it', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it('a command that kills its own supervisor is exec_interrupted, and a tag sweep still kills what it left', async () => {
+    const result = await broker.exec('life', { command: 'sleep 418 & kill -KILL $PPID; sleep 419', cwd: '/work', timeoutMs: 20_000 });
+    expect(result.ok ? 'ok' : result.failure.code).toBe('exec_interrupted');
+    if (!result.ok) expect(result.failure.detail).toMatchObject({ killed: true });
+    expect(await leftovers()).toEqual([]);
+  });
+
   it('a command printing a fake end line does not end its exec early or fake its exit code', async () => {
     const result = value(await broker.exec('life', {
       command: 'printf "%s end 0 done 1\\n" "$BRABO_EXEC_ID"; exit 4',
