@@ -12,6 +12,7 @@ import type { ExecutionLimits } from '../../src/execution/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
 import { testAppConfig } from '../http/helpers.ts';
+import { testDatabaseUrl } from '../support/store-mode.ts';
 
 export const BRABO = resolve(import.meta.dirname, '../../bin/brabo');
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
@@ -74,12 +75,13 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const execution = loadExecutionConfig({}, {});
   execution.limits = { ...execution.limits, runnerGraceMs: 1_500, deliveryTimeoutMs: 5_000, resumeWaitMs: 20_000, ...options.limits };
   if (options.docker) execution.docker = { enabled: true, dockerHost: null, image: options.docker.image, labels: options.docker.labels };
+  const databaseUrl = options.databaseUrl ?? (await testDatabaseUrl());
   const config = testAppConfig(dir, {
     adminToken: ADMIN_TOKEN,
     ...(options.projectsBase !== undefined ? { projectsBase: options.projectsBase } : {}),
     gatewayCheckout: GATEWAY_CHECKOUT,
     execution,
-    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
   });
   const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent'), ...(options.consoleAssetsDir ? { consoleAssetsDir: options.consoleAssetsDir } : {}) });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
@@ -177,8 +179,22 @@ export interface ServeProcess extends Api {
 }
 
 /** A real `./bin/brabo serve` child on a free port (it prints the port it got). */
-export function startServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  return startServeAt(dataDir, 0, env);
+export async function startServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  return startServeAt(dataDir, 0, { ...(await storeEnv(dataDir)), ...env });
+}
+
+/** dataDir -> its Postgres URL: a restarted `brabo serve` on the same data dir finds its store again. */
+const schemaOfDataDir = new Map<string, string>();
+
+/** BRABO_TEST_STORE=postgres: DATABASE_URL of the schema of this data dir (fresh the first time). */
+async function storeEnv(dataDir: string): Promise<NodeJS.ProcessEnv> {
+  let url = schemaOfDataDir.get(dataDir) ?? null;
+  if (url === null) {
+    url = await testDatabaseUrl();
+    if (url === null) return {};
+    schemaOfDataDir.set(dataDir, url);
+  }
+  return { DATABASE_URL: url };
 }
 
 /** `./bin/brabo serve --port <port>` (0 = any free port; it prints the one it got). */
@@ -224,7 +240,8 @@ export function freePort(): Promise<number> {
  */
 export async function restartableServe(dataDir: string, env: NodeJS.ProcessEnv): Promise<(extra?: NodeJS.ProcessEnv) => Promise<ServeProcess>> {
   const port = await freePort();
-  return (extra = {}) => startServeAt(dataDir, port, { ...env, ...extra });
+  const store = await storeEnv(dataDir);
+  return (extra = {}) => startServeAt(dataDir, port, { ...store, ...env, ...extra });
 }
 
 /** `<dir>/machine` holding `count.sh`, which appends a line to counter.txt per run; `runs()` counts them. */

@@ -14,15 +14,16 @@ import { Dispatcher } from '../../src/execution/dispatcher.ts';
 import type { RunnerPort, RunnerResultSink } from '../../src/execution/ports.ts';
 import { createLogger } from '../../src/logger.ts';
 import { PermissionsFile } from '../../src/store/permissions-file.ts';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.ts';
+import type { Store } from '../../src/store/types.ts';
+import { openTestStore } from '../support/store-mode.ts';
 
 let dir: string;
-let store: SqliteStore;
+let store: Store;
 const logger = createLogger('silent');
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'brabo-dispatcher-'));
-  store = openSqliteStore(join(dir, 'data'));
+  store = await openTestStore(join(dir, 'data'));
 });
 afterEach(async () => {
   await store.close();

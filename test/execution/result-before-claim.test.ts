@@ -15,17 +15,18 @@ import { Dispatcher } from '../../src/execution/dispatcher.ts';
 import type { RunnerPort } from '../../src/execution/ports.ts';
 import { createLogger } from '../../src/logger.ts';
 import { PermissionsFile } from '../../src/store/permissions-file.ts';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.ts';
+import type { Store } from '../../src/store/types.ts';
+import { openTestStore } from '../support/store-mode.ts';
 
 let dir: string;
-let store: SqliteStore;
+let store: Store;
 let dispatcher: Dispatcher | null = null;
 const logger = createLogger('silent');
 const roots = () => ({ projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw'), runnerProjectsDir: join(dir, 'rp') });
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'brabo-before-claim-'));
-  store = openSqliteStore(join(dir, 'data'));
+  store = await openTestStore(join(dir, 'data'));
 });
 afterEach(async () => {
   await dispatcher?.close();

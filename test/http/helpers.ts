@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type App, createApp } from '../../src/app.ts';
 import type { AppConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { testDatabaseUrl } from '../support/store-mode.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const OWNER = 'olivia';
@@ -34,7 +35,9 @@ export function testAppConfig(dir: string, overrides: Partial<AppConfig> = {}): 
 
 export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'brabo-http-'));
-  const config = testAppConfig(dir, overrides);
+  // BRABO_TEST_STORE=postgres: a fresh schema unless the test chose its store.
+  const databaseUrl = overrides.databaseUrl === undefined ? await testDatabaseUrl() : overrides.databaseUrl;
+  const config = testAppConfig(dir, { ...overrides, ...(databaseUrl ? { databaseUrl } : {}) });
   const app = await createApp(config, { logger: createLogger('silent') });
   return {
     app,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_TERMINAL_ALLOW_PATTERNS } from '../../src/policy/index.ts';
 import { eventsOf, OWNER, proposeTerminal, seedProject, startTestApp, type TestApp } from './helpers.ts';
+import { rawSql } from '../support/store-mode.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -89,10 +90,7 @@ describe('projects and roots', () => {
     mkdirSync(good);
     const p = await t.call('POST', '/api/projects', { name: 'R', executionMode: 'runner', ownerId: OWNER, root: good });
     await t.call('PUT', `/api/projects/${p.body.id}/members/a`, { role: 'developer', kind: 'agent' });
-    const { DatabaseSync } = await import('node:sqlite');
-    const db = new DatabaseSync(join(t.config.dataDir, 'brabo.sqlite'));
-    db.prepare('UPDATE projects SET root = ? WHERE id = ?').run('/', p.body.id);
-    db.close();
+    await rawSql(t.config, 'UPDATE projects SET root = ? WHERE id = ?', ['/', p.body.id]);
     const r = await t.call('POST', `/api/projects/${p.body.id}/actions`, { agentId: 'a', actionType: 'terminal', payload: { command: 'ls', cwd: '/' } });
     expect(r).toMatchObject({ status: 409, body: { error: 'project_root_invalid' } });
   });
