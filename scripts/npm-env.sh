@@ -15,6 +15,11 @@ if ! _brabo_modules_current; then
       unset -f _brabo_modules_current
       return 1 2>/dev/null || exit 1
     fi
+    # The console's assets (dist/console), so `brabo serve` has its console at / on a fresh clone.
+    # A failure here does not stop the server: / then answers 503 saying what to run.
+    echo "brabo: building the console (npm run build:console; once after npm ci)" >&2
+    (cd "$_brabo_root" && npm run --silent build:console >&2) ||
+      echo "brabo: the console could not be built (see above); / answers 503 until \`npm run build\` succeeds" >&2
   fi
   rm -rf "$_brabo_toolchain/.lock"
 fi
