@@ -116,6 +116,12 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     'node -e "require(\'fs\').chmodSync(\'.git\', 0o777)"',
     'cd .git && chmod 777 .',
     'cd -P .git && chmod 777 ../.git',
+    // Git's redirections, absent before: they would send git to a config and hooks elsewhere.
+    'mkdir -p src/evil/hooks && printf "[core]\\n\\tfsmonitor = evil\\n" > src/evil/config && echo ../src/evil > .git/commondir',
+    'printf "[core]\\n\\tfsmonitor = evil\\n" > .git/config.worktree',
+    'mkdir -p .git/modules/lib && printf "[core]\\n\\tfsmonitor = evil\\n" > .git/modules/lib/config',
+    'mkdir -p .git/worktrees/w && echo evil > .git/worktrees/w/config',
+    'python3 -c "open(\'.git/commondir\',\'w\').write(\'/tmp\')"',
   ];
 
   it(`${attacks.length} attacks leave every protected entry as it was (each also works unsandboxed on a copy)`, async () => {
@@ -135,6 +141,27 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
       expect(protectedState(canary.root), command).toEqual(before);
     }
   }, 120_000);
+
+  it('git redirections created by a command are moved to brabo-quarantine/, where git never looks', async () => {
+    await runIn(canary.root, 'echo ../src > .git/commondir && echo x > .git/config.worktree');
+    expect(existsSync(path.join(canary.root, '.git', 'commondir'))).toBe(false);
+    expect(existsSync(path.join(canary.root, '.git', 'config.worktree'))).toBe(false);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(path.join(canary.root, '.git', 'brabo-quarantine')).map((name) => name.replace(/^.*Z-/, '')).sort()).toEqual(['commondir', 'config.worktree']);
+  });
+
+  it('a linked worktree: its git dir inside the root is pinned, so it cannot be swapped for a look-alike', async () => {
+    const { mkdirSync, rmSync, writeFileSync } = await import('node:fs');
+    rmSync(path.join(canary.root, '.git'), { recursive: true });
+    mkdirSync(path.join(canary.root, 'gitdir', 'hooks'), { recursive: true });
+    writeFileSync(path.join(canary.root, 'gitdir', 'config'), '[core]\n');
+    writeFileSync(path.join(canary.root, '.git'), 'gitdir: gitdir\n');
+    for (const command of ['mv gitdir old && mkdir -p gitdir/hooks && echo evil > gitdir/config', 'rm -rf gitdir; mkdir -p gitdir && echo evil > gitdir/config', 'echo "gitdir: elsewhere" > .git', 'rm -f .git && echo "gitdir: src" > .git']) {
+      await runIn(canary.root, command);
+      expect(readFileSync(path.join(canary.root, 'gitdir', 'config'), 'utf8'), command).toBe('[core]\n');
+      expect(readFileSync(path.join(canary.root, '.git'), 'utf8'), command).toBe('gitdir: gitdir\n');
+    }
+  });
 
   it('an absent .git/hooks, .git/config and permissions.json are created first, then protected', async () => {
     const bare = canaryTree();

@@ -18,6 +18,7 @@ const PERMISSIONS = {
 const TARGETS = [
   '.git/config', './.git//config', '.gi?/config', '.git/hook?/pre-commit', '.git/hooks/pre-commit', '.git/hooks/post-checkout',
   'permissions.json', './permissions.json', 'PERMISSIONS.JSON', 'permission?.json', '.git', '.git/hooks',
+  '.git/commondir', '.git/config.worktree', '.git/modules/evil/config', '.git/worktrees/w/config',
   '../outside/secret.txt', 'OUT/secret.txt', 'OUT/new.txt', '/etc/brabo-pwned', '$HOME/.brabo-pwned', '~/.brabo-pwned',
 ];
 

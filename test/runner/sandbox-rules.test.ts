@@ -107,6 +107,11 @@ describe('Seatbelt profile (macOS back-end), generated from the same rules', () 
     expect(profile).toContain('(subpath "/private/var/folders/x/T/brabo-sandbox-1")');
   });
 
+  it('git redirections that do not exist may not be created (Seatbelt can deny what is absent)', () => {
+    const text = seatbeltProfile(sandboxRules({ root: ROOT, cwd: ROOT, network: true, readOnly: [], pinned: [], mustNotAppear: [`${ROOT}/.git/commondir`] }), { privateTmp: '/t' });
+    expect(text).toContain('(deny file-write* (literal "/home/ana/shop/.git/commondir") (subpath "/home/ana/shop/.git/commondir"))');
+  });
+
   it('protected files are literals, protected folders subpaths, and pinned .git cannot be moved', () => {
     const deny = lines.find((line) => line.startsWith('(deny file-write* (literal'))!;
     expect(deny).toContain('(literal "/home/ana/shop/permissions.json")');
@@ -287,6 +292,7 @@ describe('preparing the protected files', () => {
     expect(readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe('');
     expect(protection.pinned).toEqual([path.join(dir, '.git')]);
     expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git/config', '.git/hooks', 'permissions.json']);
+    expect(protection.mustNotAppear.map((entry) => path.relative(dir, entry)).sort()).toEqual(['.git/commondir', '.git/config.worktree', '.git/modules', '.git/worktrees']);
   });
 
   it('leaves existing files as they are and also protects git\'s redirections (commondir, modules) when present', () => {
@@ -305,7 +311,7 @@ describe('preparing the protected files', () => {
     writeFileSync(path.join(dir, 'main-git', 'config'), '');
     writeFileSync(path.join(dir, '.git'), 'gitdir: main-git\n');
     const protection = prepareProtection(dir);
-    expect(protection.pinned).toEqual([]);
+    expect(protection.pinned).toEqual([path.join(dir, 'main-git')]);
     expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git', 'main-git/config', 'main-git/hooks', 'permissions.json']);
   });
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BWRAP, bwrapArgs } from './bwrap.ts';
-import { capturePinned, restorePinned } from './pinned-metadata.ts';
+import { capturePinned, quarantineAppeared, restorePinned } from './pinned-metadata.ts';
 import type { SandboxBackend } from './platform.ts';
 import { prepareProtection } from './prepare.ts';
 import { sandboxRules } from './rules.ts';
@@ -45,8 +45,9 @@ export function launchFor(request: LaunchRequest): Launch {
   const { command, root, cwd, env, backend } = request;
   if (backend === null) return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => [] };
   const protection = prepareProtection(root);
-  const rules = sandboxRules({ root, cwd, network: request.network, readOnly: protection.readOnly, pinned: protection.pinned });
+  const rules = sandboxRules({ root, cwd, network: request.network, readOnly: protection.readOnly, pinned: protection.pinned, mustNotAppear: protection.mustNotAppear });
   const pinnedBefore = capturePinned(protection.pinned);
+  const repair = (): string[] => [...quarantineAppeared(protection.mustNotAppear), ...restorePinned(pinnedBefore)];
   if (backend === 'bwrap') {
     const input = request.seccomp === false ? null : seccompProgram();
     return {
@@ -55,7 +56,7 @@ export function launchFor(request: LaunchRequest): Launch {
       input,
       env,
       sandboxed: 'bwrap',
-      cleanup: () => restorePinned(pinnedBefore),
+      cleanup: repair,
     };
   }
   const privateTmp = mkdtempSync(path.join(os.tmpdir(), 'brabo-sandbox-'));
@@ -67,7 +68,7 @@ export function launchFor(request: LaunchRequest): Launch {
     sandboxed: 'seatbelt',
     cleanup: () => {
       rmSync(privateTmp, { recursive: true, force: true });
-      return restorePinned(pinnedBefore);
+      return repair();
     },
   };
 }

@@ -3,7 +3,8 @@
 // of the host. Its mode, group/owner and times are captured before the command and put back once
 // the sandbox is gone (its whole PID namespace dies with the command, so nothing races the
 // restore); extended attributes cannot be set at all (seccomp.ts).
-import { chmodSync, chownSync, lstatSync, utimesSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, renameSync, utimesSync } from 'node:fs';
+import path from 'node:path';
 
 export interface PinnedMetadata {
   path: string;
@@ -38,4 +39,26 @@ export function restorePinned(captured: readonly PinnedMetadata[]): string[] {
     if (now.atimeMs !== before.atimeMs || now.mtimeMs !== before.mtimeMs) utimesSync(before.path, before.atimeMs / 1000, before.mtimeMs / 1000);
   }
   return changed;
+}
+
+/**
+ * Git's redirections that did not exist before the command (.git/commondir would make git read
+ * its config and hooks from elsewhere) are moved into `<git dir>/brabo-quarantine/`, where git
+ * never looks, instead of being deleted: nothing is lost, nothing takes effect. Returns the paths
+ * moved. The sandbox is gone by now, so nothing races the move.
+ */
+export function quarantineAppeared(mustNotAppear: readonly string[]): string[] {
+  const moved: string[] = [];
+  for (const entry of mustNotAppear) {
+    try {
+      lstatSync(entry);
+    } catch {
+      continue;
+    }
+    const quarantine = path.join(path.dirname(entry), 'brabo-quarantine');
+    mkdirSync(quarantine, { recursive: true, mode: 0o700 });
+    renameSync(entry, path.join(quarantine, `${new Date().toISOString().replaceAll(':', '-')}-${path.basename(entry)}`));
+    moved.push(entry);
+  }
+  return moved;
 }

@@ -12,7 +12,7 @@ import type { ProtectedPath } from './rules.ts';
 export const EMPTY_PERMISSIONS_TEXT = '{"allow": [], "deny": [], "ask": []}\n';
 
 /** Git files that redirect where git reads its config and hooks from: read-only when present. */
-const GIT_REDIRECTS = ['commondir', 'modules', 'worktrees', 'config.worktree'] as const;
+export const GIT_REDIRECTS = ['commondir', 'modules', 'worktrees', 'config.worktree'] as const;
 
 export class SandboxUnprotectableError extends Error {
   override name = 'SandboxUnprotectableError';
@@ -22,12 +22,15 @@ export class SandboxUnprotectableError extends Error {
 export interface Protection {
   readOnly: ProtectedPath[];
   pinned: string[];
+  /** Redirect names absent now: nothing to mount over, so they may not appear (see rules.ts). */
+  mustNotAppear: string[];
 }
 
 /** `root` must be a real path. Creates what is missing; throws SandboxUnprotectableError when a protected name is a symlink. */
 export function prepareProtection(root: string): Protection {
   const readOnly: ProtectedPath[] = [];
   const pinned: string[] = [];
+  const mustNotAppear: string[] = [];
   const permissions = path.join(root, PROTECTED_IN_ROOT.permissions);
   ensureFile(root, permissions, EMPTY_PERMISSIONS_TEXT);
   readOnly.push({ path: permissions, kind: 'file' });
@@ -39,17 +42,21 @@ export function prepareProtection(root: string): Protection {
     // A linked worktree or submodule: `.git` names the real git dir. The pointer itself is read-only;
     // when the git dir it names lies inside the root, its config and hooks are protected too.
     readOnly.push({ path: dotGit, kind: 'file' });
+    // That git dir is pinned like .git: renamed away, a look-alike could take its place.
     const gitDir = linkedGitDir(dotGit);
-    if (gitDir !== null && isInside(root, gitDir) && lstatOrNull(gitDir)?.isDirectory()) protectGitDir(root, gitDir, readOnly);
-    return { readOnly, pinned };
+    if (gitDir !== null && isInside(root, gitDir) && gitDir !== root && lstatOrNull(gitDir)?.isDirectory()) {
+      pinned.push(gitDir);
+      protectGitDir(root, gitDir, readOnly, mustNotAppear);
+    }
+    return { readOnly, pinned, mustNotAppear };
   }
   if (gitStat === null) mkdirSync(dotGit, { mode: 0o755 });
   pinned.push(dotGit);
-  protectGitDir(root, dotGit, readOnly);
-  return { readOnly, pinned };
+  protectGitDir(root, dotGit, readOnly, mustNotAppear);
+  return { readOnly, pinned, mustNotAppear };
 }
 
-function protectGitDir(root: string, gitDir: string, readOnly: ProtectedPath[]): void {
+function protectGitDir(root: string, gitDir: string, readOnly: ProtectedPath[], mustNotAppear: string[]): void {
   const hooks = path.join(gitDir, 'hooks');
   const hooksStat = lstatOrNull(hooks);
   if (hooksStat?.isSymbolicLink()) throw unprotectable(hooks);
@@ -61,7 +68,10 @@ function protectGitDir(root: string, gitDir: string, readOnly: ProtectedPath[]):
   for (const name of GIT_REDIRECTS) {
     const entry = path.join(gitDir, name);
     const stat = lstatOrNull(entry);
-    if (stat === null) continue;
+    if (stat === null) {
+      mustNotAppear.push(entry);
+      continue;
+    }
     if (stat.isSymbolicLink()) throw unprotectable(entry);
     readOnly.push({ path: entry, kind: stat.isDirectory() ? 'dir' : 'file' });
   }

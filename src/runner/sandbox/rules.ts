@@ -30,6 +30,12 @@ export interface SandboxRules {
    * replaced (so `.git` cannot be swapped for a copy without the read-only files).
    */
   pinned: string[];
+  /**
+   * Protected names that do not exist (git's redirections: .git/commondir ...). Seatbelt denies
+   * creating them; bwrap has nothing to mount over, so the runner moves them aside after the
+   * command should it have created one (pinned-metadata.ts).
+   */
+  mustNotAppear: string[];
   /** Outbound network (TCP/UDP). Unix sockets are never reachable (docker.sock, ssh-agent). */
   network: boolean;
   /** A private, empty /tmp that disappears with the command. */
@@ -46,10 +52,11 @@ export interface RulesInput {
   network: boolean;
   readOnly: ProtectedPath[];
   pinned: string[];
+  mustNotAppear?: string[];
 }
 
 export function sandboxRules(input: RulesInput): SandboxRules {
-  for (const entry of [input.root, input.cwd, ...input.readOnly.map((p) => p.path), ...input.pinned]) {
+  for (const entry of [input.root, input.cwd, ...input.readOnly.map((p) => p.path), ...input.pinned, ...(input.mustNotAppear ?? [])]) {
     if (!path.isAbsolute(entry) || entry.includes('\0')) throw new SandboxRuleError(`sandbox paths must be absolute, got ${JSON.stringify(entry)}`);
   }
   return {
@@ -57,6 +64,7 @@ export function sandboxRules(input: RulesInput): SandboxRules {
     cwd: input.cwd,
     readOnly: dedupe(input.readOnly),
     pinned: [...new Set(input.pinned)],
+    mustNotAppear: [...new Set(input.mustNotAppear ?? [])],
     network: input.network,
     privateTmp: true,
     isolateProcesses: true,

@@ -29,11 +29,12 @@ export function seatbeltProfile(rules: SandboxRules, options: SeatbeltOptions): 
     `(allow file-write* (subpath ${sbplString(rules.root)}) (subpath ${sbplString(options.privateTmp)})`,
     '  (literal "/dev/null") (literal "/dev/zero") (literal "/dev/stdout") (literal "/dev/stderr") (regex #"^/dev/fd/[0-9]+$") (regex #"^/dev/tty"))',
   ];
-  if (rules.readOnly.length > 0 || rules.pinned.length > 0) {
+  if (rules.readOnly.length > 0 || rules.pinned.length > 0 || rules.mustNotAppear.length > 0) {
     lines.push('; protected inside the root: read-only, and not movable (a rename would carry them away)');
     const filters = [
       ...rules.readOnly.map((entry) => (entry.kind === 'dir' ? `(subpath ${sbplString(entry.path)})` : `(literal ${sbplString(entry.path)})`)),
       ...rules.pinned.map((folder) => `(literal ${sbplString(folder)})`),
+      ...rules.mustNotAppear.map((entry) => `(literal ${sbplString(entry)}) (subpath ${sbplString(entry)})`),
     ];
     lines.push(`(deny file-write* ${filters.join(' ')})`);
   }

@@ -93,6 +93,10 @@ export function protectedState(root: string): Record<string, string> {
     else if (name === '.git') entries[name] = `dir ${meta}`;
     else entries[name] = `dir ${meta} ${[...snapshot(file).entries()].sort().join(',')}`;
   }
+  // Git's redirections are absent in the canary and must stay so (see prepare.ts GIT_REDIRECTS).
+  for (const name of ['commondir', 'modules', 'worktrees', 'config.worktree']) {
+    entries[`.git/${name}`] = statSync(path.join(root, '.git', name), { throwIfNoEntry: false }) === undefined ? 'missing' : 'present';
+  }
   return entries;
 }
 
