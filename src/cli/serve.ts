@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../app.ts';
 import { ConfigError, loadConfig, parsePositive } from '../config.ts';
 import { StoreCorruptError } from '../store/errors.ts';
+import { ClusterConfigError } from '../cluster/config.ts';
+import { StorePoolConfigError } from '../store/index.ts';
 import { PostgresStartError, PostgresUnreachableError } from '../store/postgres/errors.ts';
 
 const USAGE =
@@ -68,7 +70,13 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     // A named start-up failure (store unreachable, migration refused, ...) is one sentence for the
     // operator, not a stack trace; anything unnamed is a bug and keeps its stack.
-    if (error instanceof PostgresUnreachableError || error instanceof PostgresStartError || error instanceof StoreCorruptError) {
+    if (
+      error instanceof PostgresUnreachableError ||
+      error instanceof PostgresStartError ||
+      error instanceof StoreCorruptError ||
+      error instanceof ClusterConfigError ||
+      error instanceof StorePoolConfigError
+    ) {
       process.stderr.write(`brabo serve: ${error.code}: ${error.message}\n`);
       return 1;
     }

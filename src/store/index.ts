@@ -19,6 +19,30 @@ export async function openStore(
   config: { dataDir: string; databaseUrl?: string | null },
   options: { logger?: Logger } = {},
 ): Promise<Store> {
-  if (config.databaseUrl) return openPostgresStore(config.databaseUrl, options.logger ? { logger: options.logger } : {});
+  if (config.databaseUrl) {
+    return openPostgresStore(config.databaseUrl, { ...(options.logger ? { logger: options.logger } : {}), ...poolSizes(process.env) });
+  }
   return openSqliteStore(config.dataDir);
+}
+
+/**
+ * BRABO_PG_WRITERS / BRABO_PG_READERS: pool sizes per node (default 8 + 8). Several nodes share
+ * the server's max_connections (README "Scaling out", connection budget).
+ */
+function poolSizes(env: NodeJS.ProcessEnv): { maxWriters?: number; maxReaders?: number } {
+  const size = (name: string): number | undefined => {
+    const value = env[name];
+    if (value === undefined || value === '') return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new StorePoolConfigError(`${name} must be a whole number of connections from 1 to 1000, got ${JSON.stringify(value).slice(0, 40)}`);
+    return n;
+  };
+  const writers = size('BRABO_PG_WRITERS');
+  const readers = size('BRABO_PG_READERS');
+  return { ...(writers ? { maxWriters: writers } : {}), ...(readers ? { maxReaders: readers } : {}) };
+}
+
+export class StorePoolConfigError extends Error {
+  override name = 'StorePoolConfigError';
+  readonly code = 'store_pool_config_invalid';
 }

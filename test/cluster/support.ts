@@ -7,7 +7,14 @@ import { createLogger } from '../../src/logger.ts';
 import { ADMIN_TOKEN, api, type Api } from '../e2e/support.ts';
 import { testAppConfig } from '../http/helpers.ts';
 
-export const FAST_CLUSTER_ENV = { BRABO_NODE_HEARTBEAT_MS: '200', BRABO_NODE_LEASE_MS: '1500', BRABO_CLUSTER_POLL_MS: '200' };
+export const FAST_CLUSTER_ENV = {
+  BRABO_NODE_HEARTBEAT_MS: '200',
+  BRABO_NODE_LEASE_MS: '1500',
+  BRABO_CLUSTER_POLL_MS: '200',
+  // Three nodes per test file, two files at once, one server with max_connections 100.
+  BRABO_PG_WRITERS: '3',
+  BRABO_PG_READERS: '3',
+};
 
 export interface Node extends Api {
   app: App;
