@@ -14,4 +14,4 @@ export const MAX_COMMAND_LENGTH = 65_536;
  * nested text is a copy of part of the command, so without a budget `"$($($(…"` analyses the tail
  * of the line once per `$(`. Past it the command is unsafe (never auto-approved).
  */
-export const MAX_NESTED_CHARACTERS = 2 * MAX_COMMAND_LENGTH;
+export const MAX_NESTED_CHARACTERS = MAX_COMMAND_LENGTH;

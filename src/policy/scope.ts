@@ -204,7 +204,12 @@ function judgeScope(
     if (moved.some((d) => d === null || !d.insideRoot())) result.outside = `cd ${fragment.argv.slice(1).join(' ')}`.trimEnd();
   } else {
     for (let i = 0; i < fragment.argv.length && result.outside === null; i++) {
-      const path = asPath(fragment.argv[i]!, info(i));
+      const word = fragment.argv[i]!;
+      const about = info(i);
+      // The common case, decided without building a path: a plain word with no `/` and no `..`
+      // names nothing outside a directory that is inside.
+      if (about === undefined && !word.includes('/') && !word.includes('..')) continue;
+      const path = asPath(word, about);
       if (path !== null && classifyPath(path, dir).outside) result.outside = fragment.argv[i]!;
     }
   }
@@ -267,9 +272,15 @@ function protectedHits(
   if (result.protectedName !== null || readOnly || argv0Known) return;
   // Issue 9 A.3: a command the engine does not know as read-only nor as a writer (whose targets
   // are checked above), naming a protected path anywhere in its words.
+  // Outside `.git`, a plain word with neither `/` nor `.` cannot name a protected path (each of
+  // `.git` and `permissions.json` has a dot; `config` and `hooks` need a `.git` before them).
+  const plainIsSafe = dir !== null && !dir.inGit && !dir.hooks;
   for (let i = 0; i < fragment.argv.length; i++) {
     if (i === verbAt) continue;
-    for (const path of argumentPaths(fragment.argv[i]!, info(i))) {
+    const word = fragment.argv[i]!;
+    const about = info(i);
+    if (plainIsSafe && about === undefined && !word.includes('.') && !word.includes('/')) continue;
+    for (const path of argumentPaths(word, about)) {
       const c = classifyPath(path, dir, asWritten);
       if (c.protected || c.gitFolder) {
         result.protectedName = c.uncertain ? `${fragment.argv[i]!} (could name a protected path)` : fragment.argv[i]!;

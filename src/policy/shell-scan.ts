@@ -89,6 +89,11 @@ function isDigit(c: string): boolean {
   return c >= '0' && c <= '9';
 }
 
+/** Characters copied as they are when unquoted (word characters with no meaning to the shell). */
+const RUN = new Uint8Array(128);
+// No blank: a digit after one starts a word (an fd number, `2>`), which the slow path reads.
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,+%@-=:') RUN[c.charCodeAt(0)] = 1;
+
 export function scanCommand(command: string): ScanResult {
   const lines: string[] = [];
   const found = new Set<UnsafeKind>();
@@ -97,7 +102,19 @@ export function scanCommand(command: string): ScanResult {
     found.add(kind);
   };
 
-  let out = '';
+  // The line being rewritten, as chunks, and its last character: reading the end of a string
+  // built with += flattens it, which made `A=1 A=1 …` and `a####…` quadratic.
+  let parts: string[] = [];
+  let last = '';
+  const emit = (text: string): void => {
+    parts.push(text);
+    last = text[text.length - 1]!;
+  };
+  const endLine = (): void => {
+    lines.push(parts.join(''));
+    parts = [];
+    last = '';
+  };
   let quote: '' | "'" | '"' = '';
   const parenKinds: Array<'sub' | 'group'> = [];
   let paramDepth = 0; // inside ${…}
@@ -105,7 +122,7 @@ export function scanCommand(command: string): ScanResult {
   let closeParen = -2; // the next `)` after a `$(` in double quotes (-1: none left, -2: not searched)
   const n = command.length;
 
-  const atWordStart = (): boolean => out.length === 0 || WORD_BREAK.includes(out[out.length - 1]!);
+  const atWordStart = (): boolean => last === '' || WORD_BREAK.includes(last);
 
   for (let i = 0; i < n; i++) {
     const c = command[i]!;
@@ -114,21 +131,35 @@ export function scanCommand(command: string): ScanResult {
     else if (code > 0x7e && quote === '' && UNICODE_SPACES.includes(c)) flag('unicode_space');
 
     if (quote === "'") {
-      out += c;
-      if (c === "'") quote = '';
+      // The whole quoted run at once (one chunk, not one per character); controls still flagged.
+      const close = command.indexOf("'", i);
+      const end = close < 0 ? n : close + 1;
+      for (let k = i + 1; k < end; k++) if (isControl(command.charCodeAt(k))) flag('control_character');
+      emit(command.slice(i, end));
+      if (close >= 0) quote = '';
+      i = end - 1;
+      continue;
+    }
+
+    if (quote === '' && RUN[code] === 1 && !(isDigit(c) && atWordStart())) {
+      // A run of characters that mean nothing to the shell here: one chunk.
+      let j = i + 1;
+      while (j < n && RUN[command.charCodeAt(j)] === 1) j++;
+      emit(command.slice(i, j));
+      i = j - 1;
       continue;
     }
 
     if (quote === '"') {
       if (c === '"') {
         quote = '';
-        out += c;
+        emit(c);
       } else if (c === '\\') {
         const next = command[i + 1];
         if (next === '\n') {
           i++; // backslash-newline joins the lines, inside double quotes too
         } else if (next !== undefined) {
-          out += c + next;
+          emit(c + next);
           i++;
         }
       } else if (c === '$') {
@@ -138,14 +169,14 @@ export function scanCommand(command: string): ScanResult {
           if (closeParen !== -1 && closeParen < i + 2) closeParen = command.indexOf(')', i + 2);
           substitutions.push(command.slice(i + 2, closeParen < 0 ? n : closeParen));
         }
-        out += startsExpansion(command[i + 1]) || command[i + 1] === '(' ? EXPAND_MARK + '\\$' : '\\$';
+        emit(startsExpansion(command[i + 1]) || command[i + 1] === '(' ? EXPAND_MARK + '\\$' : '\\$');
       } else if (c === '`') {
         flag('backtick_substitution');
         const close = command.indexOf('`', i + 1);
         substitutions.push(command.slice(i + 1, close < 0 ? n : close));
-        out += c;
+        emit(c);
       } else {
-        out += c;
+        emit(c);
       }
       continue;
     }
@@ -153,8 +184,7 @@ export function scanCommand(command: string): ScanResult {
     // Unquoted.
     switch (c) {
       case '\n':
-        lines.push(out);
-        out = '';
+        endLine();
         break;
       case '\\': {
         const next = command[i + 1];
@@ -163,35 +193,35 @@ export function scanCommand(command: string): ScanResult {
         } else if (next === undefined) {
           flag('line_continuation');
         } else {
-          out += c + next;
+          emit(c + next);
         }
         i++;
         break;
       }
       case "'":
         quote = "'";
-        out += c;
+        emit(c);
         break;
       case '"':
         quote = '"';
-        out += c;
+        emit(c);
         break;
       case '$': {
         const next = command[i + 1];
         if (next === '(') {
           flag('command_substitution');
           parenKinds.push('sub');
-          out += ' (';
+          emit(' (');
           i++;
         } else if (next === "'" || next === '"') {
           flag('ansi_c_quoting');
-          out += '\\$';
+          emit('\\$');
         } else if (next === '{') {
           paramDepth++;
-          out += EXPAND_MARK + '\\${';
+          emit(EXPAND_MARK + '\\${');
           i++;
         } else {
-          out += startsExpansion(next) ? EXPAND_MARK + '\\$' : '\\$';
+          emit(startsExpansion(next) ? EXPAND_MARK + '\\$' : '\\$');
         }
         break;
       }
@@ -203,17 +233,17 @@ export function scanCommand(command: string): ScanResult {
           substitutions.push(command.slice(backtickStart, i));
           backtickStart = -1;
         }
-        out += ' ; ';
+        emit(' ; ');
         break;
       case '(':
         flag('subshell');
         parenKinds.push('group');
-        out += c;
+        emit(c);
         break;
       case ')':
         if (parenKinds.length === 0) flag('subshell');
         else parenKinds.pop();
-        out += c;
+        emit(c);
         break;
       case '<':
       case '>': {
@@ -221,31 +251,31 @@ export function scanCommand(command: string): ScanResult {
         if (next === '(') {
           flag('process_substitution');
           parenKinds.push('sub');
-          out += c + next;
+          emit(c + next);
           i++;
           break;
         } else if (c === '<' && next === '<') {
           flag('here_document');
         }
-        out += c;
+        emit(c);
         break;
       }
       case '{':
         if (command[i + 1] === '}') {
-          out += '{}';
+          emit('{}');
           i++;
         } else {
           flag('brace_group');
-          out += '\\{';
+          emit('\\{');
         }
         break;
       case '}':
         if (paramDepth > 0) {
           paramDepth--;
-          out += c;
+          emit(c);
         } else {
           flag('brace_group');
-          out += '\\}';
+          emit('\\}');
         }
         break;
       case '#':
@@ -255,12 +285,12 @@ export function scanCommand(command: string): ScanResult {
           const newline = command.indexOf('\n', i);
           i = newline < 0 ? n : newline - 1;
         } else {
-          out += '\\#';
+          emit('\\#');
         }
         break;
       case ';':
         if (command[i + 1] === ';' || command[i + 1] === '&') flag('case_terminator');
-        out += c;
+        emit(c);
         break;
       default:
         if (isDigit(c) && atWordStart()) {
@@ -269,27 +299,27 @@ export function scanCommand(command: string): ScanResult {
           if (command[j] === '>' || command[j] === '<') {
             // `2>file`: the fd number is part of the redirection, not a word of the command. It
             // travels as a marked word the tokenizer folds into the operator (for the text).
-            out += FD_MARK + command.slice(i, j) + ' ';
+            emit(FD_MARK + command.slice(i, j) + ' ');
             i = j - 1;
             break;
           }
-          out += command.slice(i, j);
+          emit(command.slice(i, j));
           i = j - 1;
           break;
         }
-        if (c === '*' || c === '?' || c === '[' || c === ']') out += GLOB_MARK;
+        if (c === '*' || c === '?' || c === '[' || c === ']') emit(GLOB_MARK);
         // An unquoted `~` at a word start, or after `=` or `:` (assignments), is the home directory.
-        else if (c === '~' && (atWordStart() || out.endsWith('=') || out.endsWith(':'))) out += EXPAND_MARK;
-        out += c;
+        else if (c === '~' && (atWordStart() || last === '=' || last === ':')) emit(EXPAND_MARK);
+        emit(c);
     }
   }
   if (backtickStart >= 0) substitutions.push(command.slice(backtickStart));
   if (quote !== '') {
     flag('unbalanced_quotes');
-    out += quote; // close it so the tokens we still need for deny matching come out whole
+    emit(quote); // close it so the tokens we still need for deny matching come out whole
   }
   if (parenKinds.length > 0) flag('subshell');
-  lines.push(out);
+  endLine();
 
   const findings = [...found].map((kind) => ({ kind, what: UNSAFE_WHAT[kind] }));
   return { lines, findings, substitutions };

@@ -42,7 +42,7 @@ describe('issue 9 A.7 the command cap', () => {
   it('property: any string up to the cap gets a decision, never a throw, and over it command_too_long', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), fc.nat({ max: 3 }), (text, pad) => {
-        const command = pad === 3 ? text + ' '.repeat(MAX_COMMAND_LENGTH) : text;
+        const command = pad === 3 ? text + ' x'.repeat(MAX_COMMAND_LENGTH / 2) : text;
         const d = decide({ actionType: 'terminal', payload: { command, cwd: '/p/app' }, role: 'developer', autonomy: null, permissions: { allow: ['Terminal(ls)'], deny: [], ask: [] }, scopeRoot: '/p/app', containerRunning: false });
         expect(typeof d.reason).toBe('string');
         if (command.length > MAX_COMMAND_LENGTH) expect(d.reasonCode).toBe('command_too_long');
