@@ -4,7 +4,7 @@ import Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { describeEndpoint, type DockerBrokerConfig, type ResolvedBrokerConfig, resolveConfig } from './config.ts';
 import {
-  containerName, createOptions, LABEL_PROJECT, LABEL_PROTECTED, labelFilters, PROTECTION_VERSION, validateProjectId,
+  containerName, createOptions, LABEL_PROJECT, labelFilters, validateProjectId,
   validateResources, validateWorkspacePath,
 } from './container-spec.ts';
 import { runExec } from './exec.ts';
@@ -27,8 +27,8 @@ interface Found {
   state: ContainerState;
   image: string;
   memoryMb?: number;
-  /** Created with the read-only protected mounts of this broker version. */
-  protected: boolean;
+  /** The container's mounts as the engine lists them: `target (ro|rw)`. */
+  mounts: Set<string>;
 }
 
 /** Thrown inside the broker only, turned into a result at the public boundary. */
@@ -153,14 +153,14 @@ export class DockerBroker implements ContainerBrokerPort {
   async #start(spec: ContainerSpec): Promise<ContainerInfo> {
     const image = spec.image ?? this.config.defaultImage;
     // Every start: a protected file deleted on the host since is created again before Docker
-    // needs it as a mount source.
+    // needs it as a mount source, and a container whose mounts miss one is replaced.
     const prepared = this.config.protectProjectFiles ? await prepareProtectedPaths(spec.workspaceHostPath, parseOwner(this.config.user)) : [];
     if (!Array.isArray(prepared)) throw new FailureSignal(prepared);
     let found = await this.#find(spec.projectId);
-    if (found !== undefined && !found.protected && this.config.protectProjectFiles) {
+    if (found !== undefined && this.config.protectProjectFiles && !prepared.every((mount) => found?.mounts.has(mountKey(mount.target, !mount.readOnly)))) {
       // Made before the read-only mounts existed: its mounts cannot be changed, so it is replaced
       // (the project folder is a bind mount and survives).
-      this.#log.warn({ projectId: spec.projectId, containerId: found.id }, 'container lacks the read-only protected mounts; recreating it');
+      this.#log.warn({ projectId: spec.projectId, containerId: found.id }, 'container lacks some read-only protected mounts (made before them, or the project gained a hooksPath/include/hook link since); recreating it');
       await this.#removeById(found.id);
       found = undefined;
     }
@@ -193,7 +193,8 @@ export class DockerBroker implements ContainerBrokerPort {
       try {
         const created = await this.docker.createContainer(options);
         this.#log.info({ projectId: spec.projectId, containerId: created.id }, 'container created');
-        return { id: created.id, state: 'stopped', image: options.Image ?? '', memoryMb: spec.resources.memoryMb, protected: true };
+        const mounts = new Set(protectedMounts.map((mount) => mountKey(mount.target, !mount.readOnly)));
+        return { id: created.id, state: 'stopped', image: options.Image ?? '', memoryMb: spec.resources.memoryMb, mounts };
       } catch (error) {
         if (dockerErrorFacts(error).statusCode !== 409) throw error;
         // Another process created it first (same deterministic name): use theirs. The engine
@@ -263,7 +264,7 @@ export class DockerBroker implements ContainerBrokerPort {
       state: dockerState(row.State),
       image: row.Image,
       memoryMb: this.#known.get(projectId)?.memoryMb,
-      protected: row.Labels[LABEL_PROTECTED] === PROTECTION_VERSION,
+      mounts: new Set((row.Mounts ?? []).map((mount) => mountKey(mount.Destination, mount.RW))),
     };
     this.#known.set(projectId, found);
     return found;
@@ -300,6 +301,11 @@ export class DockerBroker implements ContainerBrokerPort {
       return failed(failure);
     }
   }
+}
+
+/** Target and mode only: the engine may spell a bind source differently from the request. */
+function mountKey(target: string, writable: boolean): string {
+  return `${target} (${writable ? 'rw' : 'ro'})`;
 }
 
 function delay(ms: number): Promise<void> {

@@ -273,7 +273,10 @@ async function killExec(target: ExecTarget, header: ExecHeader | undefined, nonc
       if (exit.kind === 'exited' && exit.exitCode === 0) return true;
       log.warn({ exit, pgid }, 'kill exec did not confirm, retrying');
     } catch (error) {
-      log.warn({ err: dockerErrorFacts(error), pgid }, 'kill exec failed, retrying');
+      const facts = dockerErrorFacts(error);
+      // A stopped container runs nothing: every process of the exec is gone.
+      if (facts.statusCode === 409 && /is not running/i.test(facts.message)) return true;
+      log.warn({ err: facts, pgid }, 'kill exec failed, retrying');
       if (isConnectionError(error)) return false;
     }
   }

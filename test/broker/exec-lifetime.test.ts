@@ -1,7 +1,7 @@
 // Issue 10 item 10: nothing an exec starts outlives it in the container, however the command
 // detaches (setsid, nohup, double fork, a renamed process), and the exec still ends as soon as its
 // command is done (a detached daemon does not hold it open until the timeout).
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DockerBroker } from '../../broker/index.ts';
@@ -91,6 +91,19 @@ describe('nothing an exec starts outlives it', () => {
     expect(result.ok ? 'ok' : result.failure.code).toBe('exec_interrupted');
     if (!result.ok) expect(result.failure.detail).toMatchObject({ killed: true });
     expect(await leftovers()).toEqual([]);
+  });
+
+  it('a container stopped mid-command: exec_interrupted, and stopped is confirmed (a stopped container runs nothing)', async () => {
+    const workspace2 = await makeWorkspace();
+    folders.push(workspace2);
+    value(await broker.start(spec('stoppable', workspace2)));
+    const running = broker.exec('stoppable', { command: 'touch started; sleep 420', cwd: '/work', timeoutMs: 30_000 });
+    const started = join(workspace2, 'started');
+    for (let i = 0; i < 200 && !(await stat(started).then(() => true, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    value(await broker.stop('stoppable'));
+    const result = await running;
+    expect(result.ok ? 'ok' : result.failure.code).toBe('exec_interrupted');
+    if (!result.ok) expect(result.failure.detail).toMatchObject({ killed: true });
   });
 
   it('a command printing a fake end line does not end its exec early or fake its exit code', async () => {

@@ -213,6 +213,20 @@ describe('the broker read-only mounts (issue 9 B.5)', () => {
     expect(await readFile(join(repo, 'scripts', 'pre-push'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
   });
 
+  it('a hooksPath added on the host later is protected from the next start on (the container is replaced); an unchanged project keeps its container', async () => {
+    const repo = join(parent, 'later');
+    await mkdir(join(repo, '.git'), { recursive: true });
+    for (const path of ['', '.git']) await chmod(join(repo, path), 0o777);
+    const first = value(await broker.start(spec('later', repo)));
+    expect(value(await broker.start(spec('later', repo))).containerId).toBe(first.containerId);
+    await writeFile(join(repo, '.git', 'config'), '[core]\n\thooksPath = .githooks\n');
+    const second = value(await broker.start(spec('later', repo)));
+    expect(second.containerId).not.toBe(first.containerId);
+    const attempt = value(await broker.exec('later', { command: 'echo evil > .githooks/pre-commit; ls .githooks | wc -l', cwd: '/work' }));
+    expect(attempt.stdout.trim()).toBe('0');
+    expect(attempt.stderr).toMatch(/Read-only file system/);
+  });
+
   it('refuses to start when a protected path is a symlink (Docker would mount what it points to)', async () => {
     const linked = join(parent, 'linked');
     await mkdir(join(linked, '.git'), { recursive: true });
