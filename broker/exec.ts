@@ -92,7 +92,7 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
   try {
     socket = await exec.start({ hijack: true, stdin: true });
   } catch (error) {
-    return failed(await startNotConfirmed(exec, error, target, env.endpoint, log));
+    return failed(await startNotConfirmed(exec, error, { target, endpoint: env.endpoint, nonce, log }));
   }
 
   let header: ExecHeader | undefined;
@@ -219,13 +219,18 @@ const NEVER_CONNECTED = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ENOTFOUND'
  * error, or the connection was never made. Otherwise the request may have reached the engine and
  * the command may have started (its closed input then makes the supervisor kill it): unknown.
  */
-async function startNotConfirmed(exec: Docker.Exec, error: unknown, target: ExecTarget, endpoint: string, log: Logger): Promise<BrokerFailure> {
+async function startNotConfirmed(
+  exec: Docker.Exec, error: unknown, context: { target: ExecTarget; endpoint: string; nonce: string; log: Logger },
+): Promise<BrokerFailure> {
+  const { target, endpoint, nonce, log } = context;
   const facts = dockerErrorFacts(error);
   if (facts.statusCode !== undefined || (facts.errno !== undefined && NEVER_CONNECTED.has(facts.errno))) return startFailure(error, target, endpoint);
   const info = await exec.inspect().catch(() => undefined);
   const exited = info !== undefined && !info.Running && typeof info.ExitCode === 'number';
-  log.error({ err: facts, started: info === undefined ? 'unknown' : Boolean(info.Pid) || info.Running || exited }, 'exec start interrupted');
-  return execInterrupted(target.projectId, exited, `the connection broke while the command was being started (${facts.errno ?? facts.message})`);
+  // Running with no attached connection: its input may never close, so kill it by its tag.
+  const stopped = exited || (info?.Running === true && (await killExec(target, undefined, nonce, log)));
+  log.error({ err: facts, started: info === undefined ? 'unknown' : Boolean(info.Pid) || info.Running || exited, stopped }, 'exec start interrupted');
+  return execInterrupted(target.projectId, stopped, `the connection broke while the command was being started (${facts.errno ?? facts.message})`);
 }
 
 function startFailure(error: unknown, target: ExecTarget, endpoint: string) {

@@ -74,7 +74,7 @@ describe('container mode end to end (issue 11.5)', () => {
     expect(`${owner.uid}:${owner.gid}`).toBe('1000:1000');
     // The start's write probe left nothing behind.
     expect((await readdir(root)).filter((name) => name.startsWith('.brabo-write-probe'))).toEqual([]);
-  });
+  }, 120_000);
 
   it('a folder the container user cannot write fails the start as workspace_not_writable, naming the cause', async () => {
     const project = await createProject(server, { executionMode: 'container', name: 'Locked' });
@@ -92,5 +92,5 @@ describe('container mode end to end (issue 11.5)', () => {
     // The container that could not write is not left running.
     const running = (await containersOfRun()).filter((c) => c.Labels['brabo.project'] === project.id && c.State === 'running');
     expect(running).toHaveLength(0);
-  });
+  }, 120_000);
 });
