@@ -159,15 +159,8 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     const live = ex
       ? createLive({ store, permissionsFile, roots, logger, capBytes: ex.limits.outputCapBytes, canWatch: (identity) => identity.kind === 'admin' })
       : null;
-    const decided: Actions = {
-      ...actions,
-      deny: async (actionId, userId, reason) => {
-        const result = await actions.deny(actionId, userId, reason);
-        if (ex && result.desfecho === 'recusada') await turns.afterDeny(actionId);
-        return result;
-      },
-    };
-    const productActions: Actions = live ? live.wrapActions(decided) : decided;
+    // A denial ends the waiting turn inside the deny's own transaction (turns as the proposal hook).
+    const productActions: Actions = live ? live.wrapActions(actions) : actions;
 
     let gateway: RunnerGateway | null = null;
     const executionApi = ex

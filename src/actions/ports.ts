@@ -24,6 +24,14 @@ export interface ActionExecutionPort {
  */
 export interface ProposalHook {
   withinProposal(tx: Repositories, action: ProposedAction, at: string): Promise<void>;
+  /**
+   * In the deny's own transaction: the denial is the answer the waiting agent gets, so its turn
+   * ends with the deny (a crash between two transactions would otherwise mark it lost). True when
+   * a waiting turn ended.
+   */
+  withinDeny?(tx: Repositories, action: ProposedAction, at: string): Promise<boolean>;
+  /** After the deny's commit: wake whoever waits (the agent, long-polls). Never throws. */
+  denied?(actionId: string, turnEnded: boolean): Promise<void>;
 }
 
 /** Measurements (Prometheus adapter in src/http/metrics.ts). */

@@ -88,7 +88,7 @@ export async function approve(deps: ActionDeps, actionId: string, userId: string
 }
 
 export async function deny(deps: ActionDeps, actionId: string, userId: string, reason: string): Promise<ReviewResult> {
-  const result = await deps.store.transaction(async (tx): Promise<ReviewResult> => {
+  const result = await deps.store.transaction(async (tx): Promise<ReviewResult & { turnEnded?: boolean }> => {
     const { action, project } = await loadForReview(tx, actionId, userId);
     if (action.status === 'denied') return { action, desfecho: 'ja_recusada' };
     const at = nowIso(deps);
@@ -105,8 +105,12 @@ export async function deny(deps: ActionDeps, actionId: string, userId: string, r
       payload: { actionType: action.actionType, reason },
       createdAt: at,
     });
-    return { action: (await tx.actions.get(actionId)) as ProposedAction, desfecho: 'recusada' };
+    const turnEnded = (await deps.proposalHook?.withinDeny?.(tx, action, at)) ?? false;
+    return { action: (await tx.actions.get(actionId)) as ProposedAction, desfecho: 'recusada', turnEnded };
   });
-  if (result.desfecho === 'recusada') deps.observer.decided({ by: 'human', outcome: 'denied' });
-  return result;
+  if (result.desfecho !== 'recusada') return result;
+  deps.observer.decided({ by: 'human', outcome: 'denied' });
+  await deps.proposalHook?.denied?.(actionId, result.turnEnded === true);
+  const { turnEnded: _ended, ...answer } = result;
+  return answer;
 }

@@ -77,10 +77,21 @@ export class AgentTurns {
     });
   }
 
-  /** A denial is an answer too: the waiting turn gets the reason in place of the result. */
-  async afterDeny(actionId: string): Promise<void> {
-    const ended = await this.#store.transaction((tx) => tx.turns.end(actionId, 'settled', this.#now().toISOString()));
-    await this.deliver(actionId, ended);
+  /**
+   * A denial is an answer too: in the deny's own transaction the waiting turn ends (settled), so
+   * the denial and the end of the turn commit together; the reason goes in place of the result.
+   */
+  withinDeny(tx: Repositories, action: ProposedAction, at: string): Promise<boolean> {
+    return tx.turns.end(action.id, 'settled', at);
+  }
+
+  /** After the deny's commit: wake the agent and long-polls (deliver never throws on notify). */
+  async denied(actionId: string, turnEnded: boolean): Promise<void> {
+    try {
+      await this.deliver(actionId, turnEnded);
+    } catch (error) {
+      this.#logger.error({ code: 'agent_notify_failed', actionId, err: error }, 'could not wake the agent after a denial; it can long-poll GET /api/actions/:id/settlement');
+    }
   }
 
   /**

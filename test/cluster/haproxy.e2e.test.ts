@@ -163,7 +163,7 @@ describe('three nodes behind HAProxy (deploy/haproxy.cfg)', () => {
       await runner.stop();
       await startNode(holder); // back for the next test
     }
-  }, 150_000);
+  }, 240_000);
 
   it('rolling restart of all three nodes under traffic loses nothing', async () => {
     const { project, root, runner, runs } = await machineProject('rolling');
@@ -213,5 +213,5 @@ describe('three nodes behind HAProxy (deploy/haproxy.cfg)', () => {
     const events = await executionEvents(project.id);
     for (const row of rows) expect(duplicates(events.get(String(row.id)) ?? [])).toEqual([]);
     await runner.stop();
-  }, 150_000);
+  }, 240_000);
 });
