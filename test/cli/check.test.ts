@@ -219,9 +219,12 @@ describe('brabo check --jsonl (for a program)', () => {
     expect(floor).toMatchObject({ policy: 'auto_approve', reasonCode: 'container_floor' });
     expect(outside).toMatchObject({ policy: 'require_approval', reasonCode: 'ceiling_path_scope' });
   });
-  it('streams 100 MB with bounded memory; an oversized line is answered with an error, never held', async () => {
+  // The volume only has to exceed the child's capped heap several times over to prove that stdin
+  // is streamed; the timeout leaves room for a loaded 2-core CI machine (about 5 s of CPU, which
+  // took over 30 s of wall time at load 30).
+  it('streams 80 MB with bounded memory; an oversized line is answered with an error, never held', { timeout: 180_000 }, async () => {
     const LINE_BYTES = 10 * 1024;
-    const LINES = 10_000; // 10 000 x 10 KB = 100 MB of requests
+    const LINES = 6_000; // 6 000 x 10 KB = 60 MB of requests, plus one 20 MB line: twice the 40 MB heap
     const request = (i: number): string => {
       const text = JSON.stringify({ command: `ls file-${i}`, permissions: PERMISSIONS, root });
       return `${text}${' '.repeat(LINE_BYTES - text.length - 1)}\n`;
