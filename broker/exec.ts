@@ -108,8 +108,10 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
     };
     socket.once('end', done);
     socket.once('close', done);
-    socket.once('error', (error) => {
-      streamError = error;
+    // `on`, not `once`: a write (tick) to a socket that is going away can error again, and an
+    // unhandled second 'error' would crash the process.
+    socket.on('error', (error) => {
+      streamError ??= error;
       done();
     });
   });
@@ -272,7 +274,7 @@ async function killExec(target: ExecTarget, header: ExecHeader | undefined, nonc
       await new Promise<void>((resolve) => {
         stream.once('end', resolve);
         stream.once('close', resolve);
-        stream.once('error', () => resolve());
+        stream.on('error', () => resolve());
       });
       const exit = await waitForExit(killer);
       if (exit.kind === 'exited' && exit.exitCode === 0) return true;
@@ -320,7 +322,7 @@ function readAll(stream: NodeJS.ReadableStream): Promise<string> {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    stream.once('error', reject);
+    stream.on('error', reject);
   });
 }
 
