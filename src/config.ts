@@ -60,7 +60,7 @@ export const DEFAULT_CONTAINER_USER = '1000:1000';
 /** Numeric only: the host has no passwd entry for the image's users, and chown needs numbers. */
 function containerUser(raw: string | undefined): string {
   if (raw === undefined || raw === '') return DEFAULT_CONTAINER_USER;
-  if (!/^[0-9]{1,10}:[0-9]{1,10}$/.test(raw) || raw.startsWith('0:')) {
+  if (!/^[0-9]{1,10}:[0-9]{1,10}$/.test(raw) || Number(raw.split(':')[0]) === 0) {
     throw new ConfigError(`BRABO_CONTAINER_USER=${JSON.stringify(raw)} is not a non-root numeric uid:gid; use e.g. BRABO_CONTAINER_USER=1000:1000`);
   }
   return raw;
