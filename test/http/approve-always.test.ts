@@ -29,6 +29,20 @@ describe('approve-always', () => {
     expect(next.body.status).toBe('auto_approved');
   });
 
+  it('RN-675 (issue 9 A.6 deviation): a wrapper or interpreter is written whole and the response says so', async () => {
+    const r = await proposeTerminal(t, project.id, project.root, 'sh ./build.sh && npm test');
+    const res = await always(r.body.id);
+    expect(res.status).toBe(200);
+    expect(res.body.patterns).toEqual(['Terminal(sh ./build.sh)', 'Terminal(npm test)']);
+    expect(res.body.keptWhole).toMatchObject({ patterns: ['Terminal(sh ./build.sh)'] });
+    expect(res.body.keptWhole.message).toContain('whole command');
+    expect(fileOf().allow).not.toContain('Terminal(sh)');
+    const other = await proposeTerminal(t, project.id, project.root, "sh -c 'id'");
+    expect(other.body.status).toBe('pending');
+    const plain = await proposeTerminal(t, project.id, project.root, 'make build');
+    expect((await always(plain.body.id)).body.keptWhole).toBeNull();
+  });
+
   it('RN-642: one approved event and one permission.granted with patterns and pattern joined by ", "', async () => {
     const r = await proposeTerminal(t, project.id, project.root, 'cat src/x.ts | wc -l');
     const res = await always(r.body.id);
