@@ -81,6 +81,10 @@ export interface ChannelHost {
   send(frame: Frame): void;
   /** The channel ended: forget it, and answer the messages it had not handled yet. */
   channelEnded(channel: ChannelServer, unhandled: Message[]): void;
+  /** How many messages may wait in one channel's mailbox; beyond it the client floods us. */
+  readonly maxPendingMessages?: number;
+  /** The client sent more than maxPendingMessages ahead of their handling: the socket closes (1008). */
+  overloaded?(channel: ChannelServer): void;
 }
 
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> =>
@@ -163,7 +167,14 @@ export class ChannelServer implements ChannelContext, Subscriber {
       this.#handleNow(message);
       return;
     }
-    (this.#mailbox ??= []).push(message);
+    const mailbox = (this.#mailbox ??= []);
+    if (this.#host.maxPendingMessages !== undefined && mailbox.length >= this.#host.maxPendingMessages) {
+      // Bounded per-socket state: a client that outruns its handler by this much is cut off (it
+      // reconnects and re-sends what matters from its outbox) instead of growing our memory.
+      this.#host.overloaded?.(this);
+      return;
+    }
+    mailbox.push(message);
     if (!this.#busy) this.#drain();
   }
 

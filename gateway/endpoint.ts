@@ -38,6 +38,8 @@ export interface GatewayOptions {
   maxChannelsPerSocket?: number;
   /** Default 16 MiB. */
   maxBufferedBytes?: number;
+  /** Messages one channel may hold unhandled before the socket is closed (1008). Default 10 000. */
+  maxPendingMessages?: number;
   /** false (default) accepts any Origin; a list or predicate refuses others with 403. */
   checkOrigin?: false | string[] | ((origin: string | null) => boolean);
 }
@@ -102,6 +104,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxFrameBytes,
     maxChannels: options.maxChannelsPerSocket ?? 100,
     maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
+    maxPendingMessages: options.maxPendingMessages ?? 10_000,
   };
   const router = routerFor(options.channels);
   const sockets = new Set<Socket>();

@@ -41,7 +41,7 @@ export function createRunnerGateway(options: {
   sessions?: RunnerSessions;
   deliveryTimeoutMs?: number;
   extraChannels?: ChannelRoute[];
-} & Pick<GatewayOptions, 'path' | 'maxFrameBytes' | 'idleTimeoutMs' | 'maxChannelsPerSocket' | 'checkOrigin'>): RunnerGateway {
+} & Pick<GatewayOptions, 'path' | 'maxFrameBytes' | 'idleTimeoutMs' | 'maxChannelsPerSocket' | 'maxPendingMessages' | 'checkOrigin'>): RunnerGateway {
   const logger = options.logger ?? pino({ name: 'gateway' });
   const pubsub = options.pubsub ?? new LocalPubSub();
   const presence = options.presence ?? new LocalPresence(pubsub);

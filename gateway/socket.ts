@@ -33,6 +33,8 @@ export interface SocketLimits {
    * itself closes frames above its hard cap (maxPayload) before they reach us.
    */
   maxFrameBytes?: number;
+  /** Messages that may wait in one channel's mailbox (default 10 000); more closes the socket with 1008. */
+  maxPendingMessages?: number;
   /** Above this many bytes queued for a slow client, the socket is closed. */
   maxBufferedBytes: number;
 }
@@ -126,6 +128,15 @@ export class Socket implements ChannelHost {
   terminate(): void {
     this.#ws.terminate();
     this.#closed();
+  }
+
+  get maxPendingMessages(): number {
+    return this.#limits.maxPendingMessages ?? 10_000;
+  }
+
+  overloaded(channel: ChannelServer): void {
+    this.logger.warn({ code: 'channel_overloaded', socketId: this.id, topic: channel.topic, limit: this.maxPendingMessages }, 'client sends faster than its messages are handled; closing its socket');
+    this.close(CLOSE_CODES.policyViolation, 'too many pending messages');
   }
 
   channelEnded(channel: ChannelServer, unhandled: Message[]): void {

@@ -344,7 +344,7 @@ export class Dispatcher implements ActionExecutionPort {
 
   /** The previous process died while the broker ran this: its outcome is unknown; never re-run. */
   async #brokerInterrupted(dispatch: Dispatch): Promise<void> {
-    await this.#recorder.recordForDispatch(dispatch, { attempt: dispatch.attempt, from: IN_FLIGHT }, { ...serverRestarted(dispatch.projectId), origin: 'gateway' });
+    await this.#recorder.recordForDispatch(dispatch, { attempt: dispatch.attempt, from: IN_FLIGHT }, { ...serverRestarted(dispatch.projectId, dispatch.attempt), origin: 'gateway' });
   }
 
   /** Whether this process parked the action's dispatch: it stays queued for another executor. */

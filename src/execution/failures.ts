@@ -19,13 +19,14 @@ export const EXECUTION_FAILURES = {
 } as const;
 
 /** Why the gateway cannot know whether a command started (detail.cause of outcome_unknown). */
-export type UnknownCause = 'runner_disconnected_before_ack' | 'delivery_timeout' | 'claim_not_committed' | 'dispatcher_failed_after_send';
+export type UnknownCause = 'runner_disconnected_before_ack' | 'delivery_timeout' | 'claim_not_committed' | 'dispatcher_failed_after_send' | 'gateway_restarted_during_broker_exec';
 
 const UNKNOWN_WHY: Record<UnknownCause, string> = {
   runner_disconnected_before_ack: 'the runner disconnected after the command was sent and before it acknowledged it',
   delivery_timeout: 'the runner did not acknowledge the command in time after it was sent',
   claim_not_committed: 'the command was sent to the runner but the gateway could not record that it was sent',
   dispatcher_failed_after_send: 'the gateway failed after the command was sent to the runner',
+  gateway_restarted_during_broker_exec: 'the gateway restarted while the Docker broker ran it',
 };
 
 /**
@@ -102,11 +103,12 @@ export function invalidPayload(actionType: string, why: string): FailedOutcome {
   return failedOutcome(EXECUTION_FAILURES.invalidPayload, `The approved ${actionType} cannot be executed: ${why}. Propose it again with a valid payload.`);
 }
 
-export function serverRestarted(projectId: string): FailedOutcome {
+/** The gateway restarted while the broker ran this: it may have run; no report can come, so it stays outcome_unknown. */
+export function serverRestarted(projectId: string, attempt: number): FailedOutcome {
   return failedOutcome(
-    EXECUTION_FAILURES.serverRestarted,
-    `The gateway restarted while this action ran on the Docker broker of project ${projectId}; its outcome is unknown and it was not re-run. ` +
-      'Inspect the container, then propose the action again if needed.',
-    { projectId },
+    EXECUTION_FAILURES.outcomeUnknown,
+    `The outcome of this action is unknown: ${UNKNOWN_WHY.gateway_restarted_during_broker_exec}, so the command may have run in the container of project ${projectId}; it was not re-run. ` +
+      'Inspect the container, then propose the action again if needed: it could run twice.',
+    { projectId, attempt, cause: 'gateway_restarted_during_broker_exec', formerCode: EXECUTION_FAILURES.serverRestarted },
   );
 }

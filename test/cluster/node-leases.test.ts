@@ -112,7 +112,7 @@ describe('node leases', () => {
     await dispatcher.start();
     await dispatcher.close();
     expect(await store.read.dispatches.get(theirs)).toMatchObject({ state: 'sent', ownerNode: 'live' });
-    expect(await store.read.dispatches.get(mine)).toMatchObject({ state: 'failed', outcome: { code: 'exec_interrupted' } });
+    expect(await store.read.dispatches.get(mine)).toMatchObject({ state: 'failed', outcome: { code: 'outcome_unknown', detail: { cause: 'gateway_restarted_during_broker_exec' } } });
   });
 
   it('a second registration of the same node id fences the first by epoch', async () => {

@@ -104,4 +104,19 @@ describe('acks and isolation', () => {
     await waitFor(() => settled !== null, 'the real ack to settle the delivery');
     expect(await delivered).toEqual({ ok: true });
   });
+
+  it('per-socket state is bounded: a runner that floods output faster than it is handled is cut off (1008), not buffered forever', async () => {
+    gw = await startGateway({
+      maxPendingMessages: 300,
+      sink: {
+        onResult: async () => ({ ok: true }),
+        onOutput: () => new Promise<void>(() => {}), // the store never answers
+      },
+    });
+    const { socket, channel } = await runner('p1');
+    for (let i = 0; i < 350; i++) channel.push('output', { dispatchId: `unknown-${i}`, attempt: 1, stream: 'stdout', seq: i, data: 'x' });
+    await waitFor(() => gw.logs.some((line) => line.code === 'channel_overloaded' && (line as { limit?: number }).limit === 300), 'the overload to be logged');
+    await waitFor(() => gw.logs.some((line) => line.code === 'runner_left') && !gw.wired.runners.isConnected('p1'), 'the runner to be cut off');
+    await waitFor(() => !socket.isConnected(), 'the client to see its socket closed');
+  });
 });

@@ -104,6 +104,7 @@ export interface GatewaySettings {
   idleTimeoutMs?: number;
   maxFrameBytes?: number;
   maxChannelsPerSocket?: number;
+  maxPendingMessages?: number;
   deliveryTimeoutMs?: number;
   checkOrigin?: string[];
   sink?: RunnerSink;
@@ -125,6 +126,7 @@ export async function startGateway(settings: GatewaySettings = {}): Promise<Test
       idleTimeoutMs: settings.idleTimeoutMs ?? 1_500,
       maxFrameBytes: settings.maxFrameBytes ?? 64 * 1024,
       maxChannelsPerSocket: settings.maxChannelsPerSocket ?? 100,
+      ...(settings.maxPendingMessages ? { maxPendingMessages: settings.maxPendingMessages } : {}),
       deliveryTimeoutMs: settings.deliveryTimeoutMs ?? 1_000,
       ...(settings.checkOrigin ? { checkOrigin: settings.checkOrigin } : {}),
       ...(settings.sink ? { sink: settings.sink } : {}),
