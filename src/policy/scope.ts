@@ -269,15 +269,23 @@ function protectedHits(
   } else {
     argv0Known = isKnownWriter(fragment.argv);
   }
-  if (result.protectedName !== null || readOnly || argv0Known) return;
-  // Issue 9 A.3: a command the engine does not know as read-only nor as a writer (whose targets
-  // are checked above), naming a protected path anywhere in its words.
+  if (result.protectedName !== null || readOnly) return;
+  // Issue 9 A.3: a command the engine does not know as read-only naming a protected path
+  // anywhere in its words. A known writer's operands were checked exactly above (its sources
+  // are reads: `cp .git/config backup`), but its options may still write (`--log-file=F`).
   // Outside `.git`, a plain word with neither `/` nor `.` cannot name a protected path (each of
   // `.git` and `permissions.json` has a dot; `config` and `hooks` need a `.git` before them).
   const plainIsSafe = dir !== null && !dir.inGit && !dir.hooks;
   for (let i = 0; i < fragment.argv.length; i++) {
     if (i === verbAt) continue;
     const word = fragment.argv[i]!;
+    if (argv0Known && !word.startsWith('-')) continue;
+    // Code handed to an interpreter (`python3 -c "open('.git/config','a')"`) names the path
+    // inside a string: a plain mention is enough to ask.
+    if (!argv0Known && mentionsProtected(word)) {
+      result.protectedName = word;
+      return;
+    }
     const about = info(i);
     if (plainIsSafe && about === undefined && !word.includes('.') && !word.includes('/')) continue;
     for (const path of argumentPaths(word, about)) {
@@ -289,6 +297,20 @@ function protectedHits(
     }
   }
   if (dir !== null && dir.inGit) result.protectedName = `${dir.toString()} (the working directory is inside .git)`;
+}
+
+/** A protected path mentioned anywhere in a word (case-insensitive, any run of slashes). */
+function mentionsProtected(word: string): boolean {
+  if (word.length < 8 || !word.includes('.')) return false;
+  const folded = word.toLowerCase();
+  if (folded.includes('permissions.json')) return true;
+  for (let at = folded.indexOf('.git'); at >= 0; at = folded.indexOf('.git', at + 4)) {
+    let k = at + 4;
+    if (folded[k] !== '/' && folded[k] !== '\\') continue;
+    while (folded[k] === '/' || folded[k] === '\\' || (folded[k] === '.' && folded[k + 1] === '/')) k++;
+    if (folded.startsWith('config', k) || folded.startsWith('hooks', k)) return true;
+  }
+  return false;
 }
 
 export function checkScope(command: AnalyzedCommand, startCwd: string | null, rootInput: string): ScopeResult {

@@ -76,7 +76,11 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
     return { paths: argv.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)), into: null, gitFolderCounts: false };
   }
   if ((name === 'sed' && editsInPlace(argv, 'efl')) || (name === 'perl' && editsInPlace(argv, 'eEMmIdDxlC0123456789'))) {
-    return { paths: operands(argv).words, into: null, gitFolderCounts: false };
+    return { paths: [...operands(argv).words, ...(name === 'sed' ? sedWriteFiles(argv) : [])], into: null, gitFolderCounts: false };
+  }
+  if (name === 'sed') {
+    const files = sedWriteFiles(argv);
+    if (files.length > 0) return { paths: files, into: null, gitFolderCounts: false };
   }
   if (!ALL_OPERANDS.has(name) && !COPIERS.has(name)) return NONE;
   const { words, targetDir } = operands(argv);
@@ -105,5 +109,33 @@ export function isKnownWriter(argv: readonly string[]): boolean {
   const verb = argv[i];
   if (verb === undefined) return false;
   const name = basename(verb);
-  return name === 'dd' || name === 'sed' || name === 'perl' || ALL_OPERANDS.has(name) || COPIERS.has(name);
+  // rsync is not: its options write files of their own (--log-file, --backup-dir, --write-batch).
+  return name === 'dd' || name === 'sed' || name === 'perl' || ALL_OPERANDS.has(name) || name === 'cp' || name === 'install';
+}
+
+const SED_FLAGS = 'gpiImMe0123456789';
+
+/**
+ * Files a sed script writes: the `w FILE` / `W FILE` commands and the `w FILE` flag of `s///`
+ * (the name runs to the end of the line). Every word is read as a possible script. One scan.
+ */
+function sedWriteFiles(argv: readonly string[]): string[] {
+  const files: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    for (let k = 0; k < word.length; k++) {
+      const c = word[k];
+      if ((c !== 'w' && c !== 'W') || word[k + 1] !== ' ') continue;
+      let b = k - 1;
+      while (b >= 0 && SED_FLAGS.includes(word[b]!)) b--;
+      const before = b < 0 ? '' : word[b]!;
+      if (!(before === '' || before === ';' || before === '\n' || before === '}' || before === '/' || before === ' ')) continue;
+      const end = word.indexOf('\n', k);
+      const file = word.slice(k + 2, end < 0 ? word.length : end).trim();
+      if (file !== '') files.push(file);
+      if (end < 0) break;
+      k = end;
+    }
+  }
+  return files;
 }

@@ -38,6 +38,14 @@ runCases('any other program that is not read-only, naming a protected path (auto
   c('npm pack --pack-destination .git/hooks', PROTECTED),
   c('git --git-dir=.git log', PROTECTED, { note: 'global options make git not read-only' }),
   c('timeout 5 cat permissions.json > x', PROTECTED, { note: 'a wrapper is not read-only' }),
+  c(`python3 -c "open('.git/config','a').write('x')"`, PROTECTED, { note: 'code naming the path' }),
+  c(`node -e "require('fs').writeFileSync('permissions.json','{}')"`, PROTECTED),
+  c(`ruby -e 'File.write(".git//hooks/pre-commit", "x")'`, PROTECTED),
+  c('rsync --log-file=.git/config a b', PROTECTED, { note: 'a writing option of a copier' }),
+  c('cp --backup=numbered --suffix=x a .git/config', PROTECTED),
+  c("sed -n 'w .git/config' f", PROTECTED, { note: "sed's w command" }),
+  c("sed 's/a/b/w permissions.json' f", PROTECTED, { note: "the w flag of s///" }),
+  c("sed -e 'p;w .git/hooks/post-merge' f", PROTECTED),
 ]);
 
 runCases('read-only commands may name protected paths (auto mode)', ISSUE9_AUTO, [
