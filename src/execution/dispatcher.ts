@@ -13,19 +13,20 @@ import { SingleNode } from '../cluster/single-node.ts';
 import type { Logger } from '../logger.ts';
 import { StoreFaultError } from '../store/errors.ts';
 import type { Dispatch, Project, ProposedAction, Store } from '../store/types.ts';
-import { runContainerOnBroker, runTerminalOnBroker, type Routed } from './broker-route.ts';
 import type { ExecutionLimits } from './config.ts';
 import { prepareContainerStart } from './container-start.ts';
-import { noBroker, outcomeUnknown, portFailed, runnerNotConnected, serverRestarted } from './failures.ts';
+import { outcomeUnknown, portFailed, serverRestarted } from './failures.ts';
 import { failedOutcome, type ExecutionOutcome } from './outcome.ts';
 import { type ExecutionPlan, isFailure, planOf } from './plan.ts';
 import type { ExecutionObserver, RunnerPort, RunnerResultSink } from './ports.ts';
 import { OutcomeRecorder } from './recorder.ts';
 import type { Resources } from './resources.ts';
-import { IN_FLIGHT, RunnerRoute, runnerTarget } from './runner-route.ts';
-import { sandboxRequirementFailure } from './sandbox-requirement.ts';
+import { IN_FLIGHT, RunnerRoute } from './runner-route.ts';
+import { BROKER_TARGET, BrokerTarget } from './broker-target.ts';
+import { RunnerTarget } from './runner-target.ts';
+import type { ClaimShape, Claimed, ExecutionTarget, TargetControls, TargetJob } from './target.ts';
 
-export const BROKER_TARGET = 'broker';
+export { BROKER_TARGET };
 
 /** Test-only fault points (fault-injection suites); never set in production. */
 export interface DispatcherFaults {
@@ -69,12 +70,12 @@ export class Dispatcher implements ActionExecutionPort {
   readonly #recorder: OutcomeRecorder;
   readonly #cluster: ClusterMembership;
   readonly #runner: RunnerRoute | null;
+  readonly #brokerTarget: BrokerTarget;
+  readonly #runnerTarget: RunnerTarget;
   /** Dispatch ids being handled in this process (a second notify is a no-op). */
   readonly #active = new Set<string>();
   /** Action ids whose queued dispatch this process leaves alone: no executor here (no broker, other action types). */
   readonly #parked = new Set<string>();
-  /** Projects whose parked-without-broker warning was logged already (debug after that). */
-  readonly #warnedNoBroker = new Set<string>();
   /** projectId -> action ids queued before a restart, waiting for their runner to connect. */
   readonly #awaitingRunner = new Map<string, { actionIds: Set<string>; timer: NodeJS.Timeout }>();
   readonly #work = new Set<Promise<void>>();
@@ -91,6 +92,8 @@ export class Dispatcher implements ActionExecutionPort {
     this.#runner = options.runners
       ? new RunnerRoute({ store: options.store, runners: options.runners, recorder: this.#recorder, limits: options.limits, logger: options.logger, now: this.#now, owns })
       : null;
+    this.#brokerTarget = new BrokerTarget({ broker: options.broker, recorder: this.#recorder, limits: options.limits, logger: options.logger, ...(options.observer ? { observer: options.observer } : {}) });
+    this.#runnerTarget = new RunnerTarget({ route: this.#runner, runners: options.runners, limits: options.limits, now: this.#now });
     if (options.runners) this.#unsubscribe.push(options.runners.onJoined((projectId) => this.#runnerJoined(projectId)));
     this.#unsubscribe.push(this.#cluster.onAdopted((dispatches) => this.#track(this.#settleInFlight(dispatches))));
   }
@@ -247,99 +250,34 @@ export class Dispatcher implements ActionExecutionPort {
       verifiedAt = prepared.verifiedAt;
     }
 
-    const onBroker = project.executionMode === 'container';
-    if (onBroker && !this.#o.broker) {
-      this.#park(action.id);
-      const why = noBroker(project.id);
-      // Once per project and process at warn (the condition, not each action, is what to act on).
-      const first = !this.#warnedNoBroker.has(project.id);
-      this.#warnedNoBroker.add(project.id);
-      logger[first ? 'warn' : 'debug'](
-        { code: why.code, actionId: action.id, projectId: project.id },
-        `${why.message} Approved actions of this project stay queued until then.`,
-      );
-      return;
-    }
-    if (!onBroker) {
-      const runners = this.#o.runners;
-      const where = runners?.locate ? runners.locate(project.id) : runners?.isConnected(project.id) ? { at: 'here' as const } : null;
-      if (where?.at === 'node' && runners?.forward) {
-        // The node holding the runner's socket claims and delivers it (src/cluster).
-        runners.forward(where.nodeId, action.id);
-        return;
-      }
-      if (where === null) {
-        const lastSeen = (await runners?.lastSeen(project.id)) ?? null;
-        // A runner seen within the grace period is most likely reconnecting (a restarted or killed
-        // gateway node, a network blip): wait for it rather than fail what it will pick up.
-        const reconnecting = lastSeen !== null && this.#now().getTime() - lastSeen.getTime() <= this.#o.limits.runnerGraceMs;
-        if (runners && (mode === 'resume' || reconnecting)) {
-          this.#awaitRunner(project.id, action.id);
-          return;
-        }
-        await fail(runnerNotConnected(project.id, lastSeen));
-        return;
-      }
-    }
-
+    const job: TargetJob = { dispatch, action, project, plan, scopeRoot, resources, mode, progress };
+    const target: ExecutionTarget = project.executionMode === 'container' ? this.#brokerTarget : this.#runnerTarget;
+    const controls: TargetControls = {
+      park: () => this.#park(action.id),
+      awaitRunner: () => this.#awaitRunner(project.id, action.id),
+      fail,
+    };
+    if (!(await target.ready(job, controls))) return;
     this.#o.faults?.beforeClaim?.(dispatch.id);
-    if (onBroker) {
-      const claimed = await this.#claim(dispatch, project, plan, true, verifiedAt, () => null);
-      if (!claimed) return;
-      const { claim, previousContainerId } = claimed;
-      progress.claim = claim;
-      const routed = await this.#onBroker(action, project, plan, scopeRoot, resources, previousContainerId);
-      await this.#recorder.record({ dispatch: claim, fence: { attempt: claim.attempt, from: ['running'] }, action, outcome: routed.outcome, ...(routed.lifecycle ? { lifecycle: routed.lifecycle } : {}) });
-      return;
-    }
-    const runner = this.#runner;
-    const runnerAction = RunnerRoute.actionFor(plan, resources);
-    if (!runner || !runnerAction) return; // unreachable: no runner port fails above, `elsewhere` is parked
-    // On the node holding the runner's socket, so its join's sandbox state is at hand (issue 9 B.3).
-    const unsandboxed = sandboxRequirementFailure(project, plan, this.#o.runners?.sandboxOf?.(project.id) ?? null);
-    if (unsandboxed !== null) {
-      await fail(unsandboxed);
-      return;
-    }
-    // The execute goes out inside the claim's transaction, before its COMMIT (see RunnerRoute.push).
-    const claimed = await runner.claiming(dispatch.id, () =>
-      this.#claim(dispatch, project, plan, false, verifiedAt, (claim) => {
-        progress.sent = true;
-        return runner.push(claim, runnerAction);
-      }),
-    );
-    if (!claimed) return;
-    progress.claim = claimed.claim;
-    await runner.deliver(claimed.claim, action.actionType, claimed.handedOff, claimed.previousContainerId);
+    await target.run(job, (shape, handOff) => this.#claim(dispatch, project, plan, shape, verifiedAt, handOff));
   }
 
   /**
-   * queued -> sent (runner) / running (broker), with the workspace stamp and `provisioning` in the
-   * same transaction; `handOff` runs inside it once the claim has won, before the commit.
+   * queued -> the target's claimed state, with the workspace stamp and `provisioning` in the same
+   * transaction; `handOff` runs inside it once the claim has won, before the commit.
    */
-  async #claim<H>(dispatch: Dispatch, project: Project, plan: ExecutionPlan, onBroker: boolean, verifiedAt: string | null, handOff: (claim: Dispatch) => H) {
-    const at = this.#now().toISOString();
-    const timeoutMs = plan.kind === 'terminal' ? plan.timeoutMs : this.#o.limits.commandTimeoutMs;
-    const leaseUntil = onBroker || !this.#runner ? null : new Date(this.#now().getTime() + this.#runner.leaseMs(timeoutMs)).toISOString();
+  async #claim<H>(dispatch: Dispatch, project: Project, plan: ExecutionPlan, shape: ClaimShape, verifiedAt: string | null, handOff: (claim: Dispatch) => H): Promise<Claimed<H> | null> {
+    const now = this.#now();
+    const at = now.toISOString();
+    const leaseUntil = shape.leaseMs === null ? null : new Date(now.getTime() + shape.leaseMs).toISOString();
     return this.#o.store.transaction(async (tx) => {
       if (verifiedAt) await tx.projects.markWorkspaceVerified(project.id, verifiedAt);
       const previousContainerId = (await tx.containers.get(project.id))?.containerId ?? null;
-      const claim = await tx.dispatches.claim(dispatch.id, onBroker ? 'running' : 'sent', onBroker ? BROKER_TARGET : runnerTarget(project.id), leaseUntil, at, this.#cluster.nodeId);
+      const claim = await tx.dispatches.claim(dispatch.id, shape.to, shape.target, leaseUntil, at, this.#cluster.nodeId);
       if (!claim) return null;
       if (plan.kind === 'container' && plan.actionType === 'container_start') await tx.containers.setState(project.id, 'provisioning', previousContainerId, at);
       return { claim, previousContainerId, handedOff: handOff(claim) };
     });
-  }
-
-  async #onBroker(action: ProposedAction, project: Project, plan: ExecutionPlan, scopeRoot: string, resources: Resources | null, previousContainerId: string | null): Promise<Routed> {
-    const broker = this.#o.broker as ContainerBrokerPort;
-    if (plan.kind === 'terminal') {
-      const observer = this.#o.observer;
-      const onOutput = observer?.output ? (stream: 'stdout' | 'stderr', chunk: Buffer) => observer.output?.(action, stream, chunk) : undefined;
-      return runTerminalOnBroker(broker, { projectId: project.id, scopeRoot, command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs, maxOutputBytes: this.#o.limits.outputCapBytes }, onOutput);
-    }
-    if (plan.kind === 'container') return runContainerOnBroker(broker, { projectId: project.id, scopeRoot, actionType: plan.actionType, resources, previousContainerId });
-    throw new Error('unreachable: nothing to run on the broker');
   }
 
   /** The previous process died while the broker ran this: its outcome is unknown; never re-run. */
