@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -12,8 +12,9 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
-      // Every suite, on the embedded SQLite store.
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      // Every suite, on the embedded SQLite store. The packages' tests (npm installs) run in
+      // `npm run test:dist` (vitest.dist.config.ts).
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/dist/**'] } },
       // The http, execution and e2e suites once more on Postgres (test/support/store-mode.ts):
       // every app, server and store they open gets a fresh schema on 127.0.0.1:5432/test.
       // test/execution/outcomes.test.ts already runs on both stores itself.

@@ -1,6 +1,7 @@
 // Broker configuration: where the Docker engine is, which image and limits a project gets by
 // default, the user commands run as, and the labels that mark what this broker owns.
-import { pino, type Logger } from 'pino';
+import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
 import type { ContainerResources } from './port.ts';
 
 export interface DockerBrokerConfig {
@@ -68,7 +69,7 @@ export function resolveConfig(config: DockerBrokerConfig, env: NodeJS.ProcessEnv
     stopTimeoutSec: config.stopTimeoutSec ?? 10,
     defaultTimeoutMs: config.defaultTimeoutMs ?? 600_000,
     defaultMaxOutputBytes: config.defaultMaxOutputBytes ?? 1024 * 1024,
-    logger: config.logger ?? pino({ name: 'broker', level: 'info' }),
+    logger: config.logger ?? defaultLogger(),
   };
 }
 
@@ -85,4 +86,13 @@ function resolveEndpoint(config: DockerBrokerConfig, env: NodeJS.ProcessEnv): Do
 /** How an operator would write the endpoint: `unix:///var/run/docker.sock`, `tcp://h:2375`. */
 export function describeEndpoint(endpoint: DockerEndpoint): string {
   return endpoint.kind === 'unix' ? `unix://${endpoint.socketPath}` : `tcp://${endpoint.host}:${endpoint.port}`;
+}
+
+/**
+ * pino is loaded only when no logger is passed: the runner package passes its own logger and
+ * does not ship pino.
+ */
+function defaultLogger(): Logger {
+  const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
+  return pino({ name: 'broker', level: 'info' });
 }

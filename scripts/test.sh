@@ -47,6 +47,11 @@ else
   failed=$((failed + 1)) failures+=("vitest wrote no results (exit $vitest_status)")
 fi
 
+if [ $# -eq 0 ]; then
+  # The packages as users get them: build, pack, npx on a plain Node 22 (test/dist).
+  step test:dist npm run --silent test:dist
+fi
+
 if [ ${#failures[@]} -gt 0 ]; then echo "test: failed: ${failures[*]}"; fi
 echo "Tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

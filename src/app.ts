@@ -21,6 +21,7 @@ import { type AdminToken, resolveAdminToken } from './http/admin-token.ts';
 import { Metrics } from './http/metrics.ts';
 import type { RunnerPresence } from './http/routes/console.ts';
 import type { ClusterView } from './http/routes/cluster.ts';
+import { createReadiness } from './http/readiness.ts';
 import { buildHttpServer, type HttpServer } from './http/server.ts';
 import { createLive, type Live } from './live/index.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -187,6 +188,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         runnerPresence: (projectId) => runnerPresenceOf(gateway, projectId, cluster?.directory ?? null),
         ...(options.consoleAssetsDir ? { assetsDir: options.consoleAssetsDir } : {}),
       },
+      readiness: createReadiness({ store, docker: broker ? () => broker.list() : null }),
     });
 
     let appExecution: AppExecution | null = null;

@@ -4,6 +4,7 @@
 // the server, and a build without a module says so instead of crashing.
 import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MODULE_EXT, VERSION } from './package-info.ts';
 
 interface CommandEntry {
   module: string;
@@ -11,9 +12,9 @@ interface CommandEntry {
 }
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  serve: { module: './cli/serve.ts', summary: 'run the HTTP API, the console and the Phoenix socket' },
-  runner: { module: './cli/runner.ts', summary: 'run the local runner for one project on this machine' },
-  check: { module: './cli/check.ts', summary: 'explain the policy decision for a command (or --jsonl batches)' },
+  serve: { module: `./cli/serve${MODULE_EXT}`, summary: 'run the HTTP API and the Phoenix socket for runners' },
+  runner: { module: `./cli/runner${MODULE_EXT}`, summary: 'run the local runner for one project on this machine' },
+  check: { module: `./cli/check${MODULE_EXT}`, summary: 'explain the policy decision for a command (or --jsonl batches)' },
 };
 
 /** Exit codes shared by every subcommand: 0 done, 2 usage or input error. */
@@ -36,6 +37,10 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined) {
     process.stderr.write(usage());
     return EXIT_USAGE;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`brabo ${VERSION} (node ${process.versions.node})\n`);
+    return 0;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage());
@@ -72,10 +77,13 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
-  // exitCode, not exit(): a long-running command (serve, runner) keeps its handles, and stdout
-  // pipes are flushed before the process ends.
-  main(process.argv.slice(2)).then(
+/**
+ * Runs the command line as the process: the exit code becomes the process's. exitCode, not
+ * exit(): a long-running command (serve, runner) keeps its handles, and stdout pipes are flushed
+ * before the process ends. Used by this file as the entry point and by the package's bin/brabo.js.
+ */
+export function runCli(argv: string[]): void {
+  main(argv).then(
     (code) => {
       process.exitCode = code;
     },
@@ -85,3 +93,5 @@ if (isEntryPoint()) {
     },
   );
 }
+
+if (isEntryPoint()) runCli(process.argv.slice(2));

@@ -1,9 +1,9 @@
 // Runtime configuration: CLI flags over environment over defaults. Everything a deployment can
 // change lives here, resolved once at start.
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution/config.ts';
 import type { Resources } from './execution/resources.ts';
+import { PACKAGE_ROOT } from './package-info.ts';
 
 /** The execution side: Docker broker, runner timings, resource defaults and maxima. */
 export interface ExecutionConfig {
@@ -71,8 +71,8 @@ export class ConfigError extends Error {
   readonly code = 'config_invalid';
 }
 
-/** The repository root this code runs from (src/config.ts -> ..). */
-export const GATEWAY_CHECKOUT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The checkout or installed package this code runs from (its package.json's folder). */
+export const GATEWAY_CHECKOUT = PACKAGE_ROOT;
 
 export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(overrides.dataDir ?? env.BRABO_DATA_DIR ?? './.brabo');

@@ -1,10 +1,10 @@
 // `brabo runner`: parses the flags, sets up the terminal UI and the structured log, and runs the
 // local runner until it is stopped or has to give up. Returns the process exit code.
-import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { parseRunnerArgs, RUNNER_USAGE, UsageError } from '../runner/config.ts';
 import type { RunnerConfig } from '../runner/config.ts';
 import { EXIT, runRunner } from '../runner/runner-app.ts';
+import { createJsonLog, type JsonLogDestination } from '../runner/json-log.ts';
 import { TerminalUi } from '../runner/terminal-ui.ts';
 
 export async function run(argv: string[]): Promise<number> {
@@ -22,9 +22,18 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
 
-  const destination = config.logFile === null ? pino.destination(2) : pino.destination({ dest: config.logFile, mkdir: true, sync: false });
-  const logger: Logger = pino({ name: 'brabo-runner', level: config.logLevel }, destination);
-  const logTarget = config.logFile === null ? `stderr (level ${config.logLevel})` : `${config.logFile} (level ${config.logLevel})`;
+  // Warnings are printed once: as a human line by the terminal UI, and as JSON only into
+  // --log-file (or on stderr when --log-level is asked for explicitly without a file).
+  const explicitLevel = argv.some((arg) => arg === '--log-level' || arg.startsWith('--log-level='));
+  const destination: JsonLogDestination =
+    config.logFile !== null ? { kind: 'file', path: config.logFile } : explicitLevel ? { kind: 'fd', fd: 2 } : { kind: 'none' };
+  const logger: Logger & { close(): void } = createJsonLog({ name: 'brabo-runner', level: config.logLevel, destination });
+  const logTarget =
+    destination.kind === 'file'
+      ? `${config.logFile} (JSON, level ${config.logLevel})`
+      : destination.kind === 'fd'
+        ? `stderr (JSON, level ${config.logLevel})`
+        : 'off (pass --log-file FILE for JSON logs)';
 
   // A runner must outlive a bug in a callback (a malformed frame, a library throwing in an event
   // handler): log it and keep serving instead of dropping every running command.
@@ -54,7 +63,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off('uncaughtException', onUncaught);
     process.off('unhandledRejection', onUncaught);
-    logger.flush();
+    logger.close();
     // The runner is done: a handle left behind (a half-open TCP connection, a library timer) must
     // not keep the process alive. Unref'd, so a clean exit happens first whenever it can.
     setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
@@ -63,7 +72,10 @@ export async function run(argv: string[]): Promise<number> {
 
 const EXIT_GRACE_MS = 2_000;
 
-// Lets the runner start without the top-level CLI: `node src/cli/runner.ts --url ...`.
-if (import.meta.main) {
-  process.exitCode = await run(process.argv.slice(2));
+/** The runner as the whole process (the runner package's bin): its exit code is the process's. */
+export async function runAsProcess(argv: string[]): Promise<void> {
+  process.exitCode = await run(argv);
 }
+
+// Lets the runner start without the top-level CLI: `node src/cli/runner.ts --url ...`.
+if (import.meta.main) await runAsProcess(process.argv.slice(2));

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { PACKAGE_ROOT } from '../package-info.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,7 +32,7 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /** Where the build puts the console, relative to the package root (src/http/ is two levels down). */
-export const CONSOLE_DIST = resolve(import.meta.dirname, '../../dist/console');
+export const CONSOLE_DIST = resolve(PACKAGE_ROOT, 'dist/console');
 
 interface Asset {
   body: Buffer;

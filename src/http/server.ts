@@ -15,6 +15,7 @@ import { bearerOf, tokenMatcher } from './admin-token.ts';
 import { CONSOLE_PUBLIC_ROUTES, loadConsoleAssets, registerConsoleAssets } from './console-assets.ts';
 import { errorHandler } from './errors.ts';
 import type { Metrics } from './metrics.ts';
+import type { ReadinessReport } from './readiness.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { consoleRoutes, type RunnerPresence, type Viewer } from './routes/console.ts';
 import { type ClusterView, clusterRoutes } from './routes/cluster.ts';
@@ -46,6 +47,8 @@ export interface HttpDeps {
     /** Built console folder (default dist/console); tests point it at a build of their own. */
     assetsDir?: string;
   };
+  /** /readyz's checks (store, Docker); absent = always ready. */
+  readiness?: () => Promise<ReadinessReport>;
 }
 
 /**
@@ -56,7 +59,7 @@ export interface HttpDeps {
 export function isPublicRoute(routeUrl: string | undefined): boolean {
   if (routeUrl === undefined) return false;
   if ((CONSOLE_PUBLIC_ROUTES as readonly string[]).includes(routeUrl)) return true; // static console files, no data
-  return routeUrl === '/healthz' || routeUrl === '/metrics' || routeUrl === '/docs' || routeUrl.startsWith('/docs/');
+  return routeUrl === '/healthz' || routeUrl === '/readyz' || routeUrl === '/metrics' || routeUrl === '/docs' || routeUrl.startsWith('/docs/');
 }
 
 /**
@@ -110,7 +113,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   const { actions } = deps;
-  await app.register(healthRoutes, { metrics: deps.metrics });
+  await app.register(healthRoutes, { metrics: deps.metrics, ...(deps.readiness ? { readiness: deps.readiness } : {}) });
   await app.register(projectRoutes, { actions });
   await app.register(permissionRoutes, { actions });
   await app.register(runnerTokenRoutes, { actions, runnerTokens: deps.runnerTokens, ...(deps.execution ? { execution: deps.execution } : {}) });

@@ -2,7 +2,6 @@
 // commands never talks to Docker; a broker that cannot be built is a named `broker_unavailable`
 // failure for each container action, never a crash.
 import type { Logger } from 'pino';
-import { createDockerBroker } from '../../broker/index.ts';
 import type { BrokerResult, ContainerBrokerPort } from '../../broker/port.ts';
 
 export interface BrokerLoaderOptions {
@@ -12,14 +11,28 @@ export interface BrokerLoaderOptions {
 }
 
 export function lazyBroker(options: BrokerLoaderOptions): () => Promise<BrokerResult<ContainerBrokerPort>> {
-  let built: BrokerResult<ContainerBrokerPort> | null = null;
+  let built: Promise<BrokerResult<ContainerBrokerPort>> | null = null;
   return async () => {
     built ??= build(options);
     return built;
   };
 }
 
-function build(options: BrokerLoaderOptions): BrokerResult<ContainerBrokerPort> {
+// The broker (and dockerode, an optional dependency of the runner package) is imported on first
+// use: a runner installed without dockerode still runs terminal commands.
+async function build(options: BrokerLoaderOptions): Promise<BrokerResult<ContainerBrokerPort>> {
+  let createDockerBroker: typeof import('../../broker/index.ts').createDockerBroker;
+  try {
+    ({ createDockerBroker } = await import('../../broker/index.ts'));
+  } catch (error) {
+    return {
+      ok: false,
+      failure: {
+        code: 'broker_unavailable',
+        message: `this runner cannot use Docker: the Docker client did not load (${(error as Error).message}); install the optional dependency dockerode next to the runner; terminal commands still work`,
+      },
+    };
+  }
   try {
     const broker = createDockerBroker({
       defaultImage: options.defaultImage,

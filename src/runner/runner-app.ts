@@ -1,7 +1,6 @@
 // Puts the runner together: journal, dispatcher, result outbox and connection, and runs it until
 // it is stopped (SIGINT/SIGTERM) or must give up (token or join refused). Returns the exit code.
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { JOIN_ERRORS, RUNNER_PROTOCOL_VERSION, runnerTopic } from '../../runner-protocol/index.ts';
 import { lazyBroker } from './broker-loader.ts';
@@ -16,6 +15,7 @@ import { probeSandbox } from './sandbox/platform.ts';
 import type { Availability } from './sandbox/platform.ts';
 import { sandboxState, startupWarning } from './sandbox/policy.ts';
 import type { TerminalUi } from './terminal-ui.ts';
+import { VERSION } from '../package-info.ts';
 import { TOKEN_REFUSED_MESSAGE } from './upgrade-probe.ts';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, tokenRefused: 3, joinRefused: 4 } as const;
@@ -174,12 +174,5 @@ async function drain(outbox: ResultOutbox, withinMs: number): Promise<void> {
   while (outbox.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-export const RUNNER_VERSION: string = (() => {
-  try {
-    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-    const version = (JSON.parse(text) as { version?: unknown }).version;
-    return typeof version === 'string' ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-})();
+/** This runner's version: its package's (brabo-runner installed, brabo-gateway from a checkout). */
+export const RUNNER_VERSION: string = VERSION;

@@ -6,6 +6,7 @@
 // the WAL. The writer keeps a large automatic-checkpoint threshold as the safety net should this
 // worker fail or fall behind.
 import { Worker } from 'node:worker_threads';
+import { MODULE_EXT } from '../../package-info.ts';
 
 /** Pages of WAL after which the writer checkpoints itself (only if the worker did not). */
 export const WRITER_AUTOCHECKPOINT_PAGES = 8192;
@@ -15,7 +16,7 @@ export class Checkpointer {
   readonly #exited: Promise<void>;
 
   constructor(file: string, intervalMs = 250) {
-    this.#worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url), { workerData: { file, intervalMs } });
+    this.#worker = new Worker(new URL(`./checkpoint-worker${MODULE_EXT}`, import.meta.url), { workerData: { file, intervalMs } });
     this.#exited = new Promise((resolve) => this.#worker.once('exit', () => resolve()));
     // A worker that cannot start or fails leaves checkpoints to the writer's safety net.
     this.#worker.on('error', () => undefined);
