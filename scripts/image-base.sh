@@ -6,13 +6,15 @@
 #   - npm from this machine (the Dockerfile's build stage runs `npm ci`), its CA certificates;
 #   - a static busybox as /bin/sh (RUN steps, debugging);
 #   - /etc/passwd and /etc/group with root and node (1000:1000), /tmp, /home/node.
-# Usage: scripts/image-base.sh [TAG]   (default brabo-node-base:<node version>); prints the tag.
+# Usage: scripts/image-base.sh [TAG]   (default brabo-node-base:<node version>-<recipe hash>); prints the tag.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/node-env.sh >&2
 node_bin="$(readlink -f "$(command -v node)")"
 version="$(node -p process.versions.node)"
-tag="${1:-brabo-node-base:$version}"
+# The tag names this script's content too: a changed recipe builds a new base, never reuses a stale one.
+recipe="$(sha256sum "$0" | cut -c1-8)"
+tag="${1:-brabo-node-base:$version-$recipe}"
 if docker image inspect "$tag" >/dev/null 2>&1; then echo "$tag"; exit 0; fi
 npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
 [ -f "$npm_dir/package.json" ] || { echo "image-base: npm not found next to $(command -v npm)" >&2; exit 1; }
@@ -24,8 +26,13 @@ trap 'rm -rf "$ctx"' EXIT
 root="$ctx/rootfs"
 mkdir -p "$root/usr/local/bin" "$root/usr/local/lib/node_modules" "$root/bin" "$root/usr/bin" "$root/etc/ssl/certs" "$root/tmp" "$root/home/node" "$root/root"
 cp "$node_bin" "$root/usr/local/bin/node"
-# Every library node links against, at the same path (and the loader).
-ldd "$node_bin" | grep -oE '/[^ ]+' | while read -r lib; do
+# Every library node links against, at the same path (and the loader), plus the rest of glibc's
+# usual set: native addons (rolldown, esbuild, cpu-features) link librt, and npm's DNS lookups
+# need libresolv and the nss modules.
+extra_libs="$(for name in librt.so.1 libresolv.so.2 libnss_dns.so.2 libnss_files.so.2 libutil.so.1 libz.so.1; do
+  ldconfig -p | awk -v n="$name" '$1 == n && /x86-64|x86_64|AArch64|aarch64/ { print $NF; exit }'
+done)"
+{ ldd "$node_bin" | grep -oE '/[^ ]+'; printf '%s\n' $extra_libs; } | sort -u | while read -r lib; do
   mkdir -p "$root$(dirname "$lib")"
   cp -L "$lib" "$root$lib"
 done

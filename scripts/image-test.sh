@@ -37,7 +37,10 @@ docker build -q --network host --build-arg "BASE=$base" -t "$image" . >/dev/null
 echo "image-test: built in $(($(date +%s) - start)) s, $(docker image inspect -f '{{.Size}}' "$image" | awk '{printf "%d MB", $1/1000000}')"
 
 docker volume create "$volume" >/dev/null
-docker run -d --name "$run_id" -e "BRABO_ADMIN_TOKEN=$token" -v "$volume:/data" -p 127.0.0.1::4000 "$image" >/dev/null
+# The gateway checks that a runner project's root exists and that its user (1000) can write it:
+# the folder is shared with the container at the same path, as on one machine.
+chmod 0777 "$root"
+docker run -d --name "$run_id" -e "BRABO_ADMIN_TOKEN=$token" -v "$volume:/data" -v "$root:$root" -p 127.0.0.1::4000 "$image" >/dev/null
 for _ in $(seq 1 120); do
   health="$(docker inspect -f '{{.State.Health.Status}}' "$run_id" 2>/dev/null || echo gone)"
   [ "$health" = healthy ] && break

@@ -50,6 +50,8 @@ fi
 if [ $# -eq 0 ]; then
   # The packages as users get them: build, pack, npx on a plain Node 22 (test/dist).
   step test:dist npm run --silent test:dist
+  # The server image on a local base: healthy, then a command through a runner.
+  step image bash scripts/image-test.sh
 fi
 
 if [ ${#failures[@]} -gt 0 ]; then echo "test: failed: ${failures[*]}"; fi
