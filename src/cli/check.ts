@@ -34,7 +34,8 @@ options:
   --jsonl                read JSON requests from stdin, write one JSON answer per line
   -h, --help             this text
 
-Exit code: 0 whatever the decision; 2 on a usage error or an unusable permissions file.
+Exit code: 0 whatever the decision; 2 on a usage error or an unusable permissions file (a broken
+file still shows the decision the server would make with it: nothing auto-approved).
 `;
 
 /** A usage or input problem; its message is shown to the person as is. */
@@ -110,6 +111,8 @@ export function renderHuman(command: string, input: DecisionInput, decision: Dec
 interface LoadedPermissions {
   permissions: Permissions;
   source: string;
+  /** The file exists but is broken: the sentence naming the PermissionsError (the server then auto-approves nothing). */
+  broken: string | null;
 }
 
 async function loadPermissions(file: string | undefined, root: string): Promise<LoadedPermissions> {
@@ -120,16 +123,23 @@ async function loadPermissions(file: string | undefined, root: string): Promise<
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (file === undefined && code === 'ENOENT') {
-      return { permissions: EMPTY_PERMISSIONS, source: `none (${path} does not exist: every list is empty)` };
+      return { permissions: EMPTY_PERMISSIONS, source: `none (${path} does not exist: every list is empty)`, broken: null };
     }
     throw new CheckUsageError(`cannot read permissions file ${path}: ${code ?? (error as Error).message}`);
   }
   const parsed = parsePermissionsText(text);
   if (!parsed.ok) {
-    throw new CheckUsageError(`${parsed.error.name} (${parsed.error.code}) in ${path}: ${parsed.error.message}`);
+    // Decided as the server decides on a broken file: with the salvaged deny/ask only, and never
+    // auto-approved. The error is shown with it.
+    const { deny, ask } = parsed.salvaged;
+    return {
+      permissions: parsed.salvaged,
+      source: `${path} is BROKEN: only its ${deny.length} deny and ${ask.length} ask entries count, and nothing is auto-approved until it is fixed`,
+      broken: `${parsed.error.name} (${parsed.error.code}) in ${path}: ${parsed.error.message}`,
+    };
   }
   const { allow, deny, ask } = parsed.value;
-  return { permissions: parsed.value, source: `${path} (${allow.length} allow, ${deny.length} deny, ${ask.length} ask)` };
+  return { permissions: parsed.value, source: `${path} (${allow.length} allow, ${deny.length} deny, ${ask.length} ask)`, broken: null };
 }
 
 type CheckValues = ReturnType<typeof parseCheckArgs>['values'];
@@ -142,7 +152,7 @@ async function checkOne(values: CheckValues, words: string[]): Promise<number> {
   const root = resolve(values.root ?? process.cwd());
   const cwd = values.cwd === undefined ? root : resolve(root, values.cwd);
   const autonomy = parseAutonomy(values.autonomy);
-  const { permissions, source } = await loadPermissions(values.permissions, root);
+  const { permissions, source, broken } = await loadPermissions(values.permissions, root);
   const input: DecisionInput = {
     actionType: 'terminal',
     payload: { command, cwd },
@@ -151,8 +161,13 @@ async function checkOne(values: CheckValues, words: string[]): Promise<number> {
     permissions,
     scopeRoot: root,
     containerRunning: values['container-running'] === true,
+    ...(broken !== null ? { permissionsBroken: true } : {}),
   };
   process.stdout.write(renderHuman(command, input, decide(input), source));
+  if (broken !== null) {
+    process.stderr.write(`brabo check: ${broken}\n`);
+    return EXIT_USAGE;
+  }
   return EXIT_OK;
 }
 

@@ -54,7 +54,11 @@ export type PermissionsParse =
   | { ok: true; value: Permissions }
   | { ok: false; error: PermissionsError; salvaged: Permissions };
 
-/** Validates a JSON.parse'd permissions.json. Missing lists are empty; other keys are ignored. */
+/**
+ * Validates a JSON.parse'd permissions.json. Missing lists are empty. Any other key is an error
+ * that names it (a typo such as "alow" would otherwise silently mean zero rules), with a
+ * suggestion; Claude Code's settings shape {"permissions": {...}} is named as such.
+ */
 export function parsePermissions(raw: unknown): PermissionsParse {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     const issue = { list: null, index: null, problem: 'permissions.json must be a JSON object with "allow", "deny" and "ask" arrays of strings' };
@@ -63,25 +67,14 @@ export function parsePermissions(raw: unknown): PermissionsParse {
   const record = raw as Record<string, unknown>;
   const issues: PermissionsIssue[] = [];
   const lists: Record<PermissionList, string[]> = { allow: [], deny: [], ask: [] };
-  for (const list of PERMISSION_LISTS) {
-    const value = record[list];
-    if (value === undefined) continue;
-    if (!Array.isArray(value)) {
-      issues.push({ list, index: null, problem: 'must be an array of strings' });
-      continue;
-    }
-    value.forEach((entry: unknown, index: number) => {
-      if (typeof entry !== 'string') {
-        issues.push({ list, index, problem: `must be a string, got ${entry === null ? 'null' : typeof entry}` });
-        return;
-      }
-      const parsed = parsePattern(entry);
-      if (!parsed.ok) {
-        issues.push({ list, index, entry, problem: parsed.problem });
-        return;
-      }
-      lists[list].push(entry);
-    });
+  for (const key of Object.keys(record)) {
+    if (!(PERMISSION_LISTS as readonly string[]).includes(key)) issues.push({ list: null, index: null, problem: unknownKeyProblem(key, record[key]) });
+  }
+  for (const list of PERMISSION_LISTS) readList(list, record[list], lists, issues);
+  // Claude Code's shape: its deny/ask entries still count while the file is broken (never allow).
+  const nested = record['permissions'];
+  if (typeof nested === 'object' && nested !== null && !Array.isArray(nested)) {
+    for (const list of ['deny', 'ask'] as const) readList(list, (nested as Record<string, unknown>)[list], lists, []);
   }
   if (issues.length === 0) return { ok: true, value: lists };
   return {
@@ -89,6 +82,70 @@ export function parsePermissions(raw: unknown): PermissionsParse {
     error: new PermissionsError('permissions_invalid', issues),
     salvaged: { allow: [], deny: lists.deny, ask: lists.ask },
   };
+}
+
+function readList(list: PermissionList, value: unknown, lists: Record<PermissionList, string[]>, issues: PermissionsIssue[]): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) {
+    const hint = typeof value === 'string' ? `; did you mean [${JSON.stringify(value)}]?` : `, got ${value === null ? 'null' : typeof value}`;
+    issues.push({ list, index: null, problem: `must be an array of strings${hint}` });
+    return;
+  }
+  value.forEach((entry: unknown, index: number) => {
+    if (typeof entry !== 'string') {
+      issues.push({ list, index, problem: `must be a string, got ${entry === null ? 'null' : typeof entry}` });
+      return;
+    }
+    const bash = /^\s*bash\s*\((.*)\)\s*$/is.exec(entry);
+    if (bash) {
+      issues.push({ list, index, entry, problem: `Claude Code's Bash(...) is Terminal(...) here; write ${JSON.stringify(`Terminal(${bash[1] ?? ''})`)}` });
+      return;
+    }
+    const parsed = parsePattern(entry);
+    if (!parsed.ok) {
+      issues.push({ list, index, entry, problem: parsed.problem });
+      return;
+    }
+    lists[list].push(entry);
+  });
+}
+
+const KEY_SHOWN_CHARS = 40;
+
+function unknownKeyProblem(key: string, value: unknown): string {
+  const shown = JSON.stringify(key.length > KEY_SHOWN_CHARS ? `${key.slice(0, KEY_SHOWN_CHARS)}…` : key);
+  if (key === 'permissions' && typeof value === 'object' && value !== null) {
+    return `unknown key "permissions": this is Claude Code's settings shape {"permissions": {"allow": [...]}}; in permissions.json put "allow", "deny" and "ask" at the top level`;
+  }
+  const suggestion = closestList(key);
+  const hint = suggestion === null ? 'permissions.json has only "allow", "deny" and "ask"' : `did you mean "${suggestion}"?`;
+  return `unknown key ${shown}: ${hint}`;
+}
+
+/** The list name a typo most likely meant: same letters ignoring case, or at most 2 edits away. */
+function closestList(key: string): PermissionList | null {
+  const lower = key.trim().toLowerCase();
+  let best: { list: PermissionList; distance: number } | null = null;
+  for (const list of PERMISSION_LISTS) {
+    const distance = lower === list ? 0 : editDistance(lower, list, 2);
+    if (distance <= 2 && (best === null || distance < best.distance)) best = { list, distance };
+  }
+  return best?.list ?? null;
+}
+
+/** Levenshtein distance, giving up (returning limit + 1) once it exceeds `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    if (Math.min(...current) > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length] ?? limit + 1;
 }
 
 /**

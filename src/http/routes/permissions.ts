@@ -45,8 +45,9 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
       schema: {
         tags: ['permissions'],
         params: ProjectParams,
-        // allow/deny/ask are checked by the policy engine's own validator (its named errors).
-        body: z.object({ userId: MemberId, allow: z.unknown().optional(), deny: z.unknown().optional(), ask: z.unknown().optional() }),
+        // allow/deny/ask are checked by the policy engine's own validator (its named errors); other
+        // keys are kept (loose) so that a typo such as "alow" is refused by name, not dropped.
+        body: z.object({ userId: MemberId, allow: z.unknown().optional(), deny: z.unknown().optional(), ask: z.unknown().optional() }).loose(),
         response: { 200: z.object({ permissions: PermissionsSchema }), ...errorResponses },
       },
     },
