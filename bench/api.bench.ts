@@ -64,9 +64,10 @@ function send(target: Target, method: string, path: string, body?: unknown): Pro
 
 function startServer(dir: string, databaseUrl: string | null): Promise<{ child: ChildProcess; target: Target }> {
   const bin = resolve(import.meta.dirname, '../bin/brabo');
-  const env: NodeJS.ProcessEnv = { ...process.env, BRABO_ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', PROJECT_WORKSPACES_ROOT: join(dir, 'ws') };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
+  const env: NodeJS.ProcessEnv = { ...process.env, BRABO_ADMIN_TOKEN: TOKEN, BRABO_LOG_LEVEL: 'warn', BRABO_PROJECT_WORKSPACES_ROOT: join(dir, 'ws') };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.BRABO_DATABASE_URL = databaseUrl;
+  else delete env.BRABO_DATABASE_URL;
   const child = spawn(bin, ['serve', '--port', '0', '--data-dir', join(dir, 'data')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolvePromise, reject) => {
     let out = '';

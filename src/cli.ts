@@ -4,6 +4,7 @@
 // the server, and a build without a module says so instead of crashing.
 import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { isDebug } from './cli/startup-failure.ts';
 import { MODULE_EXT, VERSION } from './package-info.ts';
 
 interface CommandEntry {
@@ -23,7 +24,12 @@ export const EXIT_USAGE = 2;
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`);
-  return `usage: brabo <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun \`brabo <command> --help\` for the options of one command.\n`;
+  return (
+    `usage: brabo <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n` +
+    `options:\n  -V, --version  print the version and exit\n  -h, --help     this text\n\n` +
+    `environment:\n  BRABO_DEBUG=1  print stack traces of failures\n\n` +
+    `Run \`brabo <command> --help\` for the options and variables of one command.\n`
+  );
 }
 
 type CommandModule = { run: (argv: string[]) => Promise<number> };
@@ -88,7 +94,10 @@ export function runCli(argv: string[]): void {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`brabo: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      // One line for the user; the stack when debugging (BRABO_DEBUG=1).
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`brabo: unexpected_failure: ${message}; run again with BRABO_DEBUG=1 for the stack trace and report it\n`);
+      if (isDebug() && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
       process.exitCode = 1;
     },
   );

@@ -3,6 +3,7 @@
 import { join, resolve } from 'node:path';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution/config.ts';
 import type { Resources } from './execution/resources.ts';
+import { deprecationWarnings, type EnvValue, readVariable } from './env-names.ts';
 import { PACKAGE_ROOT } from './package-info.ts';
 
 /** The execution side: Docker broker, runner timings, resource defaults and maxima. */
@@ -29,17 +30,19 @@ export interface AppConfig {
   port: number;
   /** Where the SQLite file and the generated admin token live. */
   dataDir: string;
-  /** DATABASE_URL (postgres:// or postgresql://): the Postgres store instead of SQLite in the data dir. */
+  /** BRABO_DATABASE_URL (old name DATABASE_URL; postgres:// or postgresql://): the Postgres store instead of SQLite in the data dir. */
   databaseUrl?: string | null;
   /** BRABO_ADMIN_TOKEN; when absent a token is generated at first start into the data dir. */
   adminToken: string | null;
-  /** PROJECT_WORKSPACES_ROOT: parent of container projects' folders. */
+  /** BRABO_PROJECT_WORKSPACES_ROOT (old name PROJECT_WORKSPACES_ROOT): parent of container projects' folders. */
   projectWorkspacesRoot: string;
   /** BRABO_PROJECTS_BASE: parent of mounted projects' folders. */
   projectsBase: string;
   /** The gateway's own checkout; a runner root may never overlap it (RN-170). */
   gatewayCheckout: string;
   logLevel: string;
+  /** Deprecation warnings about the environment (old variable names), printed once at start. */
+  warnings?: string[];
   /** Absent: no dispatcher (approved actions stay queued), as in API-only tests. */
   execution?: ExecutionConfig;
 }
@@ -74,42 +77,53 @@ export class ConfigError extends Error {
 /** The checkout or installed package this code runs from (its package.json's folder). */
 export const GATEWAY_CHECKOUT = PACKAGE_ROOT;
 
+/** pino's levels: anything else would make the logger throw at start. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(overrides.dataDir ?? env.BRABO_DATA_DIR ?? './.brabo');
-  const port = overrides.port ?? (env.PORT ? Number(env.PORT) : 4000);
+  const portVar = readVariable(env, 'BRABO_PORT');
+  const port = overrides.port ?? (portVar.value !== undefined ? Number(portVar.value) : 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`port ${String(port)} is not a TCP port (0-65535); pass --port N`);
+    const given = overrides.port !== undefined ? `--port ${String(overrides.port)}` : `${portVar.name}=${JSON.stringify(portVar.value)}`;
+    throw new ConfigError(`${given} is not a TCP port (0-65535); pass --port N`);
+  }
+  const level = readVariable(env, 'BRABO_LOG_LEVEL');
+  const logLevel = level.value ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`${level.name}=${JSON.stringify(logLevel)} is not a log level; use one of ${LOG_LEVELS.join(', ')}`);
   }
   const adminToken = env.BRABO_ADMIN_TOKEN && env.BRABO_ADMIN_TOKEN.length > 0 ? env.BRABO_ADMIN_TOKEN : null;
   if (adminToken !== null && adminToken.length < 16) {
     throw new ConfigError('BRABO_ADMIN_TOKEN is shorter than 16 characters; use a long random value or unset it to have one generated');
   }
   return {
-    host: overrides.host ?? env.HOST ?? '127.0.0.1',
+    host: overrides.host ?? readVariable(env, 'BRABO_HOST').value ?? '127.0.0.1',
     port,
     dataDir,
-    databaseUrl: databaseUrl(env.DATABASE_URL),
+    databaseUrl: databaseUrl(readVariable(env, 'BRABO_DATABASE_URL')),
     adminToken,
-    projectWorkspacesRoot: resolve(env.PROJECT_WORKSPACES_ROOT ?? join(dataDir, 'workspaces')),
+    projectWorkspacesRoot: resolve(readVariable(env, 'BRABO_PROJECT_WORKSPACES_ROOT').value ?? join(dataDir, 'workspaces')),
     projectsBase: resolve(env.BRABO_PROJECTS_BASE ?? join(dataDir, 'projects')),
     gatewayCheckout: resolve(env.BRABO_GATEWAY_CHECKOUT ?? GATEWAY_CHECKOUT),
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel,
+    warnings: deprecationWarnings(env),
     execution: loadExecutionConfig(overrides, env),
   };
 }
 
 /** Only Postgres URLs select the Postgres store; anything else is refused, never silently ignored. */
-function databaseUrl(value: string | undefined): string | null {
+function databaseUrl({ value, name }: EnvValue): string | null {
   if (value === undefined || value === '') return null;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('DATABASE_URL is not a URL; use postgres://USER@HOST:5432/DATABASE, or unset it to keep the SQLite store in the data dir');
+    throw new ConfigError(`${name} is not a URL; use postgres://USER@HOST:5432/DATABASE, or unset it to keep the SQLite store in the data dir`);
   }
   // The scheme only: the rest of the URL may hold a password.
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`DATABASE_URL has the scheme ${JSON.stringify(url.protocol.slice(0, -1))}, but only a Postgres URL (postgres:// or postgresql://) is supported; unset it to keep the SQLite store in the data dir`);
+    throw new ConfigError(`${name} has the scheme ${JSON.stringify(url.protocol.slice(0, -1))}, but only a Postgres URL (postgres:// or postgresql://) is supported; unset it to keep the SQLite store in the data dir`);
   }
   return value;
 }

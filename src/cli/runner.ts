@@ -7,6 +7,19 @@ import { EXIT, runRunner } from '../runner/runner-app.ts';
 import { createJsonLog, type JsonLogDestination } from '../runner/json-log.ts';
 import { TerminalUi } from '../runner/terminal-ui.ts';
 
+const RUNNER_ENVIRONMENT = `
+Environment:
+  BRABO_RUNNER_TOKEN     the runner token (instead of --token; kept out of the process list and
+                         removed from the environment of the commands the runner starts)
+  XDG_STATE_HOME         where the default journal goes (default ~/.local/state)
+  DOCKER_HOST            the Docker engine for container actions (needs the optional dockerode)
+  NO_COLOR               plain output even on a terminal
+  BRABO_DEBUG=1          print the stack trace of an unexpected failure
+
+Exit codes: 0 stopped (Ctrl-C, SIGTERM), 1 failure, 2 usage or a --url that is not a brabo socket,
+3 token refused, 4 join refused.
+`;
+
 export async function run(argv: string[]): Promise<number> {
   const ui = TerminalUi.forStdout();
   let config: RunnerConfig | 'help';
@@ -14,11 +27,11 @@ export async function run(argv: string[]): Promise<number> {
     config = parseRunnerArgs(argv, process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`brabo runner: ${error.message}\n\n${RUNNER_USAGE}`);
+    process.stderr.write(`brabo runner: usage: ${error.message}; see brabo runner --help\n`);
     return EXIT.usage;
   }
   if (config === 'help') {
-    process.stdout.write(RUNNER_USAGE);
+    process.stdout.write(`${RUNNER_USAGE}${RUNNER_ENVIRONMENT}`);
     return EXIT.ok;
   }
 

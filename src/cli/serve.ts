@@ -1,15 +1,43 @@
 // `brabo serve [--port 4000] [--host 127.0.0.1] [--data-dir ./.brabo] [--docker] [--container-image IMG]
 //   [--runner-grace-ms N] [--delivery-timeout-ms N]`: HTTP API and the Phoenix socket on one port.
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createApp } from '../app.ts';
-import { ConfigError, loadConfig, parsePositive } from '../config.ts';
-import { StoreCorruptError } from '../store/errors.ts';
-import { ClusterConfigError } from '../cluster/config.ts';
-import { StorePoolConfigError } from '../store/index.ts';
-import { PostgresStartError, PostgresUnreachableError } from '../store/postgres/errors.ts';
+import { loadConfig, parsePositive } from '../config.ts';
+import { EXIT_USAGE, reportStartupFailure } from './startup-failure.ts';
 
-const USAGE =
-  'usage: brabo serve [--port 4000] [--host 127.0.0.1] [--data-dir ./.brabo] [--docker] [--container-image IMG] [--runner-grace-ms N] [--delivery-timeout-ms N]';
+export const SERVE_HELP = `Usage: brabo serve [options]
+
+Runs the brabo gateway: the HTTP API (/api, /docs, /healthz, /readyz, /metrics) and the Phoenix
+socket for runners and agents (/socket), on one port. Flags win over variables, variables over
+the defaults.
+
+Options:
+  --port N                  TCP port (default 4000; 0 = any free port)          BRABO_PORT
+  --host ADDR               listen address (default 127.0.0.1)                   BRABO_HOST
+  --data-dir DIR            SQLite store and generated admin token (default ./.brabo)
+                                                                                 BRABO_DATA_DIR
+  --docker                  run container projects on this Docker engine         BRABO_DOCKER=1
+  --container-image IMG     dev container image, never pulled (default brabo-dev:latest)
+                                                                                 BRABO_CONTAINER_IMAGE
+  --runner-grace-ms N       wait after a runner disconnects before runner_lost (default 10000)
+                                                                                 BRABO_RUNNER_GRACE_MS
+  --delivery-timeout-ms N   time for a runner to ack an execute (default 10000)  BRABO_DELIVERY_TIMEOUT_MS
+  -h, --help                this text
+
+Environment (see README "Configuration" for every variable):
+  BRABO_ADMIN_TOKEN         admin bearer token, >= 16 characters (default: generated into the data dir)
+  BRABO_DATABASE_URL        postgres://USER@HOST:5432/DB to keep the store in Postgres (default SQLite)
+  BRABO_LOG_LEVEL           fatal|error|warn|info|debug|trace|silent (default info); JSON logs on stdout
+  BRABO_PROJECT_WORKSPACES_ROOT, BRABO_PROJECTS_BASE, BRABO_GATEWAY_CHECKOUT   project folders
+  BRABO_CONTAINER_USER, BRABO_DOCKER_LABELS, DOCKER_HOST                       the Docker broker
+  BRABO_COMMAND_TIMEOUT_MS, BRABO_OUTPUT_CAP_BYTES, BRABO_PROPOSE_WAIT_MS,
+  BRABO_RESUME_WAIT_MS, BRABO_RESOURCE_DEFAULT_*, BRABO_RESOURCE_MAX_*        execution limits
+  BRABO_DEBUG=1             print the stack trace of a start-up failure
+  Old names still read, with a warning: HOST, PORT, LOG_LEVEL, DATABASE_URL, PROJECT_WORKSPACES_ROOT.
+
+Exit codes: 0 stopped by SIGINT/SIGTERM, 1 start-up failure, 2 usage error.
+`;
 
 export async function run(argv: string[]): Promise<number> {
   let values: {
@@ -39,11 +67,11 @@ export async function run(argv: string[]): Promise<number> {
       allowPositionals: false,
     }));
   } catch (error) {
-    process.stderr.write(`brabo serve: ${(error as Error).message}\n${USAGE}\n`);
-    return 2;
+    process.stderr.write(`brabo serve: usage: ${(error as Error).message}; see brabo serve --help\n`);
+    return EXIT_USAGE;
   }
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(SERVE_HELP);
     return 0;
   }
   let config;
@@ -58,29 +86,18 @@ export async function run(argv: string[]): Promise<number> {
       ...(values['delivery-timeout-ms'] !== undefined ? { deliveryTimeoutMs: parsePositive('--delivery-timeout-ms', values['delivery-timeout-ms']) } : {}),
     });
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`brabo serve: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    return reportStartupFailure('brabo serve', error);
   }
+  // Printed once, before anything else can fail: the operator sees them whatever happens next.
+  for (const warning of config.warnings ?? []) process.stderr.write(`brabo serve: warning: ${warning}\n`);
+  const context = { host: config.host, port: config.port, dataDir: config.dataDir };
   let app: Awaited<ReturnType<typeof createApp>>;
   try {
+    ensureWritableDir(config.dataDir);
     app = await createApp(config, { defaultMetrics: true });
   } catch (error) {
-    // A named start-up failure (store unreachable, migration refused, ...) is one sentence for the
-    // operator, not a stack trace; anything unnamed is a bug and keeps its stack.
-    if (
-      error instanceof PostgresUnreachableError ||
-      error instanceof PostgresStartError ||
-      error instanceof StoreCorruptError ||
-      error instanceof ClusterConfigError ||
-      error instanceof StorePoolConfigError
-    ) {
-      process.stderr.write(`brabo serve: ${error.code}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    // Every start-up failure is one sentence with a code and the next step (stack: BRABO_DEBUG=1).
+    return reportStartupFailure('brabo serve', error, context);
   }
   try {
     const address = await app.http.listen({ port: config.port, host: config.host });
@@ -88,14 +105,13 @@ export async function run(argv: string[]): Promise<number> {
     const where = app.adminToken.source === 'env' ? 'BRABO_ADMIN_TOKEN (from the environment)' : `${app.adminToken.path} (mode 0600)`;
     const docker = config.execution?.docker.enabled ? `Docker broker on (image ${config.execution.docker.image})` : 'no Docker broker (BRABO_DOCKER unset)';
     process.stdout.write(
-      `brabo serve: listening on ${address} (data dir ${config.dataDir}; store ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : 'SQLite'})\n` +
+      `brabo serve: listening on ${address} (data dir ${config.dataDir}; store ${config.databaseUrl ? 'Postgres (BRABO_DATABASE_URL)' : 'SQLite'})\n` +
         `brabo serve: runner socket at ${address.replace(/^http/, 'ws')}/socket (${docker})\n` +
         `brabo serve: admin token in ${where}\n`,
     );
   } catch (error) {
-    app.logger.error({ err: error, code: 'listen_failed', host: config.host, port: config.port }, 'could not listen or start execution; is the port in use?');
-    await app.close();
-    return 1;
+    await app.close().catch(() => {});
+    return reportStartupFailure('brabo serve', error, context);
   }
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
@@ -111,4 +127,10 @@ export async function run(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+/** The data dir exists (created if needed) and this user can write it; throws the errno otherwise. */
+function ensureWritableDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  accessSync(dir, constants.W_OK | constants.X_OK);
 }

@@ -18,7 +18,9 @@ import { probeUpgrade } from './upgrade-probe.ts';
 export type StopReason =
   | { kind: 'stopped' }
   | { kind: 'token_refused'; status: number }
-  | { kind: 'join_refused'; code: string; message: string };
+  | { kind: 'join_refused'; code: string; message: string }
+  /** The first upgrade was answered with an HTTP status that no retry fixes (404: not a socket mount). */
+  | { kind: 'bad_url'; status: number };
 
 export interface BackoffOptions {
   baseMs: number;
@@ -68,6 +70,8 @@ export class RunnerConnection implements PushChannel {
   #probing = false;
   #connected = false;
   #reportedUnreachable = false;
+  /** Set once the runner gives up or is stopped: later socket events are not news to the user. */
+  #ended = false;
   #finish: (reason: StopReason) => void = () => {};
   readonly #finished: Promise<StopReason>;
 
@@ -98,6 +102,7 @@ export class RunnerConnection implements PushChannel {
   async run(): Promise<StopReason> {
     const first = await probeUpgrade(this.#socket.endPointURL(), HANDSHAKE_TIMEOUT_MS);
     if (first.kind === 'refused' && first.status === 403) return { kind: 'token_refused', status: 403 };
+    if (first.kind === 'refused' && isPermanentUpgradeStatus(first.status)) return { kind: 'bad_url', status: first.status };
     if (first.kind === 'refused') {
       this.#options.observer.warning('upgrade_refused', `the server answered the WebSocket upgrade with HTTP ${first.status}; check --url (it should end in /socket); retrying`);
     }
@@ -143,6 +148,7 @@ export class RunnerConnection implements PushChannel {
       this.#reportedUnreachable = false;
     });
     this.#socket.onClose((event) => {
+      if (this.#ended) return; // our own disconnect: "stopped" is the last word, not "reconnecting"
       const code = closeCode(event);
       if (this.#connected) observer.disconnected(`connection closed${code === null ? '' : ` (${code})`}; reconnecting with backoff`);
       this.#connected = false;
@@ -150,6 +156,7 @@ export class RunnerConnection implements PushChannel {
       if (code === POLICY_VIOLATION) void this.#probeAgain();
     });
     this.#socket.onError((error) => {
+      if (this.#ended) return;
       this.#consecutiveErrors += 1;
       if (!this.#connected && !this.#reportedUnreachable) {
         this.#reportedUnreachable = true;
@@ -186,6 +193,8 @@ export class RunnerConnection implements PushChannel {
   }
 
   #end(reason: StopReason): void {
+    if (this.#ended) return;
+    this.#ended = true;
     this.#channel.leave();
     this.#socket.disconnect();
     this.#finish(reason);
@@ -193,6 +202,16 @@ export class RunnerConnection implements PushChannel {
 }
 
 const POLICY_VIOLATION = 1008;
+
+/**
+ * Statuses that say the URL is wrong rather than the server busy: 404/400/405 (no socket mount
+ * there), 426 (not a WebSocket endpoint) and any 2xx/3xx (a web page answered instead). 403 has
+ * its own meaning (the token); 408, 429 and 5xx are worth retrying.
+ */
+export function isPermanentUpgradeStatus(status: number): boolean {
+  if (status === 403 || status === 408 || status === 429 || status >= 500) return false;
+  return status >= 200 && status < 500;
+}
 
 function closeCode(event: unknown): number | null {
   const code = typeof event === 'object' && event !== null ? (event as { code?: unknown }).code : undefined;

@@ -147,6 +147,10 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
       ui.fatal(TOKEN_REFUSED_MESSAGE);
       logger.error({ event: 'token_refused', status: reason.status }, TOKEN_REFUSED_MESSAGE);
       return EXIT.tokenRefused;
+    case 'bad_url':
+      ui.fatal(badUrlMessage(config.url, reason.status));
+      logger.error({ event: 'bad_url', status: reason.status }, badUrlMessage(config.url, reason.status));
+      return EXIT.usage;
     case 'join_refused':
       ui.fatal(`giving up: the server refused the join with ${reason.code}${joinAdvice(reason.code)}`);
       return EXIT.joinRefused;
@@ -161,6 +165,10 @@ function describeSandbox(state: ReturnType<typeof sandboxState>): string {
   if (!state.available) return `none (${state.reason ?? 'unavailable'}): ${state.mode === 'all' ? 'every command is' : 'auto-approved commands are'} refused (--sandbox ${state.mode})`;
   const scope = state.mode === 'all' ? 'every command' : 'auto-approved commands';
   return `${state.backend ?? 'sandbox'} for ${scope}, ${network} (--sandbox ${state.mode})`;
+}
+
+function badUrlMessage(url: string, status: number): string {
+  return `giving up: ${url} is not a brabo socket (the WebSocket upgrade got HTTP ${status}); pass --url ws://HOST:PORT/socket, the gateway's socket mount`;
 }
 
 function joinAdvice(code: string): string {

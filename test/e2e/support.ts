@@ -200,7 +200,7 @@ async function storeEnv(dataDir: string): Promise<NodeJS.ProcessEnv> {
 /** `./bin/brabo serve --port <port>` (0 = any free port; it prints the one it got). */
 export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}, startTimeoutMs = 20_000): Promise<ServeProcess> {
   const child = spawn(BRABO, ['serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir], {
-    env: { ...process.env, BRABO_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, BRABO_ADMIN_TOKEN: ADMIN_TOKEN, BRABO_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
