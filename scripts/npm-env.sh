@@ -5,7 +5,12 @@
 _brabo_modules_current() {
   [ -f "$_brabo_root/node_modules/.package-lock.json" ] && [ ! "$_brabo_root/package-lock.json" -nt "$_brabo_root/node_modules/.package-lock.json" ]
 }
-if ! _brabo_modules_current; then
+if [ -f "$_brabo_root/node_modules/.package-lock.json" ] && [ -n "${VITEST:-}" ]; then
+  # Inside a test run (the suites spawn bin/brabo many times at once, and some read its stderr):
+  # reinstalling would pull node_modules from under the running suites. The test command runs
+  # npm ci before the suites; a developer's stale node_modules is theirs to refresh.
+  :
+elif ! _brabo_modules_current; then
   _brabo_lock "$_brabo_toolchain/.lock"
   if ! _brabo_modules_current; then
     echo "brabo: installing npm packages (npm ci in $_brabo_root; once after a clone or a package-lock.json change)" >&2

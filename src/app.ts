@@ -22,6 +22,7 @@ import { Metrics } from './http/metrics.ts';
 import type { RunnerPresence } from './http/routes/console.ts';
 import type { ClusterView } from './http/routes/cluster.ts';
 import { createReadiness } from './http/readiness.ts';
+import { countBrokerFailures } from './execution/broker-failure-counter.ts';
 import { buildHttpServer, type HttpServer } from './http/server.ts';
 import { createLive, type Live } from './live/index.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -117,7 +118,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     const waiters = cluster?.waiters ?? new SettlementWaiters();
     const turns = new AgentTurns({ store, logger, waiters });
     const ex = config.execution;
-    const broker = ex?.docker.enabled
+    const rawBroker = ex?.docker.enabled
       ? createDockerBroker({
           defaultImage: ex.docker.image,
           ...(ex.docker.dockerHost ? { dockerHost: ex.docker.dockerHost } : {}),
@@ -128,6 +129,8 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
           logger: logger.child({ component: 'broker' }),
         })
       : null;
+    const broker = rawBroker ? countBrokerFailures(rawBroker, (code) => metrics.brokerFailed(code)) : null;
+    metrics.watchPendingApprovals(() => store.read.actions.countPendingByType());
     const execution: ActionExecutionPort = {
       notify: (actionId) => handoffs.notify(actionId),
       ...(ex
@@ -220,7 +223,13 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         ...(faults ? { faults } : {}),
         cluster: cluster.membership,
         onParked: (actionId) => waiters.wake(actionId),
-        ...(live ? { observer: live.observer } : {}),
+        observer: {
+          ...(live?.observer.output ? { output: live.observer.output.bind(live.observer) } : {}),
+          settled: (actionId, status, code) => {
+            metrics.dispatchSettled(status, code ?? null);
+            live?.observer.settled?.(actionId, status, code);
+          },
+        },
       });
       const sink = dispatcher.sink;
       if (sink) gateway.runners.setSink(live ? live.teeSink(sink) : sink);

@@ -27,10 +27,10 @@ export class OutcomeRecorder {
   readonly #turns: AgentTurns;
   readonly #capBytes: number;
   readonly #now: () => Date;
-  readonly #onSettled: ((actionId: string, status: 'executed' | 'failed') => void) | undefined;
+  readonly #onSettled: ((actionId: string, status: 'executed' | 'failed', code: string | null) => void) | undefined;
 
   /** `onSettled`: after a recorded outcome's commit (live output viewers end their stream). */
-  constructor(options: { store: Store; logger: Logger; turns: AgentTurns; outputCapBytes: number; now?: () => Date; onSettled?: (actionId: string, status: 'executed' | 'failed') => void }) {
+  constructor(options: { store: Store; logger: Logger; turns: AgentTurns; outputCapBytes: number; now?: () => Date; onSettled?: (actionId: string, status: 'executed' | 'failed', code: string | null) => void }) {
     this.#onSettled = options.onSettled;
     this.#store = options.store;
     this.#logger = options.logger;
@@ -67,7 +67,7 @@ export class OutcomeRecorder {
     if (outcome.status === 'executed') this.#logger.info({ ...fields, code: 'action_executed', exitCode: outcome.exitCode }, 'action executed');
     else this.#logger.warn({ ...fields, code: outcome.code, detail: outcome.detail }, outcome.message);
     try {
-      this.#onSettled?.(action.id, outcome.status);
+      this.#onSettled?.(action.id, outcome.status, outcome.status === 'failed' ? outcome.code : null);
     } catch (error) {
       this.#logger.error({ code: 'settled_observer_failed', err: error, actionId: action.id }, 'a settlement observer threw; the outcome is recorded');
     }

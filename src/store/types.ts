@@ -253,6 +253,8 @@ export interface ActionRepository {
   insert(action: NewProposedAction): Promise<void>;
   get(id: string): Promise<ProposedAction | null>;
   list(projectId: string, filter: ActionListFilter): Promise<ProposedAction[]>;
+  /** Pending actions of every project, counted by action type (the pending-approvals gauge). */
+  countPendingByType(): Promise<Array<{ actionType: string; count: number }>>;
   /** `UPDATE ... WHERE status = 'pending'`: true only for the one caller that moved it. */
   decideIfPending(
     id: string,

@@ -35,6 +35,11 @@ export class PostgresActions implements ActionRepository {
     return rows.map(toAction);
   }
 
+  async countPendingByType(): Promise<Array<{ actionType: string; count: number }>> {
+    const rows = await this.#sql.all("SELECT action_type, COUNT(*) AS n FROM proposed_actions WHERE status = 'pending' GROUP BY action_type");
+    return rows.map((row) => ({ actionType: String(row['action_type']), count: Number(row['n']) }));
+  }
+
   async decideIfPending(
     id: string,
     to: 'approved' | 'denied',
