@@ -52,6 +52,8 @@ if [ $# -eq 0 ]; then
   step test:dist npm run --silent test:dist
   # The server image on a local base: healthy, then a command through a runner.
   step image bash scripts/image-test.sh
+  # README's walkthrough, exactly as pasted (the block is this script's marked part).
+  step walkthrough env BRABO_WALKTHROUGH_PORT="${BRABO_WALKTHROUGH_PORT:-4700}" bash scripts/walkthrough.sh
 fi
 
 if [ ${#failures[@]} -gt 0 ]; then echo "test: failed: ${failures[*]}"; fi
