@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import { OutputCollector, StdoutHeaderSplitter, type ExecHeader, type ExecTrailer } from './exec-output.ts';
+import { OutputCollector, StdoutHeaderSplitter, type ExecHeader } from './exec-output.ts';
 import { supervisorCmd, TICK_MS } from './exec-supervisor.ts';
 import {
   brokerError, classifyDockerError, commandTimeout, containerNotRunning, cwdOutsideWorkspace,

@@ -30,6 +30,8 @@ step() {
 }
 
 if [ $# -eq 0 ]; then
+  # eslint (typescript-eslint; import boundaries as rules) and the strict type check.
+  step lint bash scripts/lint.sh
   step typecheck npx tsc --noEmit -p .
 fi
 echo "test: == vitest"

@@ -1,6 +1,6 @@
 // Membership and role checks shared by the use cases.
 import { roleAtLeast } from '../policy/index.ts';
-import type { Role } from '../policy/types.ts';
+import type { Role } from '../policy/index.ts';
 import type { Member, Project, Repositories } from '../store/types.ts';
 import { ActionError, notFound } from './errors.ts';
 

@@ -1,6 +1,6 @@
 // agent_autonomy through the API (maintainer): specific rules and the `*` wildcard ("auto mode").
 // "manual" is the card's toggle: it rewrites the rule as require_approval (RN-153).
-import type { ActionType, Policy } from '../policy/types.ts';
+import type { ActionType, Policy } from '../policy/index.ts';
 import type { AutonomyRule } from '../store/types.ts';
 import { requireProject, requireRole } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';

@@ -1,6 +1,6 @@
 // The durable hand-off to execution, written in the approval's own transaction.
 import { randomUUID } from 'node:crypto';
-import type { ActionType } from '../policy/types.ts';
+import type { ActionType } from '../policy/index.ts';
 import type { Project, ProposedAction, Repositories } from '../store/types.ts';
 
 const GIT_ACTION_TYPES: ReadonlySet<ActionType> = new Set<ActionType>([

@@ -1,6 +1,6 @@
 // The use cases, bound to their dependencies. The HTTP layer (and later the dispatcher and the
 // gateway) call these; none of them knows about HTTP.
-import type { Role } from '../policy/types.ts';
+import type { Role } from '../policy/index.ts';
 import type { ActionStatus, MemberKind } from '../store/types.ts';
 import { approveAlways } from './approve-always.ts';
 import { listAgentAutonomy, type SetAutonomyInput, setAgentAutonomy } from './autonomy.ts';

@@ -1,5 +1,5 @@
 // Reading and replacing a project's permissions.json through the API (maintainer to write).
-import type { Permissions } from '../policy/types.ts';
+import type { Permissions } from '../policy/index.ts';
 import { type PermissionsProblem, PermissionsWriteError } from '../store/permissions-file.ts';
 import { requireProject, requireRole } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';

@@ -1,5 +1,5 @@
 // What the use cases ask of the outside world. Adapters live elsewhere (the dispatcher, metrics).
-import type { ActionType, ReasonCode } from '../policy/types.ts';
+import type { ActionType, ReasonCode } from '../policy/index.ts';
 import type { ActionStatus, Project, ProposedAction, Repositories } from '../store/types.ts';
 
 /**

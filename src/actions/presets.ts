@@ -3,7 +3,7 @@
 // auto_approve for the infra agent, then the server's own container_start with every field
 // omitted, RN-671 / RN-683).
 import { DEV_TERMINAL_ALLOW_PATTERNS, mergePatterns } from '../policy/index.ts';
-import type { ActionType } from '../policy/types.ts';
+import type { ActionType } from '../policy/index.ts';
 import type { Repositories } from '../store/types.ts';
 import { requireProject, requireRole } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';

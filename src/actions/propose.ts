@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { decide } from '../policy/index.ts';
-import type { ActionType, Decision } from '../policy/types.ts';
+import type { ActionType, Decision } from '../policy/index.ts';
 import type { ActionStatus, MemberKind, Project, ProposedAction } from '../store/types.ts';
 import { requireMember, requireProject } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';

@@ -12,7 +12,7 @@ import {
   parsePermissions,
   parsePermissionsText,
 } from '../policy/index.ts';
-import type { ActionType, Decision, DecisionInput, FragmentVerdict, Permissions, Policy, ResolvedAutonomy, Role } from '../policy/types.ts';
+import type { ActionType, Decision, DecisionInput, FragmentVerdict, Permissions, Policy, ResolvedAutonomy, Role } from '../policy/index.ts';
 
 const EXIT_OK = 0;
 const EXIT_USAGE = 2;

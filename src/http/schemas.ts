@@ -1,6 +1,6 @@
 // zod schemas shared by several route files (each route file keeps its own request schemas).
 import { z } from 'zod';
-import { ACTION_TYPES, ROLES } from '../policy/types.ts';
+import { ACTION_TYPES, ROLES } from '../policy/index.ts';
 
 export const Id = z.string().min(1).max(200);
 /** A user or agent id as the caller names it. */

@@ -7,7 +7,7 @@ import { isModuleDevAgent } from '../actions/approve-always.ts';
 import type { ProjectRoots } from '../actions/deps.ts';
 import { deriveScopeRoot, permissionsFolder } from '../actions/project-root.ts';
 import { decide, explainFragments, patternsForAction, TIPOS_SEM_SEMPRE_PERMITIR } from '../policy/index.ts';
-import type { FragmentVerdict, Policy } from '../policy/types.ts';
+import type { FragmentVerdict, Policy } from '../policy/index.ts';
 import type { PermissionsFile } from '../store/permissions-file.ts';
 import type { Project, ProposedAction, Store } from '../store/types.ts';
 
@@ -75,7 +75,6 @@ export async function briefEntries(deps: ReviewDeps, actions: ProposedAction[]):
  * members are read once, so a queue of a thousand actions costs a handful of reads.
  */
 export async function reviewEntries(deps: ReviewDeps, actions: ProposedAction[]): Promise<ReviewEntry[]> {
-  const { read } = deps.store;
   const contexts = new Map<string, Promise<ProjectContext | null>>();
   const contextOf = (projectId: string): Promise<ProjectContext | null> => {
     let ctx = contexts.get(projectId);

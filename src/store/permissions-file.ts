@@ -6,7 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EMPTY_PERMISSIONS, parsePermissions, parsePermissionsText, type PermissionsError } from '../policy/index.ts';
-import type { Permissions } from '../policy/types.ts';
+import type { Permissions } from '../policy/index.ts';
 
 export const PERMISSIONS_FILE_NAME = 'permissions.json';
 

@@ -1,7 +1,7 @@
 // Row -> record mappers, written once for both adapters. The rows are the same columns in both
 // dialects; what differs is how a JSON column arrives (SQLite: text to parse; Postgres jsonb: an
 // already parsed value), so each adapter builds its mappers with its own `json` decoder.
-import type { ActionType, Policy, ReasonCode, ResolvedAutonomy, Role } from '../policy/types.ts';
+import type { ActionType, Policy, ReasonCode, ResolvedAutonomy, Role } from '../policy/index.ts';
 import type {
   ActionStatus,
   ActorKind,

@@ -1,7 +1,7 @@
 // Records and repository interfaces. Use cases depend on these only; the SQLite adapter
 // (src/store/sqlite) implements them, a Postgres adapter can follow. Every method is async so a
 // networked database fits the same shape.
-import type { ActionType, Policy, ReasonCode, ResolvedAutonomy, Role } from '../policy/types.ts';
+import type { ActionType, Policy, ReasonCode, ResolvedAutonomy, Role } from '../policy/index.ts';
 
 export type ExecutionMode = 'container' | 'mounted' | 'runner';
 export type MemberKind = 'human' | 'agent';

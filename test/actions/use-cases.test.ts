@@ -7,7 +7,7 @@ import { type Actions, createActions } from '../../src/actions/index.ts';
 import type { ActionDeps } from '../../src/actions/deps.ts';
 import type { ActionObserver } from '../../src/actions/ports.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { Permissions } from '../../src/policy/types.ts';
+import type { Permissions } from '../../src/policy/index.ts';
 import { PermissionsFile, PermissionsWriteError } from '../../src/store/permissions-file.ts';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.ts';
 

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/index.ts';
-import { parsePermissions, PermissionsError } from '../../src/policy/permissions-file.ts';
+import { parsePermissions, PermissionsError } from '../../src/policy/index.ts';
 import { seedProject, startTestApp, type TestApp } from '../http/helpers.ts';
 
 const LISTS = ['allow', 'deny', 'ask'] as const;

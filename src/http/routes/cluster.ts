@@ -1,7 +1,6 @@
 // GET /api/cluster: the nodes of the cluster (leases in Postgres) and the runners connected to
 // any of them, with the node holding each socket. A single node reports itself.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 
 export interface ClusterView {
   node: { id: string; epoch: number };

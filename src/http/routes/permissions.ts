@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
-import type { Permissions } from '../../policy/types.ts';
+import type { Permissions } from '../../policy/index.ts';
 import { ActionTypeSchema, errorResponses, MemberId, PermissionsSchema, ProjectParams } from '../schemas.ts';
 
 const AutonomyRuleSchema = z.object({

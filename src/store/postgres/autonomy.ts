@@ -1,4 +1,4 @@
-import type { ActionType, ResolvedAutonomy } from '../../policy/types.ts';
+import type { ActionType, ResolvedAutonomy } from '../../policy/index.ts';
 import { AUTONOMY_WILDCARD as WILDCARD } from '../records.ts';
 import type { AgentAutonomyRepository, AutonomyRule } from '../types.ts';
 import { records, type Sql } from './sql.ts';
