@@ -209,6 +209,11 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         ...(live ? { extraChannels: [{ topic: 'project:*', module: live.feed.channel }] } : {}),
       });
       live?.attachGateway(gateway);
+      const runnerGateway = gateway;
+      cluster.onLeaseLost(() => {
+        const closed = runnerGateway.gateway.disconnect((identity) => identity.kind === 'runner', { code: 1001, reason: 'gateway node re-registered' });
+        logger.warn({ code: 'runners_reconnected', count: closed }, 'this node lost its cluster lease; its runner sockets were closed so they rejoin and take their lock again');
+      });
       registerClusterMetrics(metrics.registry, { membership: cluster.membership, directory: cluster.directory, hub: gateway.runners });
       const faults: DispatcherFaults | undefined =
         options.faults ?? (ex.fault === 'kill_before_claim' ? { beforeClaim: () => process.kill(process.pid, 'SIGKILL') } : undefined);

@@ -28,6 +28,12 @@ export interface Cluster {
   directory: RunnerDirectory | null;
   /** Null on a single node. */
   config: ClusterConfig | null;
+  /**
+   * Called when this node lost its lease and registered again: its runner locks may have been
+   * released by a reaper, so `reconnectRunners` closes its runner sockets (they rejoin and take
+   * their lock again; results in flight come back through their outbox).
+   */
+  onLeaseLost(reconnectRunners: () => void): void;
   close(): Promise<void>;
 }
 
@@ -35,7 +41,7 @@ export async function openCluster(options: { store: Store; databaseUrl: string |
   if (!options.databaseUrl) {
     const membership = new SingleNode(options.store);
     const pubsub = new LocalPubSub();
-    return { membership, pubsub, presence: new LocalPresence(pubsub), waiters: new SettlementWaiters(), directory: null, config: null, close: () => membership.close() };
+    return { membership, pubsub, presence: new LocalPresence(pubsub), waiters: new SettlementWaiters(), directory: null, config: null, onLeaseLost: () => {}, close: () => membership.close() };
   }
   const config = clusterConfigFrom(options.env ?? process.env, options.port);
   const logger = options.logger;
@@ -69,6 +75,12 @@ export async function openCluster(options: { store: Store; databaseUrl: string |
     waiters,
     directory,
     config,
+    onLeaseLost(reconnectRunners) {
+      node.onLeaseLost(() => {
+        presence.reassert();
+        reconnectRunners();
+      });
+    },
     async close() {
       waiters.close();
       await closeAll();

@@ -30,7 +30,7 @@ export class PostgresNode implements ClusterMembership {
   readonly #logger: Logger;
   readonly #timings: NodeTimings;
   readonly #address: string | null;
-  readonly #events = new EventEmitter<{ adopted: [Dispatch[]] }>();
+  readonly #events = new EventEmitter<{ adopted: [Dispatch[]]; leaseLost: [] }>();
   #timer: NodeJS.Timeout | null = null;
   #beating: Promise<void> | null = null;
   #closed = false;
@@ -68,6 +68,12 @@ export class PostgresNode implements ClusterMembership {
     return [...own, ...adopted.filter((d) => !seen.has(d.id))];
   }
 
+  /** After this node lost its lease and registered again (new epoch). */
+  onLeaseLost(listener: () => void): () => void {
+    this.#events.on('leaseLost', listener);
+    return () => this.#events.off('leaseLost', listener);
+  }
+
   onAdopted(listener: (dispatches: Dispatch[]) => void): () => void {
     this.#events.on('adopted', listener);
     return () => this.#events.off('adopted', listener);
@@ -99,6 +105,9 @@ export class PostgresNode implements ClusterMembership {
           'this node lost its cluster lease (stalled longer than the lease, or another process registered the same BRABO_NODE_ID); its in-flight work may have been adopted by another node. Re-registering with a new epoch',
         );
         this.#epoch = await registerNode(this.#pool, this.nodeId, this.#address, this.#timings.leaseMs);
+        // Other nodes may have reaped this one meanwhile (its presence rows deleted, its runner
+        // locks released): whoever holds this node's local state re-asserts it.
+        this.#events.emit('leaseLost');
       }
       const adopted = await this.#adopt();
       if (adopted.length > 0) this.#events.emit('adopted', adopted);

@@ -93,6 +93,20 @@ export class PostgresPresence extends EventEmitter<PresenceEvents> implements Pr
     };
   }
 
+  /**
+   * This node's entries again, after it lost its lease: a reaper deleted its rows and the others
+   * dropped them from their replicas on their next resync.
+   */
+  reassert(): void {
+    for (const entries of this.#topics.values()) {
+      for (const entry of entries.values()) {
+        if (entry.nodeId !== this.nodeId) continue;
+        this.#replicate(entry, 'join');
+        this.#write(insertPresence(this.#pool, { topic: entry.topic, key: entry.key, ref: entry.meta.phx_ref, nodeId: this.nodeId, meta: entry.meta }));
+      }
+    }
+  }
+
   list(topic: string): PresenceState {
     const state: PresenceState = {};
     for (const entry of this.#topics.get(topic)?.values() ?? []) (state[entry.key] ??= { metas: [] }).metas.push(entry.meta);

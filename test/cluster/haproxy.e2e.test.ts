@@ -51,7 +51,7 @@ const nodeEnv = (i: number): NodeJS.ProcessEnv => ({
 
 async function startNode(i: number): Promise<ServeProcess> {
   // Three nodes, HAProxy, a runner and other suites share two cores: starts can be slow.
-  const node = await startServeAt(dataDir, ports[i]!, nodeEnv(i), 60_000);
+  const node = await startServeAt(dataDir, ports[i]!, nodeEnv(i), 150_000);
   nodes[i] = node;
   return node;
 }
@@ -82,7 +82,7 @@ beforeAll(async () => {
     if (haproxy?.exitCode !== null) throw new Error(`haproxy exited: ${haproxyErr}`);
     return (await fetch(`http://127.0.0.1:${lbPort}/healthz`).then((r) => r.status, () => 0)) === 200;
   }, 'HAProxy to answer');
-}, 90_000);
+}, 480_000);
 
 afterAll(async () => {
   if (haproxy) await stopChild(haproxy, 'SIGTERM');
@@ -163,7 +163,7 @@ describe('three nodes behind HAProxy (deploy/haproxy.cfg)', () => {
       await runner.stop();
       await startNode(holder); // back for the next test
     }
-  }, 240_000);
+  }, 420_000);
 
   it('rolling restart of all three nodes under traffic loses nothing', async () => {
     const { project, root, runner, runs } = await machineProject('rolling');
@@ -213,5 +213,5 @@ describe('three nodes behind HAProxy (deploy/haproxy.cfg)', () => {
     const events = await executionEvents(project.id);
     for (const row of rows) expect(duplicates(events.get(String(row.id)) ?? [])).toEqual([]);
     await runner.stop();
-  }, 240_000);
+  }, 420_000);
 });

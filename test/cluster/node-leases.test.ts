@@ -124,6 +124,18 @@ describe('node leases', () => {
     expect(await heartbeatNode(pool, 'same', second.epoch, 1000)).toBe(true);
   });
 
+  it('a node reaped while alive (it stalled past its lease) registers again with a new epoch and says so', async () => {
+    const n = new PostgresNode({ pool, nodeId: 'stalled', logger, timings: { heartbeatMs: 50, leaseMs: 5_000 } });
+    nodes.push(n);
+    await n.join();
+    const first = n.epoch;
+    const lost = new Promise<void>((resolve) => n.onLeaseLost(resolve));
+    await pool.query("DELETE FROM cluster_nodes WHERE node_id = 'stalled'"); // what a survivor's reaper does
+    await lost;
+    expect(n.epoch).toBeGreaterThan(first);
+    expect((await n.liveNodes()).map((x) => x.nodeId)).toContain('stalled');
+  });
+
   it('live nodes are listed with their lease; a clean close gives the lease up', async () => {
     const a = await node('la');
     await node('lb');

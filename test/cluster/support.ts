@@ -8,9 +8,11 @@ import { ADMIN_TOKEN, api, type Api } from '../e2e/support.ts';
 import { testAppConfig } from '../http/helpers.ts';
 
 export const FAST_CLUSTER_ENV = {
-  BRABO_NODE_HEARTBEAT_MS: '200',
-  BRABO_NODE_LEASE_MS: '1500',
-  BRABO_CLUSTER_POLL_MS: '200',
+  // Short enough that a killed node is noticed within a test, long enough that a node whose event
+  // loop stalls for seconds on a loaded 2-core machine keeps its lease.
+  BRABO_NODE_HEARTBEAT_MS: '500',
+  BRABO_NODE_LEASE_MS: '6000',
+  BRABO_CLUSTER_POLL_MS: '250',
   // Three nodes per test file, two files at once, one server with max_connections 100.
   BRABO_PG_WRITERS: '3',
   BRABO_PG_READERS: '3',
