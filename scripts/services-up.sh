@@ -27,3 +27,14 @@ if ! psql -h 127.0.0.1 -U postgres -d test -Atqc 'select 1' >/dev/null 2>&1; the
   echo "services-up: creating database test"
   psql -h 127.0.0.1 -U postgres -d postgres -qc 'create database test' >/dev/null
 fi
+# The suites run on two workers beside three-node clusters, chaos loads and their pools: Debian's
+# default of 100 connections runs out ("too many clients already"). Raise it once; it needs a restart.
+want=400
+have="$(psql -h 127.0.0.1 -U postgres -d test -Atqc 'show max_connections' 2>/dev/null || echo 0)"
+if [ "${have:-0}" -lt "$want" ]; then
+  echo "services-up: raising PostgreSQL max_connections from $have to $want (restart)"
+  psql -h 127.0.0.1 -U postgres -d postgres -qc "alter system set max_connections = $want" >/dev/null
+  pg_ctlcluster --skip-systemctl-redirect "$version" main restart
+  for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+  pg_isready -h 127.0.0.1 -p 5432 -q || { echo "services-up: PostgreSQL did not come back after the restart (see /var/log/postgresql/)"; exit 1; }
+fi
