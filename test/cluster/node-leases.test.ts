@@ -118,7 +118,7 @@ describe('node leases', () => {
   it('a second registration of the same node id fences the first by epoch', async () => {
     const first = await node('same');
     const second = await node('same');
-    expect(second.epoch).toBe(first.epoch + 1);
+    expect(second.epoch).toBeGreaterThan(first.epoch);
     const { heartbeatNode } = await import('../../src/cluster/sql/heartbeat-node.ts');
     expect(await heartbeatNode(pool, 'same', first.epoch, 1000)).toBe(false);
     expect(await heartbeatNode(pool, 'same', second.epoch, 1000)).toBe(true);
