@@ -109,7 +109,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     },
     broker: lazyBroker({ projectId: config.projectId, defaultImage: config.containerImage, logger }),
     env: childEnv,
-    sandbox: { mode: config.sandbox, network: config.sandboxNetwork, availability },
+    sandbox: { mode: config.sandbox, network: config.sandboxNetwork, availability, hide: [config.journalFile, ...(config.logFile === null ? [] : [config.logFile])] },
     observer,
     deliver,
     sendOutput: (message) => connection.sendOutput(message),

@@ -17,6 +17,8 @@ export interface SandboxSettings {
   mode: SandboxMode;
   network: boolean;
   availability: Availability;
+  /** The runner's own files (journal, log) that sandboxed commands may not read. */
+  hide?: readonly string[];
 }
 
 /** Without settings (older callers, tests of the plain path): no sandbox. */
@@ -68,6 +70,7 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
       backend: choice.kind === 'sandboxed' ? choice.backend : null,
       network: settings.network,
       seccomp: settings.availability.available && settings.availability.seccomp,
+      ...(settings.hide ? { hide: settings.hide } : {}),
     });
   } catch (error) {
     // Nothing was spawned: the protected files could not be pinned, so the command does not run.

@@ -89,6 +89,16 @@ describe('bwrap arguments (Linux back-end)', () => {
     );
   });
 
+  it('hidden credentials: an empty tmpfs over folders, /dev/null over files, after the private /tmp', () => {
+    const args = bwrapArgs(rules({ hidden: [{ path: '/home/ana/.ssh', kind: 'dir' }, { path: '/home/ana/.netrc', kind: 'file' }] }), 'true', { seccompFd: null });
+    const list = mounts(args);
+    const at = (entry: [string, string, string]) => list.findIndex((m) => m.join('|') === entry.join('|'));
+    expect(at(['--tmpfs', '', '/home/ana/.ssh'])).toBeGreaterThan(at(['--tmpfs', '', '/tmp']));
+    expect(at(['--ro-bind', '/dev/null', '/home/ana/.netrc'])).toBeGreaterThan(at(['--tmpfs', '', '/tmp']));
+    const profile = seatbeltProfile(rules({ hidden: [{ path: '/Users/ana/.ssh', kind: 'dir' }, { path: '/Users/ana/.netrc', kind: 'file' }] }), { privateTmp: '/t' });
+    expect(profile).toContain('(deny file-read* (subpath "/Users/ana/.ssh") (literal "/Users/ana/.netrc"))');
+  });
+
   it('rules refuse relative paths and NUL bytes', () => {
     expect(() => sandboxRules({ root: 'rel', cwd: '/x', network: true, readOnly: [], pinned: [] })).toThrow(SandboxRuleError);
     expect(() => sandboxRules({ root: '/r', cwd: '/r', network: true, readOnly: [{ path: '/r/a\0b', kind: 'file' }], pinned: [] })).toThrow(SandboxRuleError);

@@ -21,6 +21,11 @@ export function bwrapArgs(rules: SandboxRules, command: string, options: BwrapOp
   if (!rules.network) args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   if (rules.privateTmp) args.push('--tmpfs', '/tmp');
+  // Credentials: an empty folder or an empty file in their place.
+  for (const entry of rules.hidden) {
+    if (entry.kind === 'dir') args.push('--tmpfs', entry.path);
+    else args.push('--ro-bind', '/dev/null', entry.path);
+  }
   args.push('--bind', rules.root, rules.root);
   // A bind of a folder onto itself makes it a mount point: rename(2) and rmdir(2) fail with EBUSY.
   for (const folder of rules.pinned) args.push('--bind', folder, folder);

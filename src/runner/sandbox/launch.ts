@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BWRAP, bwrapArgs } from './bwrap.ts';
+import { hiddenPaths } from './hidden.ts';
 import { capturePinned, quarantineAppeared, restorePinned } from './pinned-metadata.ts';
 import type { SandboxBackend } from './platform.ts';
 import { prepareProtection } from './prepare.ts';
@@ -39,13 +40,16 @@ export interface LaunchRequest {
   network: boolean;
   /** bwrap only: whether this machine's bwrap takes the seccomp program (probed). */
   seccomp?: boolean;
+  /** Files and folders to hide besides the credentials under $HOME (the runner's journal). */
+  hide?: readonly string[];
 }
 
 export function launchFor(request: LaunchRequest): Launch {
   const { command, root, cwd, env, backend } = request;
   if (backend === null) return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => [] };
   const protection = prepareProtection(root);
-  const rules = sandboxRules({ root, cwd, network: request.network, readOnly: protection.readOnly, pinned: protection.pinned, mustNotAppear: protection.mustNotAppear });
+  const hidden = hiddenPaths(env.HOME ?? os.homedir(), root, request.hide ?? []);
+  const rules = sandboxRules({ root, cwd, network: request.network, readOnly: protection.readOnly, pinned: protection.pinned, mustNotAppear: protection.mustNotAppear, hidden });
   const pinnedBefore = capturePinned(protection.pinned);
   const repair = (): string[] => [...quarantineAppeared(protection.mustNotAppear), ...restorePinned(pinnedBefore)];
   if (backend === 'bwrap') {

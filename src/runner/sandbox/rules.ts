@@ -36,6 +36,8 @@ export interface SandboxRules {
    * command should it have created one (pinned-metadata.ts).
    */
   mustNotAppear: string[];
+  /** Outside the root, unreadable: credential folders and files (hidden.ts). */
+  hidden: ProtectedPath[];
   /** Outbound network (TCP/UDP). Unix sockets are never reachable (docker.sock, ssh-agent). */
   network: boolean;
   /** A private, empty /tmp that disappears with the command. */
@@ -53,10 +55,11 @@ export interface RulesInput {
   readOnly: ProtectedPath[];
   pinned: string[];
   mustNotAppear?: string[];
+  hidden?: ProtectedPath[];
 }
 
 export function sandboxRules(input: RulesInput): SandboxRules {
-  for (const entry of [input.root, input.cwd, ...input.readOnly.map((p) => p.path), ...input.pinned, ...(input.mustNotAppear ?? [])]) {
+  for (const entry of [input.root, input.cwd, ...input.readOnly.map((p) => p.path), ...input.pinned, ...(input.mustNotAppear ?? []), ...(input.hidden ?? []).map((p) => p.path)]) {
     if (!path.isAbsolute(entry) || entry.includes('\0')) throw new SandboxRuleError(`sandbox paths must be absolute, got ${JSON.stringify(entry)}`);
   }
   return {
@@ -65,6 +68,7 @@ export function sandboxRules(input: RulesInput): SandboxRules {
     readOnly: dedupe(input.readOnly),
     pinned: [...new Set(input.pinned)],
     mustNotAppear: [...new Set(input.mustNotAppear ?? [])],
+    hidden: dedupe(input.hidden ?? []),
     network: input.network,
     privateTmp: true,
     isolateProcesses: true,

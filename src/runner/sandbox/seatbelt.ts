@@ -38,6 +38,9 @@ export function seatbeltProfile(rules: SandboxRules, options: SeatbeltOptions): 
     ];
     lines.push(`(deny file-write* ${filters.join(' ')})`);
   }
+  if (rules.hidden.length > 0) {
+    lines.push('; credentials outside the root are unreadable', `(deny file-read* ${rules.hidden.map((entry) => (entry.kind === 'dir' ? `(subpath ${sbplString(entry.path)})` : `(literal ${sbplString(entry.path)})`)).join(' ')})`);
+  }
   lines.push(
     '; no unix sockets: docker.sock, ssh-agent and friends would run things outside the sandbox',
     '(deny network* (remote unix-socket))',

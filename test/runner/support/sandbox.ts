@@ -78,9 +78,10 @@ const PROTECTED = ['.git', '.git/config', '.git/hooks', 'permissions.json'] as c
  * The protected entries' state: kind, content (hooks: every file in it), mode, owner, times
  * and extended attributes. Any change a sandboxed command could leave on them shows here.
  */
-export function protectedState(root: string): Record<string, string> {
+export function protectedState(root: string, options: { xattrs?: boolean } = {}): Record<string, string> {
   const entries: Record<string, string> = {};
-  const xattrs = listXattrs(PROTECTED.map((name) => path.join(root, name)));
+  // Listing xattrs costs a python3 start; callers that know no xattr writer ran may skip it.
+  const xattrs = options.xattrs === false ? {} : listXattrs(PROTECTED.map((name) => path.join(root, name)));
   for (const name of PROTECTED) {
     const file = path.join(root, name);
     const stat = statSync(file, { throwIfNoEntry: false });
@@ -114,6 +115,7 @@ export interface RunOptions {
   cwd?: string;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  hide?: string[];
 }
 
 export async function runIn(root: string, command: string, options: RunOptions = {}): Promise<CommandOutcome> {
@@ -126,6 +128,7 @@ export async function runIn(root: string, command: string, options: RunOptions =
     backend: options.sandboxed === false ? null : 'bwrap',
     network: options.network ?? true,
     seccomp: true,
+    ...(options.hide ? { hide: options.hide } : {}),
   });
   try {
     return await runCommand({ command, launch, cwd, timeoutMs: options.timeoutMs ?? 20_000, killGraceMs: 500, maxOutputBytes: 256 * 1024, env: launch.env });
