@@ -36,8 +36,8 @@ describe('three nodes, one Postgres', () => {
     const token = (await a.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.token as string;
     const runner = startRunner({ url: b.wsUrl, token, root: machine.root, projectId: project.id, journal: `${dir}/journal` });
     // A and C see B's runner through presence.
-    await waitUntil(() => a.app.execution!.cluster.directory!.remoteHolder(project.id)?.at === 'node', 'A to see the runner on B');
-    await waitUntil(() => c.app.execution!.cluster.directory!.remoteHolder(project.id), 'C to see the runner on B');
+    await waitUntil(() => a.app.execution!.cluster.directory!.remoteHolder(project.id)?.at === 'node', 'A to see the runner on B', 60_000);
+    await waitUntil(() => c.app.execution!.cluster.directory!.remoteHolder(project.id), 'C to see the runner on B', 60_000);
     expect(a.app.execution!.cluster.directory!.remoteHolder(project.id)).toEqual({ at: 'node', nodeId: b.nodeId });
     // Presence covers the cluster: /api/cluster, the console's runner view and /metrics on A.
     const view = (await a.call('GET', '/api/cluster')).body;
@@ -61,7 +61,7 @@ describe('three nodes, one Postgres', () => {
       expect(machine.runs()).toBe(1);
       const row = await a.app.store.read.dispatches.getByAction(actionId);
       expect(row).toMatchObject({ state: 'executed', attempt: 1, ownerNode: b.nodeId }); // claimed by the node holding the socket
-      await waitUntil(() => agent.received.find((m) => m.payload?.actionId === actionId), 'task.action_settled on C');
+      await waitUntil(() => agent.received.find((m) => m.payload?.actionId === actionId), 'task.action_settled on C', 30_000);
       expect(agent.received.filter((m) => m.payload?.actionId === actionId)).toHaveLength(1);
 
       // Auto-approved on C: also runs once on B's runner.
@@ -74,7 +74,7 @@ describe('three nodes, one Postgres', () => {
       agent.socket.disconnect();
       await runner.stop();
     }
-  });
+  }, 180_000);
 
   it('a second runner for the project is refused with runner_already_connected on another node', async () => {
     const [a, b] = nodes as [Node, Node, Node];
@@ -83,14 +83,14 @@ describe('three nodes, one Postgres', () => {
     const project = await createProject(a, { executionMode: 'runner', root: machine.root });
     const token = (await a.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.token as string;
     const first = startRunner({ url: b.wsUrl, token, root: machine.root, projectId: project.id, journal: `${dir}/j1` });
-    await waitUntil(() => b.app.execution!.gateway.runners.isConnected(project.id), 'the first runner on B');
+    await waitUntil(() => b.app.execution!.gateway.runners.isConnected(project.id), 'the first runner on B', 60_000);
     const second = startRunner({ url: a.wsUrl, token, root: machine.root, projectId: project.id, journal: `${dir}/j2` });
-    await waitUntil(() => second.output().includes('runner_already_connected'), 'the second runner to be refused', 10_000);
+    await waitUntil(() => second.output().includes('runner_already_connected'), 'the second runner to be refused', 60_000);
     expect(a.app.execution!.gateway.runners.isConnected(project.id)).toBe(false);
     expect(b.app.execution!.gateway.runners.isConnected(project.id)).toBe(true);
     // The first one leaves: the second gets in on its own retry.
     await first.stop();
-    await waitUntil(() => a.app.execution!.gateway.runners.isConnected(project.id), 'the second runner to get in on A', 15_000);
+    await waitUntil(() => a.app.execution!.gateway.runners.isConnected(project.id), 'the second runner to get in on A', 60_000);
     await second.stop();
-  });
+  }, 180_000);
 });
