@@ -131,16 +131,22 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
   });
 
   const retry = setInterval(() => outbox.flush(), OUTBOX_RETRY_MS);
+  // A stop is bounded by the kill grace (plus the drain): a run that does not end by then (a
+  // container start waiting on Docker) is left to the journal, whose `started` line makes the next
+  // start report it runner_interrupted; results already journaled are re-sent from there.
+  const stopBudgetMs = config.killGraceMs + DRAIN_ON_STOP_MS + 1_000;
   void io.stopRequested.then(async () => {
     ui.info('stopping: killing running commands, sending their results, then disconnecting');
-    await dispatcher.shutdown();
-    await drain(outbox, DRAIN_ON_STOP_MS);
+    await within(stopBudgetMs, (async () => {
+      await dispatcher.shutdown();
+      await drain(outbox, DRAIN_ON_STOP_MS);
+    })());
     connection.stop();
   });
 
   const reason = await connection.run();
   clearInterval(retry);
-  await dispatcher.shutdown();
+  await within(stopBudgetMs, dispatcher.shutdown());
   await journal.close();
   switch (reason.kind) {
     case 'token_refused':
@@ -175,6 +181,13 @@ function joinAdvice(code: string): string {
   if (code === JOIN_ERRORS.forbiddenTopic) return ': this token does not belong to the --project given; check the project id or create a token for it';
   if (code === JOIN_ERRORS.protocolVersionMismatch) return `: this runner speaks protocol ${RUNNER_PROTOCOL_VERSION}; update brabo on this machine to match the gateway`;
   return '';
+}
+
+/** Waits for `work`, at most `ms` (issue 10.8: a runner always exits on SIGTERM within its kill grace). */
+async function within(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 async function drain(outbox: ResultOutbox, withinMs: number): Promise<void> {
