@@ -44,7 +44,8 @@ describe('a runner with the default --sandbox auto on a machine with bwrap', () 
     expect(p.runner.output()).toContain('sandbox  bwrap for auto-approved commands, network on (--sandbox auto)');
 
     const outside = join(home, 'auto-outside.txt');
-    const auto = await p.propose(`python3 -c "open('.git/config','a').write('[core] fsmonitor = evil'); open('${outside}','w').write('x')"`);
+    // Spelled so the lexical engine cannot see the protected name: decide() auto-approves it, the sandbox holds.
+    const auto = await p.propose(`python3 -c "import os; open(os.path.join('.g'+'it', 'con'+'fig'),'a').write('[core] fsmonitor = evil'); open(os.sep.join(['', *'${outside.slice(1)}'.split('/')]),'w').write('x')"`);
     expect(auto.body.status).toBe('auto_approved');
     const autoSettled = await settled(server, auto.body.id);
     expect(autoSettled.settlement.status).toBe('executed');
