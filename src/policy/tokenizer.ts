@@ -63,34 +63,47 @@ export function wordInfo(word: string, info: WordInfo | undefined, known: boolea
   return expands || glob !== null || home ? { expands, glob, home } : undefined;
 }
 
-/** Strips the pre-pass's marks from a word and says what they marked. One scan. */
+/** Strips the pre-pass's marks from a word and says what they marked. One scan, built from slices. */
 function decodeWord(raw: string): { word: string; info?: WordInfo } {
   if (raw.indexOf(EXPAND_MARK) < 0 && raw.indexOf(GLOB_MARK) < 0) return { word: raw };
-  let word = '';
-  let glob = '';
+  const word: string[] = [];
+  const glob: string[] = [];
   let expands = false;
   let home = false;
   let globbing = false;
+  let from = 0; // start of the run of ordinary characters not yet copied
+  const copy = (to: number): void => {
+    if (to > from) {
+      word.push(raw.slice(from, to));
+      glob.push(raw.slice(from, to));
+    }
+  };
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
     if (c === EXPAND_MARK) {
+      copy(i);
+      from = i + 1;
       if (raw[i + 1] === '~') home = true;
       else expands = true;
-      continue;
-    }
-    if (c === GLOB_MARK && i + 1 < raw.length) {
+    } else if (c === GLOB_MARK && i + 1 < raw.length) {
+      copy(i);
       const g = raw[++i]!;
-      word += g;
-      glob += g;
+      word.push(g);
+      glob.push(g);
       if (g !== ']') globbing = true;
-      continue;
+      from = i + 1;
+    } else if (c === '*' || c === '?' || c === '[' || c === ']' || c === '\\') {
+      // A quoted or escaped glob character (or a backslash) is literal in the pattern.
+      copy(i);
+      word.push(c);
+      glob.push('\\' + c);
+      from = i + 1;
     }
-    word += c;
-    glob += c === '*' || c === '?' || c === '[' || c === ']' || c === '\\' ? '\\' + c : c;
   }
-  const info: WordInfo = { expands, glob: globbing ? glob : null };
+  copy(raw.length);
+  const info: WordInfo = { expands, glob: globbing ? glob.join('') : null };
   if (home) info.home = true;
-  return { word, info };
+  return { word: word.join(''), info };
 }
 
 export interface TokenizedCommand {
@@ -158,6 +171,17 @@ function parseLine(line: string): Item[] {
   return items;
 }
 
+/**
+ * shell-quote's quote() is super-linear in the length of a word (20x the time for 10x the
+ * length): past this length a word is rendered by singleQuoted(), which is linear.
+ */
+const QUOTE_LIMIT = 1024;
+
+/** `'…'` with each `'` written as `'\''`: the shell reads it back as the same word. */
+function singleQuoted(word: string): string {
+  return `'${word.split("'").join("'\\''")}'`;
+}
+
 /** A word as shell text: bare when it only has characters no shell treats specially. */
 export function renderWord(word: string): string {
   if (word === '') return "''";
@@ -165,7 +189,7 @@ export function renderWord(word: string): string {
   for (let i = 0; i < word.length; i++) {
     const c = word[i]!;
     const plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || '_./:=@%+,-'.includes(c);
-    if (!plain) return quote([word]);
+    if (!plain) return word.length <= QUOTE_LIMIT ? quote([word]) : singleQuoted(word);
   }
   return word;
 }

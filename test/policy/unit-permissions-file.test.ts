@@ -26,8 +26,9 @@ describe('parsePermissions', () => {
   });
   it('a list that is not an array', () => {
     const r = failure({ ask: 'GitPush()' });
-    expect(r.error.issues).toEqual([{ list: 'ask', index: null, problem: 'must be an array of strings' }]);
-    expect(r.error.message).toBe('ask: must be an array of strings');
+    // e93e021 (permissions.json hints) added the suggestion to the same sentence.
+    expect(r.error.issues).toEqual([{ list: 'ask', index: null, problem: 'must be an array of strings; did you mean ["GitPush()"]?' }]);
+    expect(r.error.message).toBe('ask: must be an array of strings; did you mean ["GitPush()"]?');
   });
   it('an entry that is not a string', () => {
     expect(failure({ deny: ['Terminal(curl)', 7] }).error.issues[0]).toMatchObject({ list: 'deny', index: 1, problem: 'must be a string, got number' });
@@ -50,7 +51,7 @@ describe('parsePermissions', () => {
   it('one sentence per issue in the message', () => {
     const r = failure({ allow: ['X()'], ask: 1 });
     expect(r.error.issues).toHaveLength(2);
-    expect(r.error.message).toBe('allow[0] "X()": unknown label X; ask: must be an array of strings');
+    expect(r.error.message).toBe('allow[0] "X()": unknown label X; ask: must be an array of strings, got number');
   });
   it('salvaged keeps valid deny and ask, never allow', () => {
     const r = failure({ allow: ['Terminal(ls)', 'Bad()'], deny: ['Terminal(curl:*)', 'Nope()'], ask: ['GitPush()'] });
