@@ -37,7 +37,13 @@ interface Target {
   port: number;
 }
 
+/** Day-to-day calls go with a service token (the upstream api); the admin token only provisions (issue 12). */
+let serviceToken: string | null = null;
+const isProvisioning = (method: string, path: string): boolean =>
+  (method === 'POST' && path === '/api/projects') || path.startsWith('/api/credentials') || /\/members\/|\/runner-tokens/.test(path);
+
 function send(target: Target, method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+  const bearer = isProvisioning(method, path) || serviceToken === null ? TOKEN : serviceToken;
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolvePromise, reject) => {
     const req = request(
@@ -47,7 +53,7 @@ function send(target: Target, method: string, path: string, body?: unknown): Pro
         port: target.port,
         method,
         path,
-        headers: { authorization: `Bearer ${TOKEN}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+        headers: { authorization: `Bearer ${bearer}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
       },
       (res) => {
         let data = '';
@@ -183,6 +189,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<RateSummary[]> {
   const databaseUrl = schema ? `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` : null;
   const { child, target } = await startServer(dir, databaseUrl);
   try {
+    serviceToken = JSON.parse((await send(target, 'POST', '/api/credentials', { kind: 'service', name: 'bench' })).body).token;
     const project = JSON.parse((await send(target, 'POST', '/api/projects', { name: 'Bench', executionMode: 'container', ownerId: 'olivia' })).body);
     await send(target, 'PUT', `/api/projects/${project.id}/members/agent`, { role: 'developer', kind: 'agent' });
     await send(target, 'PUT', `/api/projects/${project.id}/permissions`, { userId: 'olivia', allow: ['Terminal(ls)', 'Terminal(pnpm test:*)'], deny: ['Terminal(curl:*)'] });

@@ -46,10 +46,13 @@ async function startServe(dir: string): Promise<{ child: ChildProcess; base: str
   });
 }
 
+/** Day-to-day calls go with a service token naming the user; the admin token provisions (issue 12). */
+let serviceToken: string | null = null;
 async function call(base: string, method: string, path: string, body?: unknown): Promise<any> {
+  const provisioning = (method === 'POST' && path === '/api/projects') || /\/members\/|\/runner-tokens|^\/api\/credentials/.test(path);
   const response = await fetch(base + path, {
     method,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${provisioning || serviceToken === null ? TOKEN : serviceToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -97,8 +100,11 @@ async function main(): Promise<void> {
   try {
     const root = join(dir, 'machine');
     mkdirSync(root, { recursive: true });
+    serviceToken = (await call(base, 'POST', '/api/credentials', { kind: 'service', name: 'bench' })).token;
     const project = await call(base, 'POST', '/api/projects', { name: 'Bench', executionMode: 'runner', root, ownerId: 'olivia' });
     await call(base, 'PUT', `/api/projects/${project.id}/members/agent-dev`, { role: 'developer', kind: 'agent' });
+    // The console logs in as olivia with her own human token.
+    const oliviaToken = (await call(base, 'POST', '/api/credentials', { kind: 'human', memberId: 'olivia' })).token as string;
 
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
     await context.addInitScript(
@@ -106,9 +112,8 @@ async function main(): Promise<void> {
         const w = globalThis as any;
         if (w.location.protocol !== 'http:') return; // about:blank has no storage
         w.sessionStorage.setItem('brabo.token', token as string);
-        w.sessionStorage.setItem('brabo.actingUser', 'olivia');
       },
-      [TOKEN],
+      [oliviaToken],
     );
     const page = await context.newPage();
     const errors: string[] = [];

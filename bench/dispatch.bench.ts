@@ -62,14 +62,18 @@ async function main(): Promise<void> {
   const address = app.http.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const base = `http://127.0.0.1:${port}`;
+  // The admin token provisions; day-to-day calls go with a service token (issue 12).
+  let serviceToken: string | null = null;
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+    const provisioning = (method === 'POST' && path === '/api/projects') || /\/members\/|\/runner-tokens|^\/api\/credentials/.test(path);
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${provisioning || serviceToken === null ? TOKEN : serviceToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return response.json();
   };
+  serviceToken = (await call('POST', '/api/credentials', { kind: 'service', name: 'bench' })).token;
   const project = await call('POST', '/api/projects', { name: 'Bench', executionMode: 'runner', root: machine, ownerId: 'olivia' });
   await call('PUT', `/api/projects/${project.id}/members/agent`, { role: 'developer', kind: 'agent' });
   const { token } = await call('POST', `/api/projects/${project.id}/runner-tokens`);
@@ -94,8 +98,8 @@ async function main(): Promise<void> {
     const sandboxState = app.execution.gateway.runners.connectedRunners().find((r) => r.projectId === sandboxedProject.id)?.sandbox;
     if (sandboxState?.available !== true) throw new Error(`the --sandbox all runner has no sandbox: ${JSON.stringify(sandboxState)} (install bubblewrap)`);
 
-    // Floor: a bare push round trip through the same gateway (phoenix client, admin watcher).
-    const socket = new Socket(`ws://127.0.0.1:${port}/socket`, { transport: WebSocket, params: { token: TOKEN } });
+    // Floor: a bare push round trip through the same gateway (phoenix client, service watcher).
+    const socket = new Socket(`ws://127.0.0.1:${port}/socket`, { transport: WebSocket, params: { token: serviceToken } });
     socket.connect();
     const channel = socket.channel(`runner:${project.id}`, {});
     await new Promise<void>((r) => channel.join().receive('ok', () => r()));

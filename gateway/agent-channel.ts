@@ -1,5 +1,5 @@
 // `agent:<agentId>`: an agent waiting on an approval listens here for `task.action_settled`.
-// An admin socket (the upstream api) may join any agent topic, or `agent:*` to relay every
+// An admin or service socket (the upstream api) may join any agent topic, or `agent:*` to relay every
 // agent's events as `{agentId, payload}`. Delivery goes through pub/sub so it works across nodes.
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -23,7 +23,7 @@ export class AgentNotifier {
       join: (topic, _payload, context) => {
         const agentId = topic.slice(AGENT_TOPIC_PREFIX.length);
         const { identity } = context;
-        if (identity.kind === 'admin' || (identity.kind === 'agent' && identity.agentId === agentId && agentId !== '*')) return ok();
+        if (identity.kind === 'admin' || identity.kind === 'service' || (identity.kind === 'agent' && identity.agentId === agentId && agentId !== '*')) return ok();
         this.#logger.warn({ code: JOIN_ERRORS.forbiddenTopic, topic, identity: identity.kind }, 'agent join refused: identity may not listen on this topic');
         return error({ code: JOIN_ERRORS.forbiddenTopic, message: `this token may not join ${topic}` } satisfies Refusal);
       },

@@ -2,11 +2,24 @@
 // `connect/3`). A null identity is HTTP 403 before the upgrade, never accept-then-close.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
+/**
+ * `credentialId` (when the product's authenticator made the identity) lets the server close the
+ * sockets of a revoked credential; `expiresAt` those of an expired one. Which topics each kind may
+ * join is the product's authorization table (src/auth/table.ts), given as `authorizeJoin`.
+ */
+interface CredentialRef {
+  credentialId?: string;
+  expiresAt?: string | null;
+}
 export type SocketIdentity =
-  | { kind: 'runner'; projectId: string; tokenId: string }
-  /** The upstream api / console: may join any topic (e.g. `agent:*`, or watch `runner:<id>`). */
-  | { kind: 'admin' }
-  | { kind: 'agent'; agentId: string };
+  | ({ kind: 'runner'; projectId: string; tokenId: string } & CredentialRef)
+  /** An operator in gateway-only deployments and tests: may join any topic. */
+  | ({ kind: 'admin' } & CredentialRef)
+  | ({ kind: 'agent'; agentId: string; projectId?: string } & CredentialRef)
+  /** A person (personal access token): watches its projects' runners. */
+  | ({ kind: 'human'; memberId: string } & CredentialRef)
+  /** The upstream api: relays agent topics and watches runners. */
+  | ({ kind: 'service'; name: string } & CredentialRef);
 
 /** Phoenix's connect_info. `authToken` comes from the 1.8 `authToken` subprotocol. */
 export interface ConnectInfo {
@@ -102,6 +115,12 @@ export class InMemoryRunnerTokens implements RunnerTokenVerifier {
     return true;
   }
 }
+
+/** Predicate for `gateway.disconnect`: the live sockets of one credential (any kind). */
+export const byCredential =
+  (credentialId: string) =>
+  (identity: SocketIdentity): boolean =>
+    identity.credentialId === credentialId || (identity.kind === 'runner' && identity.tokenId === credentialId);
 
 /** Predicate for `gateway.disconnect`: the live sockets of one runner token. */
 export const byRunnerToken =

@@ -3,7 +3,8 @@
 import pino, { type Logger } from 'pino';
 import type { Server } from 'node:http';
 import { AgentNotifier } from './agent-channel.ts';
-import type { SocketAuthenticator } from './auth.ts';
+import type { SocketAuthenticator, SocketIdentity } from './auth.ts';
+import { error, type ChannelModule } from './channel.ts';
 import { createGateway, type ChannelRoute, type Gateway, type GatewayOptions } from './endpoint.ts';
 import { LocalPresence, type PresenceTracker } from './presence.ts';
 import { LocalPubSub, type PubSub } from './pubsub.ts';
@@ -41,6 +42,11 @@ export function createRunnerGateway(options: {
   sessions?: RunnerSessions;
   deliveryTimeoutMs?: number;
   extraChannels?: ChannelRoute[];
+  /**
+   * Checked before every channel's own join: a refusal (`{code, message}`) is the join's error
+   * reply. The product passes its authorization table here (src/auth/socket.ts).
+   */
+  authorizeJoin?: JoinAuthorizer;
 } & Pick<GatewayOptions, 'path' | 'maxFrameBytes' | 'idleTimeoutMs' | 'maxChannelsPerSocket' | 'maxPendingMessages' | 'checkOrigin'>): RunnerGateway {
   const logger = options.logger ?? pino({ name: 'gateway' });
   const pubsub = options.pubsub ?? new LocalPubSub();
@@ -53,13 +59,33 @@ export function createRunnerGateway(options: {
     ...(options.deliveryTimeoutMs ? { deliveryTimeoutMs: options.deliveryTimeoutMs } : {}),
   });
   const agents = new AgentNotifier({ pubsub, logger });
-  const { sink: _sink, sessions: _sessions, deliveryTimeoutMs: _timeout, extraChannels = [], ...endpoint } = options;
+  const { sink: _sink, sessions: _sessions, deliveryTimeoutMs: _timeout, extraChannels = [], authorizeJoin, ...endpoint } = options;
+  const guard = (route: ChannelRoute): ChannelRoute => (authorizeJoin ? { topic: route.topic, module: guardedModule(route.module, authorizeJoin, logger) } : route);
   const gateway = createGateway({
     ...endpoint,
     logger,
     pubsub,
     presence,
-    channels: [{ topic: 'runner:*', module: runners.channel }, { topic: 'agent:*', module: agents.channel }, ...extraChannels],
+    channels: [{ topic: 'runner:*', module: runners.channel }, { topic: 'agent:*', module: agents.channel }, ...extraChannels].map(guard),
   });
   return { gateway, runners, agents };
+}
+
+export type JoinAuthorizer = (identity: SocketIdentity, topic: string) => Promise<{ code: string; message: string } | null> | { code: string; message: string } | null;
+
+/** The module with `authorize` checked first; its other callbacks are the module's own. */
+function guardedModule(module: ChannelModule, authorize: JoinAuthorizer, logger: Logger): ChannelModule {
+  return {
+    ...(module.afterJoin ? { afterJoin: (context) => module.afterJoin?.(context) } : {}),
+    ...(module.handleIn ? { handleIn: (event, payload, context) => module.handleIn?.(event, payload, context) } : {}),
+    ...(module.terminate ? { terminate: (reason, context) => module.terminate?.(reason, context) } : {}),
+    async join(topic, payload, context) {
+      const refusal = await authorize(context.identity, topic);
+      if (refusal) {
+        logger.warn({ code: refusal.code, topic, identity: context.identity.kind }, 'join refused by the authorization table');
+        return error(refusal);
+      }
+      return module.join(topic, payload, context);
+    },
+  };
 }

@@ -180,7 +180,8 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
   #join(topic: string, payload: unknown, context: ChannelContext): Reply | Promise<Reply> {
     const projectId = topic.slice(RUNNER_TOPIC_PREFIX.length);
     const identity = context.identity;
-    if (identity.kind === 'admin') return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply); // a watcher
+    // Watchers (operator, upstream service, a member human): presence only, never a runner.
+    if (identity.kind === 'admin' || identity.kind === 'service' || identity.kind === 'human') return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply);
     if (identity.kind !== 'runner' || identity.projectId !== projectId || projectId === '') {
       this.#logger.warn({ code: JOIN_ERRORS.forbiddenTopic, topic, identity: identity.kind }, 'runner join refused: token is not scoped to this project');
       return refusal(JOIN_ERRORS.forbiddenTopic, `this token may not join ${topic}`);

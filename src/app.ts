@@ -1,7 +1,7 @@
 // The composition root: store, use cases, HTTP server and, when configured, the execution side —
 // the Phoenix gateway on the same HTTP server (`/socket/websocket`), the Docker broker, the
 // dispatcher (subscribed to hand-offs) and the agents' suspended turns.
-import { createRunnerGateway, byRunnerToken, type RunnerGateway, type RunnerInfo, tokenAuthenticator } from '../gateway/index.ts';
+import { byCredential, createRunnerGateway, byRunnerToken, type RunnerGateway, type RunnerInfo } from '../gateway/index.ts';
 import { createDockerBroker, type DockerBroker } from '../broker/index.ts';
 import { type Actions, createActions, HandoffNotifier } from './actions/index.ts';
 import type { ActionExecutionPort } from './actions/ports.ts';
@@ -9,7 +9,12 @@ import { AgentTurns } from './agents/turns.ts';
 import { SettlementWaiters } from './agents/waiters.ts';
 import { type Cluster, openCluster, type RunnerDirectory } from './cluster/index.ts';
 import { registerClusterMetrics } from './cluster/metrics.ts';
-import type { AppConfig } from './config.ts';
+import { Authenticator } from './auth/authenticator.ts';
+import { CredentialService } from './auth/credentials.ts';
+import { withCredentialStamps } from './auth/event-stamp.ts';
+import { AuthRateLimiter } from './auth/rate-limit.ts';
+import { joinAuthorizer, socketAuthenticator, startCredentialSweep } from './auth/socket.ts';
+import { type AppConfig, DEFAULT_AUTH_CONFIG } from './config.ts';
 import { Dispatcher, type DispatcherFaults } from './execution/dispatcher.ts';
 import { noBroker } from './execution/failures.ts';
 import { logRunnerPresence } from './execution/runner-presence-log.ts';
@@ -106,7 +111,9 @@ export interface AppOptions {
 
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = await openStore(config, { logger: logger.child({ component: 'store' }) });
+  // Every event written for a request records the credential that made it (src/auth/event-stamp.ts).
+  const store = withCredentialStamps(await openStore(config, { logger: logger.child({ component: 'store' }) }));
+  const authConfig = config.auth ?? DEFAULT_AUTH_CONFIG;
   let opened: Cluster | null = null;
   try {
     const adminToken = await resolveAdminToken(config.dataDir, config.adminToken);
@@ -161,7 +168,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     });
     // Console joins on project:<id>: the admin token for now (human members once credentials land).
     const live = ex
-      ? createLive({ store, permissionsFile, roots, logger, capBytes: ex.limits.outputCapBytes, canWatch: (identity) => identity.kind === 'admin' })
+      ? createLive({ store, permissionsFile, roots, logger, capBytes: ex.limits.outputCapBytes, canWatch: (identity) => identity.kind === 'human' || identity.kind === 'service' }) // after the authorization table (src/auth/table.ts)
       : null;
     // A denial ends the waiting turn inside the deny's own transaction (turns as the proposal hook).
     const productActions: Actions = live ? live.wrapActions(actions) : actions;
@@ -176,12 +183,21 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
           isParked: (actionId) => appExecution?.dispatcher.isParked(actionId) ?? false,
         })
       : undefined;
+    const authenticator = new Authenticator({ store, adminToken: adminToken.token, serviceTokens: authConfig.serviceTokens, logger: logger.child({ component: 'auth' }) });
+    const limiter = new AuthRateLimiter({ maxFailures: authConfig.maxAuthFailures });
+    const credentials = new CredentialService({
+      store,
+      serviceTokens: authConfig.serviceTokens,
+      disconnect: (credentialId) => gateway?.gateway.disconnect(byCredential(credentialId), { code: 1008, reason: 'token revoked' }) ?? 0,
+    });
     const http = await buildHttpServer({
       actions: productActions,
       runnerTokens: store.runnerTokens,
       metrics,
       logger,
-      adminToken: adminToken.token,
+      store,
+      auth: { authenticator, limiter, metricsToken: authConfig.metricsToken },
+      credentials,
       ...(executionApi ? { execution: executionApi } : {}),
       ...(cluster ? { cluster: () => describeCluster(cluster, gateway) } : {}),
       ...(live ? { live: live.output } : {}),
@@ -195,12 +211,14 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     });
 
     let appExecution: AppExecution | null = null;
+    let stopSweep = (): void => {};
     if (ex) {
       if (!cluster) throw new Error('unreachable: execution is configured, so the cluster was opened');
       gateway = createRunnerGateway({
         server: http.server,
         path: '/socket/websocket',
-        authenticate: tokenAuthenticator({ adminToken: adminToken.token, runnerTokens: store.runnerTokens }),
+        authenticate: socketAuthenticator(authenticator, limiter, logger.child({ component: 'auth' })),
+        authorizeJoin: joinAuthorizer(store),
         logger: logger.child({ component: 'gateway' }),
         deliveryTimeoutMs: ex.limits.deliveryTimeoutMs,
         pubsub: cluster.pubsub,
@@ -243,6 +261,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       handoffs.subscribe((actionId) => dispatcher.notify(actionId));
       cluster.directory?.serve((actionId) => dispatcher.notify(actionId));
       appExecution = { dispatcher, gateway, broker, turns, cluster };
+      stopSweep = startCredentialSweep({ gateway: gateway.gateway, store, authenticator, logger: logger.child({ component: 'auth' }), intervalMs: authConfig.socketSweepMs });
     }
 
     let closed = false;
@@ -271,6 +290,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         if (closed) return;
         closed = true;
         waiters.wakeAll();
+        stopSweep();
         if (appExecution) {
           await appExecution.dispatcher.close();
           await appExecution.gateway.gateway.close();

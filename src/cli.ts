@@ -16,6 +16,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   serve: { module: `./cli/serve${MODULE_EXT}`, summary: 'run the HTTP API and the Phoenix socket for runners' },
   runner: { module: `./cli/runner${MODULE_EXT}`, summary: 'run the local runner for one project on this machine' },
   check: { module: `./cli/check${MODULE_EXT}`, summary: 'explain the policy decision for a command (or --jsonl batches)' },
+  token: { module: `./cli/token${MODULE_EXT}`, summary: 'mint, list and revoke credentials (agent, human, service, runner tokens)' },
 };
 
 /** Exit codes shared by every subcommand: 0 done, 2 usage or input error. */

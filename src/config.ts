@@ -43,8 +43,34 @@ export interface AppConfig {
   logLevel: string;
   /** Deprecation warnings about the environment (old variable names), printed once at start. */
   warnings?: string[];
+  /** Credential kinds and authentication (issue 12); absent = the defaults of DEFAULT_AUTH_CONFIG. */
+  auth?: AuthConfig;
   /** Absent: no dispatcher (approved actions stay queued), as in API-only tests. */
   execution?: ExecutionConfig;
+}
+
+export interface AuthConfig {
+  /** BRABO_SERVICE_TOKENS=0 turns the service kind off (minting and use). Default on. */
+  serviceTokens: boolean;
+  /** BRABO_METRICS_TOKEN: when set, /metrics needs it as a bearer token. */
+  metricsToken: string | null;
+  /** BRABO_AUTH_MAX_FAILURES: failed authentications per source and minute before 429. Default 20. */
+  maxAuthFailures: number;
+  /** How often live sockets' credentials are re-checked (revoked elsewhere, expired). */
+  socketSweepMs: number;
+}
+
+export const DEFAULT_AUTH_CONFIG: AuthConfig = { serviceTokens: true, metricsToken: null, maxAuthFailures: 20, socketSweepMs: 2_000 };
+
+export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
+  const metricsToken = env.BRABO_METRICS_TOKEN && env.BRABO_METRICS_TOKEN.length > 0 ? env.BRABO_METRICS_TOKEN : null;
+  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('BRABO_METRICS_TOKEN is shorter than 16 characters; use a long random value');
+  return {
+    serviceTokens: env.BRABO_SERVICE_TOKENS === undefined || env.BRABO_SERVICE_TOKENS === '' ? true : flag('BRABO_SERVICE_TOKENS', env.BRABO_SERVICE_TOKENS),
+    metricsToken,
+    maxAuthFailures: positive('BRABO_AUTH_MAX_FAILURES', env.BRABO_AUTH_MAX_FAILURES, DEFAULT_AUTH_CONFIG.maxAuthFailures),
+    socketSweepMs: DEFAULT_AUTH_CONFIG.socketSweepMs,
+  };
 }
 
 export interface ConfigOverrides {
@@ -108,6 +134,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     gatewayCheckout: resolve(env.BRABO_GATEWAY_CHECKOUT ?? GATEWAY_CHECKOUT),
     logLevel,
     warnings: deprecationWarnings(env),
+    auth: loadAuthConfig(env),
     execution: loadExecutionConfig(overrides, env),
   };
 }

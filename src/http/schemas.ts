@@ -9,7 +9,12 @@ export const ActionTypeSchema = z.enum(ACTION_TYPES);
 export const RoleSchema = z.enum(ROLES);
 export const ProjectParams = z.object({ id: Id });
 export const ActionParams = z.object({ id: Id });
-export const UserBody = z.object({ userId: MemberId });
+/**
+ * Who acts comes from the credential (a human token's member; a service token names it with
+ * `actingUserId`, or `userId`, its historical name). A human token may send its own id or none.
+ */
+export const ActingUser = { userId: MemberId.optional(), actingUserId: MemberId.optional() };
+export const UserBody = z.object(ActingUser);
 
 /** Nesting allowed in free-form JSON (payloads, module maps). Deeper input is refused with 400. */
 export const MAX_JSON_DEPTH = 32;

@@ -1,8 +1,9 @@
-// The HTTP API: fastify + zod schemas (validation and OpenAPI at /docs), bearer admin token on
-// /api, the {error, message} envelope, /healthz and /metrics.
+// The HTTP API: fastify + zod schemas (validation and OpenAPI at /docs), the authorization table
+// (src/auth: a credential of the right kind on every route but /healthz, /readyz and /metrics), the
+// {error, message} envelope.
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Actions } from '../actions/index.ts';
@@ -10,9 +11,12 @@ import type { ExecutionApi } from '../execution/service.ts';
 import type { LiveOutput } from '../live/live-output.ts';
 import type { Logger } from '../logger.ts';
 import type { ReviewDeps } from '../live/review.ts';
+import { loadConsoleAssets, registerConsoleAssets } from './console-assets.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { CredentialService } from '../auth/credentials.ts';
+import { installHttpGuard } from '../auth/http-guard.ts';
+import type { AuthRateLimiter } from '../auth/rate-limit.ts';
 import type { RunnerTokenRepository, Store } from '../store/types.ts';
-import { bearerOf, tokenMatcher } from './admin-token.ts';
-import { CONSOLE_PUBLIC_ROUTES, loadConsoleAssets, registerConsoleAssets } from './console-assets.ts';
 import { errorHandler } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import type { ReadinessReport } from './readiness.ts';
@@ -20,6 +24,7 @@ import { actionRoutes } from './routes/actions.ts';
 import { consoleRoutes, type RunnerPresence, type Viewer } from './routes/console.ts';
 import { type ClusterView, clusterRoutes } from './routes/cluster.ts';
 import { containerRoutes } from './routes/containers.ts';
+import { credentialRoutes } from './routes/credentials.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { outputRoutes } from './routes/output.ts';
@@ -33,7 +38,9 @@ export interface HttpDeps {
   runnerTokens: RunnerTokenRepository;
   metrics: Metrics;
   logger: Logger;
-  adminToken: string;
+  store: Store;
+  auth: { authenticator: Authenticator; limiter: AuthRateLimiter; metricsToken: string | null };
+  credentials: CredentialService;
   /** Absent when no dispatcher runs (API-only): routes then answer without execution fields. */
   execution?: ExecutionApi;
   /** GET /api/cluster: nodes and runner presence across the cluster; absent without execution. */
@@ -52,17 +59,6 @@ export interface HttpDeps {
 }
 
 /**
- * Served without the admin token: liveness, Prometheus scraping (aggregate counters; labels are
- * route templates and codes, never ids, paths or tokens) and the OpenAPI description of the
- * public contract. Everything else, unknown paths included, needs the bearer token.
- */
-export function isPublicRoute(routeUrl: string | undefined): boolean {
-  if (routeUrl === undefined) return false;
-  if ((CONSOLE_PUBLIC_ROUTES as readonly string[]).includes(routeUrl)) return true; // static console files, no data
-  return routeUrl === '/healthz' || routeUrl === '/readyz' || routeUrl === '/metrics' || routeUrl === '/docs' || routeUrl.startsWith('/docs/');
-}
-
-/**
  * The request as logged: query values are dropped (callers do put tokens there: `?token=` is the
  * socket's convention), only their names are kept so the operator still sees the shape.
  */
@@ -74,6 +70,10 @@ export function requestForLog(request: { method?: string; url?: string; ip?: str
   return { method: request.method, url: names.length === 0 ? path : `${path}?${names.map((n) => `${n}=[redacted]`).join('&')}`, remoteAddress: request.ip };
 }
 
+/** Every route the server registered (method, template), for the authorization-table test. */
+const registered = new WeakMap<object, Array<{ method: string; url: string }>>();
+export const registeredRoutes = (server: object): ReadonlyArray<{ method: string; url: string }> => registered.get(server) ?? [];
+
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
@@ -84,20 +84,18 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  const routes: Array<{ method: string; url: string }> = [];
+  registered.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
   });
 
   // Default deny, decided on the route that matched (its registered template), never on the raw
   // URL: the router percent-decodes paths, so `/%61pi/...` reaches `/api/...` routes.
-  const isAdminToken = tokenMatcher(deps.adminToken);
-  app.addHook('onRequest', async (request, reply) => {
-    if (isPublicRoute(request.routeOptions.url)) return;
-    const presented = bearerOf(request.headers.authorization);
-    if (presented === null || !isAdminToken(presented)) {
-      return reply.code(401).send({ error: 'unauthorized', message: 'send Authorization: Bearer <admin token> (BRABO_ADMIN_TOKEN or <data-dir>/admin-token)' });
-    }
-  });
+  installHttpGuard(app, { ...deps.auth, store: deps.store, logger: deps.logger });
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
@@ -117,17 +115,22 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   await app.register(projectRoutes, { actions });
   await app.register(permissionRoutes, { actions });
   await app.register(runnerTokenRoutes, { actions, runnerTokens: deps.runnerTokens, ...(deps.execution ? { execution: deps.execution } : {}) });
-  await app.register(actionRoutes, { actions, ...(deps.execution ? { execution: deps.execution } : {}) });
+  await app.register(actionRoutes, { actions, store: deps.store, ...(deps.execution ? { execution: deps.execution } : {}) });
   await app.register(eventRoutes, { actions });
-  await app.register(containerRoutes, { actions });
+  await app.register(containerRoutes, { actions, store: deps.store });
   await app.register(taskRoutes, { actions });
   if (deps.cluster) await app.register(clusterRoutes, { describe: deps.cluster });
   if (deps.live) await app.register(outputRoutes, { actions, live: deps.live });
   if (deps.console) {
-    // Until human tokens exist every authenticated caller here holds the admin token.
-    const viewerOf = (): Viewer => ({ kind: 'admin' });
+    // A human token sees its own projects; the upstream service (the table lets no other kind
+    // reach these routes) sees every project, as the admin token did before issue 12.
+    const viewerOf = (request: FastifyRequest): Viewer => {
+      const principal = request.auth?.principal;
+      return principal?.kind === 'human' ? { kind: 'human', userId: principal.memberId } : { kind: 'admin' };
+    };
     await app.register(consoleRoutes, { ...deps.console.review, viewerOf, ...(deps.console.runnerPresence ? { runnerPresence: deps.console.runnerPresence } : {}) });
   }
   registerConsoleAssets(app, loadConsoleAssets(deps.console?.assetsDir));
+  await app.register(credentialRoutes, { credentials: deps.credentials, store: deps.store });
   return app;
 }

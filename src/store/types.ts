@@ -313,6 +313,50 @@ export interface RunnerTokenRepository {
   projectOf(tokenId: string): Promise<string | null>;
 }
 
+/** Kinds of credential kept in the store (the admin token lives in the environment or data dir). */
+export type StoredCredentialKind = 'agent' | 'human' | 'runner' | 'service';
+
+/**
+ * A credential as listed and checked: never its secret, never its hash. `subject` is the agent id
+ * (agent), the member id (human) or the service's name (service); null for runner tokens.
+ */
+export interface CredentialRecord {
+  id: string;
+  kind: StoredCredentialKind;
+  projectId: string | null;
+  subject: string | null;
+  label: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CredentialFilter {
+  kind?: StoredCredentialKind;
+  projectId?: string;
+  subject?: string;
+  includeRevoked?: boolean;
+  limit: number;
+}
+
+/**
+ * Agent, human and service credentials (table `credentials`) and the runner tokens (table
+ * `runner_tokens`, whose wire format and verification stay as they were) under one view.
+ */
+export interface CredentialRepository {
+  insert(record: CredentialRecord & { tokenHash: string }): Promise<void>;
+  /** Any credential (runner tokens included) whose secret hashes to `tokenHash`, revoked or not. */
+  findByHash(tokenHash: string): Promise<CredentialRecord | null>;
+  get(id: string): Promise<CredentialRecord | null>;
+  list(filter: CredentialFilter): Promise<CredentialRecord[]>;
+  /** True when a live credential was revoked by this call. */
+  revoke(id: string, at: string): Promise<boolean>;
+  /** Records a use (callers throttle it: it is a write). */
+  touch(id: string, at: string): Promise<void>;
+}
+
 export interface Repositories {
   projects: ProjectRepository;
   members: MemberRepository;
@@ -326,6 +370,7 @@ export interface Repositories {
   merges: MergeRepository;
   tasks: TaskRepository;
   runnerTokens: RunnerTokenRepository;
+  credentials: CredentialRepository;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, killAllChildren, startRunner, startServer, tempDir, waitUntil, type Server } from '../e2e/support.ts';
+import { allowCommands, createProject, killAllChildren, serviceTokenOf, startRunner, startServer, tempDir, waitUntil, type Server } from '../e2e/support.ts';
 import { POSTGRES_TEST_URL, TestSchemas } from '../store/contract-postgres.ts';
 import { markingRoot, type Tracked, verdict } from './support.ts';
 
@@ -55,7 +55,8 @@ describe('chaos: Postgres backends terminated under load', () => {
       const request = (async () => {
         const response = await fetch(`${server!.base}/api/projects/${project.id}/actions`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${'e2e-admin-token-0123456789abcdef'}`, 'content-type': 'application/json' },
+          // The upstream service proposes for its agents (the admin token only provisions, issue 12).
+          headers: { authorization: `Bearer ${await serviceTokenOf(server!.base)}`, 'content-type': 'application/json' },
           body: JSON.stringify({ agentId: 'agent-dev', actionType: 'terminal', payload: { command: `sh mark.sh ${marker}`, cwd: root, timeoutMs: 20_000 } }),
         });
         const body = (await response.json()) as { id?: string; error?: string };

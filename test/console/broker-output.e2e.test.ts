@@ -7,7 +7,7 @@ import Docker from 'dockerode';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
-import { ADMIN_TOKEN, createProject, type Server, settled, startServer, waitUntil } from '../e2e/support.ts';
+import { createProject, serviceTokenOf, type Server, settled, startServer, waitUntil } from '../e2e/support.ts';
 
 const IMAGE = 'brabo-test-busybox:latest';
 const LABEL = 'brabo.test';
@@ -39,7 +39,7 @@ describe('live output from the broker', () => {
     // `ask` beats the container floor: the command waits for a click, so the stream can be opened first.
     await server.call('PUT', `/api/projects/${project.id}/permissions`, { userId: 'olivia', allow: [], deny: [], ask: ['Terminal(sh ticks.sh)'] });
 
-    socket = new Socket18(server.wsUrl, { transport: WebSocket, params: { token: ADMIN_TOKEN }, timeout: 5_000 });
+    socket = new Socket18(server.wsUrl, { transport: WebSocket, params: { token: await serviceTokenOf(server.base) }, timeout: 5_000 });
     socket.connect();
     const channel = socket.channel('agent:agent-dev', {});
     const agentOutput: any[] = [];
@@ -48,7 +48,7 @@ describe('live output from the broker', () => {
 
     const posted = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'sh ticks.sh', cwd: project.root } });
     expect(posted.body.status).toBe('pending');
-    const response = await fetch(`${server.base}/api/actions/${posted.body.id}/output`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const response = await fetch(`${server.base}/api/actions/${posted.body.id}/output`, { headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}` } });
     await server.call('POST', `/api/actions/${posted.body.id}/approve`, { userId: 'max' });
     let text = '';
     let sawTickBeforeEnd = false;

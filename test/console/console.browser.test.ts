@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, createProject, killAllChildren, type Project, type Server, settled, startRunner, startServer, tempDir, waitUntil } from '../e2e/support.ts';
+import { createProject, killAllChildren, type Project, type Server, settled, startRunner, startServer, tempDir, waitUntil } from '../e2e/support.ts';
 import { buildConsole, launchChromium, smoke, type WatchedPage, watchedPage } from './browser-support.ts';
 
 const IMAGE = 'brabo-test-busybox:latest';
@@ -78,10 +78,13 @@ describe('the console in chromium', () => {
   });
 
   it('logs in with a token and shows the queue; the acting member is named in the header', async () => {
-    await page.fill('#token', ADMIN_TOKEN);
+    // Olivia's own human token (issue 12): every click acts as olivia, no "acting as" box.
+    const minted = await server.call('POST', '/api/credentials', { kind: 'human', memberId: 'olivia' });
+    expect(minted.status).toBe(201);
+    await page.fill('#token', minted.body.token);
     await page.click('button[type=submit]');
-    await page.waitForSelector('#acting-as');
-    await page.fill('#acting-as', 'olivia');
+    await expect.poll(() => page.locator('.who .acting').innerText()).toContain('olivia');
+    expect(await page.locator('#acting-as').count()).toBe(0);
     await page.waitForSelector('main#page[data-loaded="true"]');
     await page.waitForSelector('body[data-live="on"]');
     await smoke(ui, '02-queue-empty');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
-import { ADMIN_TOKEN, createProject, killAllChildren, type Project, type Server, settled, startRunner, startServer, tempDir, waitUntil } from '../e2e/support.ts';
+import { createProject, serviceTokenOf, killAllChildren, type Project, type Server, settled, startRunner, startServer, tempDir, waitUntil } from '../e2e/support.ts';
 
 let server: Server;
 let project: Project;
@@ -24,7 +24,7 @@ function readSse(actionId: string, headers: Record<string, string> = {}, query =
   const events: SseEvent[] = [];
   const controller = new AbortController();
   const done = (async () => {
-    const response = await fetch(`${server.base}/api/actions/${actionId}/output${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers }, signal: controller.signal });
+    const response = await fetch(`${server.base}/api/actions/${actionId}/output${query}`, { headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}`, ...headers }, signal: controller.signal });
     if (response.status !== 200) throw new Error(`SSE answered ${response.status}: ${await response.text()}`);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const decoder = new TextDecoder();
@@ -45,7 +45,7 @@ function readSse(actionId: string, headers: Record<string, string> = {}, query =
 }
 
 async function joinTopic(topic: string, events: string[]): Promise<Array<{ event: string; payload: any }>> {
-  const socket = new Socket18(server.wsUrl, { transport: WebSocket, params: { token: ADMIN_TOKEN }, timeout: 5_000, reconnectAfterMs: () => 100 });
+  const socket = new Socket18(server.wsUrl, { transport: WebSocket, params: { token: await serviceTokenOf(server.base) }, timeout: 5_000, reconnectAfterMs: () => 100 });
   sockets.push(socket);
   socket.connect();
   const channel = socket.channel(topic, {});
@@ -131,7 +131,7 @@ describe('live output', () => {
     await server.call('POST', `/api/actions/${posted.body.id}/deny`, { userId: 'max', reason: 'not today' });
     const events = await sse.done;
     expect(events).toEqual([{ id: null, event: 'end', data: { status: 'denied', truncated: false, reason: 'not today' } }]);
-    const missing = await fetch(`${server.base}/api/actions/does-not-exist/output`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const missing = await fetch(`${server.base}/api/actions/does-not-exist/output`, { headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}` } });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: 'action_not_found' });
     const anonymous = await fetch(`${server.base}/api/actions/${posted.body.id}/output`);

@@ -88,7 +88,7 @@ describe('a project that requires a sandbox', () => {
     const set = await server.call('PUT', `/api/projects/${p.id}/sandbox`, { required: true, actingUserId: 'olivia' });
     expect(set).toMatchObject({ status: 200, body: { sandboxRequired: true } });
     expect((await events(server, p.id)).filter((e) => e.type === 'project.sandbox_requirement_changed')).toEqual([
-      expect.objectContaining({ actorId: 'olivia', payload: { sandboxRequired: true } }),
+      expect.objectContaining({ actorId: 'olivia', payload: { sandboxRequired: true, credential: { id: 'admin', kind: 'admin' } } }), // set with the admin token (issue 12: events name the credential)
     ]);
     const auto = await p.propose('echo inside-the-sandbox');
     expect((await settled(server, auto.body.id)).settlement).toMatchObject({ status: 'executed', result: { stdout: 'inside-the-sandbox\n' } });

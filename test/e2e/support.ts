@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { type App, createApp } from '../../src/app.ts';
-import { GATEWAY_CHECKOUT, loadExecutionConfig } from '../../src/config.ts';
+import { type AuthConfig, DEFAULT_AUTH_CONFIG, GATEWAY_CHECKOUT, loadExecutionConfig } from '../../src/config.ts';
 import type { ExecutionLimits } from '../../src/execution/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
-import { testAppConfig } from '../http/helpers.ts';
+import { isProvisioning, testAppConfig } from '../http/helpers.ts';
 import { testDatabaseUrl } from '../support/store-mode.ts';
 
 export const BRABO = resolve(import.meta.dirname, '../../bin/brabo');
@@ -36,13 +36,38 @@ export interface Api {
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
-export function api(base: string, token = ADMIN_TOKEN): Api {
+/** One service token per gateway (base URL), minted with the admin token on first use. */
+const serviceTokens = new Map<string, Promise<string>>();
+export function serviceTokenOf(base: string, adminToken = ADMIN_TOKEN): Promise<string> {
+  let token = serviceTokens.get(base);
+  if (!token) {
+    token = fetch(`${base}/api/credentials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'service', name: 'e2e-upstream' }),
+    }).then(async (r) => {
+      const body = (await r.json()) as { token?: string };
+      if (r.status !== 201 || !body.token) throw new Error(`minting the e2e service token failed: ${r.status} ${JSON.stringify(body)}`);
+      return body.token;
+    });
+    token.catch(() => serviceTokens.delete(base));
+    serviceTokens.set(base, token);
+  }
+  return token;
+}
+
+/**
+ * Without `token`: the admin token for provisioning (projects, members, runner tokens, credentials)
+ * and a service token (the upstream api, naming the acting user) for everything else.
+ */
+export function api(base: string, token?: string, adminToken = ADMIN_TOKEN): Api {
   return {
     base,
     async call(method, path, body) {
+      const bearer = token ?? (isProvisioning(method as 'GET', path) ? adminToken : await serviceTokenOf(base, adminToken));
       const response = await fetch(`${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
@@ -60,6 +85,8 @@ export interface Server extends Api {
 }
 
 export interface ServerOptions {
+  /** Authentication settings (e.g. a short socket sweep for expiry tests). */
+  auth?: Partial<AuthConfig>;
   limits?: Partial<ExecutionLimits>;
   docker?: { image: string; labels: Record<string, string> } | null;
   projectsBase?: string;
@@ -82,6 +109,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     gatewayCheckout: GATEWAY_CHECKOUT,
     execution,
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(options.auth ? { auth: { ...DEFAULT_AUTH_CONFIG, maxAuthFailures: 1_000_000, ...options.auth } } : {}),
   });
   const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent'), ...(options.consoleAssetsDir ? { consoleAssetsDir: options.consoleAssetsDir } : {}) });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
@@ -253,9 +281,13 @@ export function countingRoot(dir: string): { root: string; runs(): number } {
   return { root, runs: () => (existsSync(counter) ? readFileSync(counter, 'utf8').trim().split('\n').length : 0) };
 }
 
-/** A real phoenix 1.8 client (admin token) joined on `agent:<agentId>`, collecting its events. */
-export async function joinAgentTopic(wsUrl: string, agentId: string): Promise<{ socket: PhoenixSocket; received: Array<{ event: string; payload: any }> }> {
-  const socket = new Socket18(wsUrl, { transport: WebSocket, params: { token: ADMIN_TOKEN }, timeout: 5_000, reconnectAfterMs: () => 100 });
+/**
+ * A real phoenix 1.8 client joined on `agent:<agentId>`, collecting its events. With the upstream
+ * service's token by default (it relays to agents), or the given token (e.g. the agent's own).
+ */
+export async function joinAgentTopic(wsUrl: string, agentId: string, token?: string): Promise<{ socket: PhoenixSocket; received: Array<{ event: string; payload: any }> }> {
+  const bearer = token ?? (await serviceTokenOf(wsUrl.replace(/^ws/, 'http').replace(/\/socket$/, '')));
+  const socket = new Socket18(wsUrl, { transport: WebSocket, params: { token: bearer }, timeout: 5_000, reconnectAfterMs: () => 100 });
   socket.connect();
   const channel = socket.channel(`agent:${agentId}`, {});
   const received: Array<{ event: string; payload: any }> = [];

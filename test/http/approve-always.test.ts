@@ -50,7 +50,13 @@ describe('approve-always', () => {
     const g = await granted();
     expect(g).toHaveLength(1);
     expect(g[0]).toMatchObject({ actorKind: 'user', actorId: 'max', actionId: r.body.id });
-    expect(g[0]?.payload).toEqual({ patterns: ['Terminal(cat)', 'Terminal(wc -l)'], pattern: 'Terminal(cat), Terminal(wc -l)' });
+    expect(g[0]?.payload).toEqual({
+      patterns: ['Terminal(cat)', 'Terminal(wc -l)'],
+      pattern: 'Terminal(cat), Terminal(wc -l)',
+      // The credential that acted (issue 12): the upstream service's token, named as `via`.
+      credential: { id: t.serviceCredentialId, kind: 'service' },
+      via: 'service:test-upstream',
+    });
     expect((await eventsOf(t, project.id)).filter((e) => e.type === 'proposed_action.approved')).toHaveLength(1);
   });
 

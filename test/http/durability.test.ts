@@ -21,7 +21,8 @@ async function serve(dataDir: string, workspaces: string): Promise<ServeProcess 
   return { ...server, tokenPath };
 }
 
-const call = (server: Api, token: string, method: string, path: string, body?: unknown) => api(server.base, token).call(method, path, body);
+// The admin token provisions; day-to-day calls go with a service token it minted (kept across the restart).
+const call = (server: Api, token: string, method: string, path: string, body?: unknown) => api(server.base, undefined, token).call(method, path, body);
 
 describe('durability (real brabo serve)', () => {
   it('an approval answered before SIGKILL is there after restart, with its events and its queued hand-off', async () => {

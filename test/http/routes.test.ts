@@ -14,7 +14,7 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 describe('auth and envelopes', () => {
-  it('every /api route needs the bearer admin token; health, metrics and docs do not', async () => {
+  it('every /api route needs a bearer token; health and metrics do not; docs need one too (issue 12)', async () => {
     for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: 'Basic abc' }]) {
       const r = await t.app.http.inject({ method: 'GET', url: '/api/containers', headers });
       expect(r.statusCode).toBe(401);
@@ -23,7 +23,8 @@ describe('auth and envelopes', () => {
     expect((await t.app.http.inject({ method: 'POST', url: '/api/projects', payload: {} })).statusCode).toBe(401);
     expect((await t.app.http.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     expect((await t.app.http.inject({ method: 'GET', url: '/metrics' })).body).toContain('brabo_http_request_duration_seconds');
-    const docs = await t.app.http.inject({ method: 'GET', url: '/docs/json' });
+    expect((await t.app.http.inject({ method: 'GET', url: '/docs/json' })).statusCode).toBe(401);
+    const docs = await t.app.http.inject({ method: 'GET', url: '/docs/json', headers: { authorization: `Bearer ${t.serviceToken}` } });
     expect(docs.statusCode).toBe(200);
     expect(Object.keys(docs.json().paths)).toEqual(expect.arrayContaining(['/api/projects', '/api/actions/{id}/approve-always', '/api/projects/{id}/events']));
   });

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, allowCommands, createProject, type Project, type Server, startServer, waitUntil } from '../e2e/support.ts';
+import { ADMIN_TOKEN, allowCommands, serviceTokenOf, createProject, type Project, type Server, startServer, waitUntil } from '../e2e/support.ts';
 import { type PhoenixChannel, type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
 
 let server: Server;
@@ -173,8 +173,8 @@ describe('results and executes carry exactly what was decided', () => {
 
 describe('flooding is contained per socket', () => {
   it('joins beyond the per-socket cap are refused; a frame over 1 MiB closes only its own socket', async () => {
-    // The admin token may join any agent topic, so only the per-socket cap stops it.
-    const flooder = connect(ADMIN_TOKEN);
+    // The upstream service's token may join any agent topic, so only the per-socket cap stops it.
+    const flooder = connect(await serviceTokenOf(server.base));
     const results = await Promise.all(Array.from({ length: 110 }, (_, i) => joinTopic(flooder, `agent:flood-${i}`).joined));
     expect(results.filter((r) => r.status === 'ok')).toHaveLength(100);
     expect(results.filter((r) => r.status === 'error').map((r) => r.response.reason)).toEqual(Array(10).fill('too many channels joined'));

@@ -1,5 +1,5 @@
-// Adversarial: the bearer admin token guards every /api route whatever the URL spelling, and the
-// public routes (/healthz, /metrics, /docs) give away nothing secret.
+// Adversarial: a bearer token guards every /api route whatever the URL spelling, and the open
+// routes (/healthz, /metrics) give away nothing secret; /docs needs a token since issue 12.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, seedProject, startTestApp, type TestApp } from '../http/helpers.ts';
 
@@ -89,18 +89,20 @@ describe('the admin token guards every /api route', () => {
 });
 
 describe('public routes: decided public, and they leak nothing', () => {
-  it('/healthz, /metrics and /docs answer without the token', async () => {
+  it('/healthz and /metrics answer without the token; /docs needs one (only health, readiness and metrics are open)', async () => {
     expect((await inject('GET', '/healthz')).status).toBe(200);
     expect((await inject('GET', '/metrics')).status).toBe(200);
-    expect((await inject('GET', '/docs/json')).status).toBe(200);
+    expect((await inject('GET', '/docs/json')).status).toBe(401);
+    expect((await inject('GET', '/docs/json', { authorization: `Bearer ${t.serviceToken}` })).status).toBe(200);
   });
 
   it('/metrics and /docs carry no token, project id, member id or host path, even after traffic', async () => {
     await t.call('POST', `/api/projects/${projectId}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'ls' } });
     await inject('GET', `/api/projects/${projectId}?token=${ADMIN_TOKEN}`);
     for (const url of ['/metrics', '/docs/json', '/docs/yaml']) {
-      const r = await inject('GET', url);
-      for (const secret of [ADMIN_TOKEN, projectId, 'olivia', 'agent-dev', t.dir]) expect(r.body, `${url} contains ${secret}`).not.toContain(secret);
+      const r = await inject('GET', url, url === '/metrics' ? {} : { authorization: `Bearer ${t.serviceToken}` });
+      expect(r.status, url).toBe(200);
+      for (const secret of [ADMIN_TOKEN, t.serviceToken, projectId, 'olivia', 'agent-dev', t.dir]) expect(r.body, `${url} contains ${secret}`).not.toContain(secret);
     }
   });
 });

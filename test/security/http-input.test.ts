@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, seedProject, startTestApp, type TestApp } from '../http/helpers.ts';
+import { ADMIN_TOKEN, isProvisioning, seedProject, startTestApp, type TestApp } from '../http/helpers.ts';
 
 let t: TestApp;
 let project: Awaited<ReturnType<typeof seedProject>>;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const raw = async (url: string, body: string, contentType = 'application/json') => {
-  const r = await t.app.http.inject({ method: 'POST', url, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': contentType }, payload: body });
+  const r = await t.app.http.inject({ method: 'POST', url, headers: { authorization: `Bearer ${isProvisioning('POST', url) ? ADMIN_TOKEN : t.serviceToken}`, 'content-type': contentType }, payload: body });
   return { status: r.statusCode, body: r.json() as { error: string; message: string } };
 };
 const actionCount = async () => (await t.call('GET', `/api/projects/${project.id}/actions?limit=1000`)).body.actions.length;

@@ -93,3 +93,35 @@ it('no admin token and no runner token ever reaches the log, whatever the caller
     expect(at, `secret found in the log: ...${logged.slice(Math.max(0, at - 200), at + 50)}`).toBe(-1);
   }
 });
+
+it('no agent, human or service token reaches the log either: minted, used, mistyped, put in a query, revoked (issue 12)', async () => {
+  const project = JSON.parse((await call('POST', '/api/projects', { name: 'logs2', executionMode: 'container', ownerId: 'olivia' })).body);
+  await call('PUT', `/api/projects/${project.id}/members/agent-dev`, { role: 'developer', kind: 'agent' });
+  const mint = async (body: object) => JSON.parse((await call('POST', '/api/credentials', body)).body) as { id: string; token: string };
+  const agent = await mint({ kind: 'agent', projectId: project.id, agentId: 'agent-dev' });
+  const human = await mint({ kind: 'human', memberId: 'olivia' });
+  const service = await mint({ kind: 'service', name: 'upstream' });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  const proposed = JSON.parse((await call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'make' } }, bearer(agent.token))).body);
+  await call('POST', `/api/actions/${proposed.id}/approve`, {}, bearer(agent.token)); // 403 agent_cannot_decide
+  await call('POST', `/api/actions/${proposed.id}/approve`, { userId: 'max' }, bearer(human.token)); // 403 acting_user_mismatch
+  await call('GET', `/api/projects/${project.id}/events?token=${service.token}`, undefined, bearer(service.token));
+  for (const token of [agent.token, human.token, service.token]) {
+    await call('GET', '/api/me', undefined, bearer(`${token.slice(0, -2)}`));
+    await call('GET', '/api/me', undefined, bearer(`${token}x`));
+    expect(await upgrade(`&token=${encodeURIComponent(token)}`)).toBe(101);
+  }
+  await call('DELETE', `/api/credentials/${agent.id}`);
+  await call('GET', '/api/me', undefined, bearer(agent.token)); // 401 credential_revoked
+  expect(await upgrade(`&token=${encodeURIComponent(agent.token)}`)).toBe(403);
+
+  await new Promise((r) => setTimeout(r, 100));
+  expect(logged).toContain('auth_failed');
+  for (const secret of [agent.token, human.token, service.token]) {
+    for (const piece of [secret, secret.slice(0, -2), secret.slice(-40)]) {
+      const at = logged.indexOf(piece);
+      expect(at, `secret found in the log: ...${logged.slice(Math.max(0, at - 200), at + 50)}`).toBe(-1);
+    }
+  }
+});

@@ -41,7 +41,8 @@ export function containersPage(root: HTMLElement, ctx: Ctx): () => void {
     }
   };
   const load = async (): Promise<void> => {
-    const { containers } = await ctx.api.get<{ containers: ContainerRow[] }>('/api/containers');
+    // Projects refreshed like the queue page does: a human token filters by them (issue 12).
+    const [{ containers }] = await Promise.all([ctx.api.get<{ containers: ContainerRow[] }>('/api/containers'), ctx.refreshProjects()]);
     ctx.live.watch(ctx.projects.map((p) => p.id));
     const visible = ctx.me.kind !== 'human' ? containers : containers.filter((c) => ctx.projects.some((p) => p.id === c.projectId));
     clear(body);

@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
 import type { ExecutionApi } from '../../execution/service.ts';
-import { ActionParams, ActionSchema, ActionTypeSchema, errorResponses, FreeObject, MemberId, ProjectParams, UserBody } from '../schemas.ts';
+import { actingUserOf } from '../../auth/acting.ts';
+import type { Store } from '../../store/types.ts';
+import { ActingUser, ActionParams, ActionSchema, ActionTypeSchema, errorResponses, FreeObject, ProjectParams, UserBody } from '../schemas.ts';
+import { MemberId } from '../schemas.ts';
 
 const Propose = z.object({
   agentId: MemberId,
@@ -42,7 +45,7 @@ const ReviewResponse = z.object({ desfecho: Desfecho, action: ActionSchema });
 
 const ExecutionSchema = z.object({ status: z.string(), outcome: z.record(z.string(), z.unknown()).nullable(), updatedAt: z.string() }).nullable();
 
-export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; execution?: ExecutionApi }> = async (app, { actions, execution }) => {
+export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Store; execution?: ExecutionApi }> = async (app, { actions, execution }) => {
   app.post(
     '/api/projects/:id/actions',
     {
@@ -85,7 +88,12 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; execution?:
         response: { 200: z.object({ actions: z.array(ActionSchema) }), ...errorResponses },
       },
     },
-    async (request) => ({ actions: await actions.listActions(request.params.id, request.query.status, request.query.limit) }),
+    async (request) => {
+      const list = await actions.listActions(request.params.id, request.query.status, request.query.limit);
+      // An agent token reads its own proposals only.
+      const principal = request.auth?.principal;
+      return { actions: principal?.kind === 'agent' ? list.filter((a) => a.proposerId === principal.agentId) : list };
+    },
   );
 
   app.get(
@@ -127,7 +135,7 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; execution?:
   app.post(
     '/api/actions/:id/approve',
     { schema: { tags: ['actions'], params: ActionParams, body: UserBody, response: { 200: ReviewResponse, ...errorResponses } } },
-    async (request) => actions.approve(request.params.id, request.body.userId),
+    async (request) => actions.approve(request.params.id, actingUserOf(request)),
   );
 
   app.post(
@@ -136,11 +144,11 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; execution?:
       schema: {
         tags: ['actions'],
         params: ActionParams,
-        body: z.object({ userId: MemberId, reason: z.string().trim().min(1).max(2000) }),
+        body: z.object({ ...ActingUser, reason: z.string().trim().min(1).max(2000) }),
         response: { 200: ReviewResponse, ...errorResponses },
       },
     },
-    async (request) => actions.deny(request.params.id, request.body.userId, request.body.reason),
+    async (request) => actions.deny(request.params.id, actingUserOf(request), request.body.reason),
   );
 
   app.post(
@@ -164,6 +172,6 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; execution?:
         },
       },
     },
-    async (request) => actions.approveAlways(request.params.id, request.body.userId),
+    async (request) => actions.approveAlways(request.params.id, actingUserOf(request)),
   );
 };

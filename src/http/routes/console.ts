@@ -1,6 +1,6 @@
 // Read models for the operator console (and any script): lists across the caller's projects that
 // the per-project routes do not give in one call. Every list is bounded.
-//   GET /api/me                  who the token is (the console shows it, and whose clicks they are)
+//   (GET /api/me, who the token is, is src/http/routes/credentials.ts)
 //   GET /api/console/projects    projects the caller sees, with its role and runner presence
 //   GET /api/console/queue       pending actions across those projects, as review entries
 //   GET /api/console/actions/:id one action as a review entry, with its execution
@@ -72,21 +72,6 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
   }
 
   const forbidden = (what: string) => ({ error: 'forbidden_project', message: `this token is not a member of the project of ${what}` });
-
-  app.get(
-    '/api/me',
-    {
-      schema: {
-        tags: ['console'],
-        description: 'Who this token is: `admin` (provisioning; the caller names the acting user) or `human` (acts as userId).',
-        response: { 200: z.object({ kind: z.enum(['admin', 'human']), userId: z.string().nullable() }) },
-      },
-    },
-    async (request) => {
-      const viewer = deps.viewerOf(request);
-      return { kind: viewer.kind, userId: viewer.kind === 'human' ? viewer.userId : null };
-    },
-  );
 
   app.get(
     '/api/console/projects',

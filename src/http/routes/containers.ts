@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
-import { errorResponses, Id, MemberId, ProjectParams, UserBody } from '../schemas.ts';
+import { actingUserOf } from '../../auth/acting.ts';
+import type { Store } from '../../store/types.ts';
+import { errorResponses, Id, ProjectParams, UserBody } from '../schemas.ts';
 
 const ProposalResponse = z.object({ id: z.string(), status: z.enum(['pending', 'auto_approved', 'approved', 'denied']), reason: z.string() });
 
-export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async (app, { actions }) => {
+export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Store }> = async (app, { actions, store }) => {
   app.get(
     '/api/containers',
     {
@@ -27,7 +29,15 @@ export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asyn
         },
       },
     },
-    async () => ({ containers: await actions.listContainers() }),
+    async (request) => {
+      const all = await actions.listContainers();
+      // A human token sees the containers of its own projects only.
+      const principal = request.auth?.principal;
+      if (principal?.kind !== 'human') return { containers: all };
+      const visible = [];
+      for (const c of all) if ((await store.read.members.get(c.projectId, principal.memberId))?.kind === 'human') visible.push(c);
+      return { containers: visible };
+    },
   );
 
   for (const change of ['stop', 'remove'] as const) {
@@ -43,7 +53,7 @@ export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asyn
         },
       },
       async (request, reply) => {
-        const { action } = await actions.proposeContainerChange(request.params.projectId, request.body.userId, change);
+        const { action } = await actions.proposeContainerChange(request.params.projectId, actingUserOf(request), change);
         return reply.code(201).send({ id: action.id, status: action.status, reason: action.reason });
       },
     );
@@ -56,12 +66,12 @@ export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asyn
         tags: ['handoffs'],
         description: 'Accepts the Infra handoff: pre-seeds container_start auto_approve for the infra agent and proposes container_start with every field omitted.',
         params: ProjectParams,
-        body: z.object({ userId: MemberId }),
+        body: UserBody,
         response: { 201: ProposalResponse, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const { action } = await actions.acceptInfraHandoff(request.params.id, request.body.userId);
+      const { action } = await actions.acceptInfraHandoff(request.params.id, actingUserOf(request));
       return reply.code(201).send({ id: action.id, status: action.status, reason: action.reason });
     },
   );

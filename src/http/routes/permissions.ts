@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
 import type { Permissions } from '../../policy/index.ts';
-import { ActionTypeSchema, errorResponses, MemberId, PermissionsSchema, ProjectParams } from '../schemas.ts';
+import { actingUserOf } from '../../auth/acting.ts';
+import { ActingUser, ActionTypeSchema, errorResponses, MemberId, PermissionsSchema, ProjectParams } from '../schemas.ts';
 
 const AutonomyRuleSchema = z.object({
   projectId: z.string(),
@@ -47,13 +48,13 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
         params: ProjectParams,
         // allow/deny/ask are checked by the policy engine's own validator (its named errors); other
         // keys are kept (loose) so that a typo such as "alow" is refused by name, not dropped.
-        body: z.object({ userId: MemberId, allow: z.unknown().optional(), deny: z.unknown().optional(), ask: z.unknown().optional() }).loose(),
+        body: z.object({ ...ActingUser, allow: z.unknown().optional(), deny: z.unknown().optional(), ask: z.unknown().optional() }).loose(),
         response: { 200: z.object({ permissions: PermissionsSchema }), ...errorResponses },
       },
     },
     async (request) => {
-      const { userId, ...raw } = request.body;
-      return { permissions: plain(await actions.putPermissions(request.params.id, userId, raw)) };
+      const { userId: _userId, actingUserId: _actingUserId, ...raw } = request.body;
+      return { permissions: plain(await actions.putPermissions(request.params.id, actingUserOf(request), raw)) };
     },
   );
 
@@ -64,7 +65,7 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
         tags: ['agent-autonomy'],
         params: ProjectParams,
         body: z.object({
-          userId: MemberId,
+          ...ActingUser,
           agentId: MemberId,
           actionType: z.union([ActionTypeSchema, z.literal('*')]),
           mode: z.enum(['auto_approve', 'require_approval', 'deny', 'manual']),
@@ -72,7 +73,10 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
         response: { 200: AutonomyRuleSchema, ...errorResponses },
       },
     },
-    async (request) => actions.setAgentAutonomy({ projectId: request.params.id, ...request.body }),
+    async (request) => {
+      const { userId: _userId, actingUserId: _actingUserId, ...rule } = request.body;
+      return actions.setAgentAutonomy({ projectId: request.params.id, userId: actingUserOf(request), ...rule });
+    },
   );
 
   app.get(

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
-import { errorResponses, FreeObject, MemberId, ProjectParams, RoleSchema } from '../schemas.ts';
+import { actingUserOf, optionalActingUserOf } from '../../auth/acting.ts';
+import { errorResponses, FreeObject, MemberId, ProjectParams, RoleSchema, UserBody } from '../schemas.ts';
 
 const ModuleName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'lowercase letters, digits, _ and -');
 
@@ -62,7 +63,7 @@ export const projectRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async 
         response: { 200: MemberSchema, ...errorResponses },
       },
     },
-    async (request) => actions.setMember(request.params.id, request.params.userId, request.body.role, request.body.kind, request.body.actingUserId),
+    async (request) => actions.setMember(request.params.id, request.params.userId, request.body.role, request.body.kind, optionalActingUserOf(request)),
   );
 
   app.put(
@@ -77,7 +78,7 @@ export const projectRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async 
         response: { 200: ProjectSchema, ...errorResponses },
       },
     },
-    async (request) => actions.setSandboxRequirement(request.params.id, request.body.required, request.body.actingUserId),
+    async (request) => actions.setSandboxRequirement(request.params.id, request.body.required, optionalActingUserOf(request)),
   );
 
   app.get(
@@ -92,10 +93,10 @@ export const projectRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async 
       schema: {
         tags: ['projects'],
         params: ProjectParams,
-        body: z.object({ userId: MemberId }),
+        body: UserBody,
         response: { 200: z.object({ patternsAdded: z.array(z.string()), devAgents: z.array(z.string()) }), ...errorResponses },
       },
     },
-    async (request) => actions.activateExecution(request.params.id, request.body.userId),
+    async (request) => actions.activateExecution(request.params.id, actingUserOf(request)),
   );
 };

@@ -225,6 +225,31 @@ CREATE TABLE dispatch_reports (
 ALTER TABLE projects ADD COLUMN sandbox_required boolean NOT NULL DEFAULT false;
 `,
   },
+  {
+    version: 6,
+    name: 'credentials: agent, human and service tokens; expiry and last use for runner tokens',
+    sql: `
+CREATE TABLE credentials (
+  id text PRIMARY KEY,
+  kind text NOT NULL CHECK (kind IN ('agent', 'human', 'service')),
+  token_hash text NOT NULL UNIQUE,
+  project_id text REFERENCES projects (id),
+  subject text NOT NULL,
+  label text,
+  created_by text,
+  created_at text NOT NULL,
+  expires_at text,
+  last_used_at text,
+  revoked_at text
+);
+CREATE INDEX credentials_by_subject ON credentials (kind, subject);
+CREATE INDEX credentials_by_project ON credentials (project_id);
+ALTER TABLE runner_tokens ADD COLUMN label text;
+ALTER TABLE runner_tokens ADD COLUMN created_by text;
+ALTER TABLE runner_tokens ADD COLUMN expires_at text;
+ALTER TABLE runner_tokens ADD COLUMN last_used_at text;
+`,
+  },
 ];
 
 /**

@@ -20,7 +20,7 @@ export class PostgresRunnerTokens implements RunnerTokenRepository {
 
   async verify(token: string): Promise<{ projectId: string; tokenId: string } | null> {
     if (!isRunnerTokenShaped(token)) return null;
-    const row = await this.#sql.one('SELECT id, project_id FROM runner_tokens WHERE token_hash = $1 AND revoked_at IS NULL', hashRunnerToken(token));
+    const row = await this.#sql.one('SELECT id, project_id FROM runner_tokens WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)', hashRunnerToken(token), new Date().toISOString());
     return row ? records.toRunnerTokenOwner(row) : null;
   }
 

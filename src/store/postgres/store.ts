@@ -17,6 +17,7 @@
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
 import { StoreBusyError, StoreClosedError, StoreUnavailableError } from '../errors.ts';
+import { numberedPlaceholders, SqlCredentials } from '../credentials.ts';
 import { runnerTokensOf } from '../runner-tokens.ts';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { PostgresActions } from './actions.ts';
@@ -60,6 +61,11 @@ function repositories(sql: Sql): Repositories {
     merges: new PostgresMerges(sql),
     tasks: new PostgresTasks(sql),
     runnerTokens: new PostgresRunnerTokens(sql),
+    credentials: new SqlCredentials({
+      one: (text, ...params) => sql.one(numberedPlaceholders(text), ...params),
+      all: (text, ...params) => sql.all(numberedPlaceholders(text), ...params),
+      run: (text, ...params) => sql.run(numberedPlaceholders(text), ...params),
+    }),
   };
 }
 

@@ -177,6 +177,31 @@ CREATE TABLE dispatch_reports (
 ALTER TABLE projects ADD COLUMN sandbox_required INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    version: 6,
+    name: 'credentials: agent, human and service tokens; expiry and last use for runner tokens',
+    sql: `
+CREATE TABLE credentials (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('agent', 'human', 'service')),
+  token_hash TEXT NOT NULL UNIQUE,
+  project_id TEXT REFERENCES projects (id),
+  subject TEXT NOT NULL,
+  label TEXT,
+  created_by TEXT,
+  created_at TEXT NOT NULL,
+  expires_at TEXT,
+  last_used_at TEXT,
+  revoked_at TEXT
+);
+CREATE INDEX credentials_by_subject ON credentials (kind, subject);
+CREATE INDEX credentials_by_project ON credentials (project_id);
+ALTER TABLE runner_tokens ADD COLUMN label TEXT;
+ALTER TABLE runner_tokens ADD COLUMN created_by TEXT;
+ALTER TABLE runner_tokens ADD COLUMN expires_at TEXT;
+ALTER TABLE runner_tokens ADD COLUMN last_used_at TEXT;
+`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version. Returns the versions applied. */

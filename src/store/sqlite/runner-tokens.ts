@@ -21,8 +21,8 @@ export class SqliteRunnerTokens implements RunnerTokenRepository {
   async verify(token: string): Promise<{ projectId: string; tokenId: string } | null> {
     if (!isRunnerTokenShaped(token)) return null;
     const row = this.#sql.one(
-      'SELECT id, project_id FROM runner_tokens WHERE token_hash = ? AND revoked_at IS NULL',
-      hashRunnerToken(token),
+      'SELECT id, project_id FROM runner_tokens WHERE token_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
+      hashRunnerToken(token), new Date().toISOString(),
     );
     return row ? records.toRunnerTokenOwner(row) : null;
   }

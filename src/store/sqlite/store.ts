@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, stat
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { StoreClosedError, StoreCorruptError } from '../errors.ts';
+import { SqlCredentials } from '../credentials.ts';
 import { runnerTokensOf } from '../runner-tokens.ts';
 import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { SqliteActions } from './actions.ts';
@@ -42,6 +43,7 @@ function repositories(sql: Statements): Repositories {
     merges: new SqliteMerges(sql),
     tasks: new SqliteTasks(sql),
     runnerTokens: new SqliteRunnerTokens(sql),
+    credentials: new SqlCredentials(sql),
   };
 }
 

@@ -1,0 +1,10 @@
+// The credential a piece of work runs for, carried through async calls (AsyncLocalStorage), so the
+// store can stamp every event with it without each use case passing it along.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { CredentialStamp } from './principal.ts';
+
+export interface CredentialContext extends CredentialStamp {
+  actingUserId: string | null;
+}
+
+export const credentialContext = new AsyncLocalStorage<CredentialContext>();

@@ -1,0 +1,61 @@
+// Who is calling: one credential of one kind, resolved from the bearer secret it presented. The
+// kind decides which rows of the authorization table (table.ts) apply; the binding (project,
+// agent, member, service name) decides on which resources. The secret itself is never kept here.
+import { createHash, randomBytes } from 'node:crypto';
+
+export const CREDENTIAL_KINDS = ['admin', 'agent', 'human', 'runner', 'service'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+/** Kinds the API mints (the admin token comes from the environment or the data dir). */
+export const MINTABLE_KINDS = ['agent', 'human', 'runner', 'service'] as const;
+export type MintableKind = (typeof MINTABLE_KINDS)[number];
+
+/** The id events and logs show for the admin token (there is exactly one). */
+export const ADMIN_CREDENTIAL_ID = 'admin';
+
+interface Base {
+  credentialId: string;
+  /** ISO time after which the credential stops working (live sockets are closed then); null = never. */
+  expiresAt: string | null;
+}
+export type Principal =
+  | (Base & { kind: 'admin' })
+  | (Base & { kind: 'agent'; projectId: string; agentId: string })
+  | (Base & { kind: 'human'; memberId: string })
+  | (Base & { kind: 'runner'; projectId: string })
+  | (Base & { kind: 'service'; name: string });
+
+/** What an event records about the credential that caused it: id and kind, never the secret. */
+export interface CredentialStamp {
+  id: string;
+  kind: CredentialKind;
+  /** `service:<name>` when a service token acted on a user's behalf. */
+  via: string | null;
+}
+
+export const stampOf = (principal: Principal): CredentialStamp => ({
+  id: principal.credentialId,
+  kind: principal.kind,
+  via: principal.kind === 'service' ? `service:${principal.name}` : null,
+});
+
+/**
+ * Secret prefixes: a leaked token says what it is (secret scanners, support), and a token shown
+ * where another kind is expected gets a sentence naming both kinds. Runner tokens keep their
+ * unprefixed format (unchanged for existing runners).
+ */
+export const TOKEN_PREFIX: Record<Exclude<MintableKind, 'runner'>, string> = {
+  agent: 'brabo_agent_',
+  human: 'brabo_human_',
+  service: 'brabo_service_',
+};
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/** 256 random bits: a plain SHA-256 at rest is enough (nothing to brute-force). */
+export function newSecret(kind: MintableKind): string {
+  const random = randomBytes(32).toString('base64url');
+  return kind === 'runner' ? random : `${TOKEN_PREFIX[kind]}${random}`;
+}
+
+/** Longest secret we look up; anything longer is refused without a query. */
+export const MAX_SECRET_LENGTH = 4096;
