@@ -2,7 +2,7 @@
 // whether it may call it and on which resources. http-guard.ts and socket.ts enforce it and
 // test/security/authorization-table.test.ts walks all of it; a route missing here is refused
 // (403 route_not_in_table) and fails that test, so a new route cannot ship without a row.
-import type { Role } from '../policy/types.ts';
+import type { Role } from '../policy/index.ts';
 import type { CredentialKind } from './principal.ts';
 
 /** The named 403 codes a kind gets where the table refuses it. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { DEFAULT_AUTH_CONFIG } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { ADMIN_TOKEN, eventsOf, OWNER, proposeTerminal, seedProject, startTestApp, testAppConfig, type TestApp } from '../http/helpers.ts';
+import { ADMIN_TOKEN, eventsOf, OWNER, seedProject, startTestApp, testAppConfig, type TestApp } from '../http/helpers.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
