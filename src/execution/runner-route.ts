@@ -365,8 +365,16 @@ export class RunnerRoute implements RunnerResultSink {
     this.#graceTimers.set(projectId, timer);
   }
 
+  /** Never rejects (it runs from a timer): a store fault is logged and the grace period armed again, so the sweep is retried. */
   async #loseProject(projectId: string, why: string): Promise<void> {
-    const inFlight = (await this.#store.read.dispatches.listInStates(IN_FLIGHT, 10_000)).filter((d) => d.target === runnerTarget(projectId) && this.#owns(d));
+    let inFlight: Dispatch[];
+    try {
+      inFlight = (await this.#store.read.dispatches.listInStates(IN_FLIGHT, 10_000)).filter((d) => d.target === runnerTarget(projectId) && this.#owns(d));
+    } catch (error) {
+      this.#logger.warn({ code: 'runner_lost_read_failed', projectId, err: error }, 'could not read the in-flight dispatches of a lost runner; retrying after another grace period');
+      this.#armGrace(projectId, why);
+      return;
+    }
     for (const dispatch of inFlight) await this.#expire([dispatch.id], dispatch.attempt, projectId, why);
   }
 

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allowCommands, createProject, killAllChildren, serviceTokenOf, startRunner, startServer, tempDir, waitUntil, type Server } from '../e2e/support.ts';
-import { POSTGRES_TEST_URL, TestSchemas } from '../store/contract-postgres.ts';
+import { POSTGRES_TEST_URL, quiet, TestSchemas } from '../store/contract-postgres.ts';
 import { markingRoot, type Tracked, verdict } from './support.ts';
 
 const LOAD_MS = Number(process.env.BRABO_CHAOS_LOAD_MS ?? 60_000);
 const schemas = new TestSchemas();
-const admin = new pg.Pool({ connectionString: POSTGRES_TEST_URL, max: 1 });
+const admin = quiet(new pg.Pool({ connectionString: POSTGRES_TEST_URL, max: 1 }));
 let server: Server | null = null;
 afterAll(async () => {
   await killAllChildren();

@@ -12,9 +12,15 @@ export const POSTGRES_TEST_URL = process.env.BRABO_TEST_POSTGRES_URL ?? 'postgre
 /** DATABASE_URL for one schema: search_path set on every connection. */
 export const schemaUrl = (schema: string): string => `${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
+/** A test's own pool: an idle session closed by the server (a chaos test nearby) must not be an unhandled 'error'. */
+export function quiet(pool: pg.Pool): pg.Pool {
+  pool.on('error', () => {});
+  return pool;
+}
+
 export class TestSchemas {
   readonly prefix = `brabo_test_${randomBytes(5).toString('hex')}`;
-  readonly #admin = new pg.Pool({ connectionString: POSTGRES_TEST_URL, max: 2 });
+  readonly #admin = quiet(new pg.Pool({ connectionString: POSTGRES_TEST_URL, max: 2 }));
   #next = 0;
 
   async create(): Promise<{ name: string; url: string }> {

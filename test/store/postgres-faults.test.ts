@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorHandler } from '../../src/http/errors.ts';
 import { StoreBusyError, StoreUnavailableError } from '../../src/store/errors.ts';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.ts';
-import { POSTGRES_TEST_URL, TestSchemas } from './contract-postgres.ts';
+import { POSTGRES_TEST_URL, quiet, TestSchemas } from './contract-postgres.ts';
 
 const schemas = new TestSchemas();
-const admin = new pg.Pool({ connectionString: POSTGRES_TEST_URL, max: 2 });
+const admin = quiet(new pg.Pool({ connectionString: POSTGRES_TEST_URL, max: 2 }));
 afterAll(async () => {
   await schemas.dropAll();
   await admin.end();
