@@ -213,7 +213,7 @@ export class Dispatcher {
           beforeSpawn: recordStart,
           onSpawned,
           onSandboxRepair: (paths) =>
-            options.observer.warning('sandbox_repaired', `${execute.dispatchId} changed protected git metadata from inside the sandbox (${paths.join(', ')}); modes were put back and new git redirections moved to brabo-quarantine/`),
+            options.observer.warning('sandbox_repaired', `${execute.dispatchId} changed protected git metadata from inside the sandbox (${paths.join(', ')}); modes were put back and new git redirections deleted`),
         },
       );
     }

@@ -145,12 +145,44 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     }
   }, 300_000);
 
-  it('git redirections created by a command are moved to brabo-quarantine/, where git never looks', async () => {
-    await runIn(canary.root, 'echo ../src > .git/commondir && echo x > .git/config.worktree');
-    expect(existsSync(path.join(canary.root, '.git', 'commondir'))).toBe(false);
-    expect(existsSync(path.join(canary.root, '.git', 'config.worktree'))).toBe(false);
-    const { readdirSync } = await import('node:fs');
-    expect(readdirSync(path.join(canary.root, '.git', 'brabo-quarantine')).map((name) => name.replace(/^.*Z-/, '')).sort()).toEqual(['commondir', 'config.worktree']);
+  it('git redirections created by a command are deleted afterwards, whatever the command planted to stop it (lead S1/S2)', async () => {
+    const { mkdirSync, readdirSync, readFileSync: read } = await import('node:fs');
+    const victim = path.join(canary.outside, 'victim');
+    mkdirSync(victim);
+    const attacks = [
+      'echo ../src > .git/commondir && echo x > .git/config.worktree',
+      // S1: a plain file where a quarantine folder would go, plus a fake repository to point at.
+      `mkdir -p evil && cp -r .git/refs evil/ && printf '[core]\\n\\tfsmonitor = "touch ${victim}/PWNED; false"\\n' > evil/config && echo blocker > .git/brabo-quarantine && echo ../evil > .git/commondir`,
+      // S2: a symlink out of the root where a quarantine folder would go.
+      `ln -s ${victim} .git/brabo-quarantine; printf '#!/bin/sh\\ntouch ${victim}/PWNED\\n' > .git/commondir; chmod +x .git/commondir`,
+      `ln -s ${path.join(canary.root, '.git', 'hooks')} .git/brabo-quarantine; echo evil > .git/commondir`,
+      'ln -s /etc .git/modules',
+      `ln -s ${victim} .git/worktrees`,
+      'mkdir -p .git/modules/x/y && echo "[core] fsmonitor = evil" > .git/modules/x/config && chmod 500 .git/modules/x && chmod 000 .git/modules/x/y',
+    ];
+    const victimBefore = snapshot(victim);
+    const protectedBefore = protectedState(canary.root, { xattrs: false });
+    for (const command of attacks) {
+      await runIn(canary.root, command);
+      for (const name of ['commondir', 'config.worktree', 'modules', 'worktrees']) {
+        expect(existsSync(path.join(canary.root, '.git', name)) || (await import('node:fs')).lstatSync(path.join(canary.root, '.git', name), { throwIfNoEntry: false }) !== undefined, `${command}: .git/${name}`).toBe(false);
+      }
+      expect(snapshot(victim), command).toEqual(victimBefore);
+      expect(protectedState(canary.root, { xattrs: false }), command).toEqual(protectedBefore);
+    }
+    expect(readdirSync(victim)).toEqual([]);
+    // And git in the root does not run the planted fsmonitor.
+    const git = await runIn(canary.root, 'git status >/dev/null 2>&1; true', { sandboxed: false });
+    expect(git.exitCode).toBe(0);
+    expect(existsSync(path.join(victim, 'PWNED'))).toBe(false);
+    void read;
+  }, 300_000);
+
+  it('a .git/commondir found in a main repository refuses sandboxed commands (sandbox_unprotectable)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path.join(canary.root, '.git', 'commondir'), '../elsewhere\n');
+    const { prepareProtection, SandboxUnprotectableError } = await import('../../src/runner/sandbox/prepare.ts');
+    expect(() => prepareProtection(canary.root)).toThrow(SandboxUnprotectableError);
   });
 
   it('a linked worktree: its git dir inside the root is pinned, so it cannot be swapped for a look-alike', async () => {

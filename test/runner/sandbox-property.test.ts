@@ -18,7 +18,7 @@ const PERMISSIONS = {
 const TARGETS = [
   '.git/config', './.git//config', '.gi?/config', '.git/hook?/pre-commit', '.git/hooks/pre-commit', '.git/hooks/post-checkout',
   'permissions.json', './permissions.json', 'PERMISSIONS.JSON', 'permission?.json', '.git', '.git/hooks',
-  '.git/commondir', '.git/config.worktree', '.git/modules/evil/config', '.git/worktrees/w/config',
+  '.git/commondir', '.git/config.worktree', '.git/brabo-quarantine', '.git/modules/evil/config', '.git/worktrees/w/config',
   '../outside/secret.txt', 'OUT/secret.txt', 'OUT/new.txt', '/etc/brabo-pwned', '$HOME/.brabo-pwned', '~/.brabo-pwned',
 ];
 
@@ -51,6 +51,9 @@ const WRITERS: Array<(target: string) => string> = [
   (t) => `python3 -c ${q(`import os,glob; [os.setxattr(p, 'user.pwned', b'1') for p in glob.glob('${t}')]`)}`,
   (t) => `node -e ${q(`require('fs').chmodSync('${t}', 0o777)`)}`,
   (t) => `node -e ${q(`require('fs').utimesSync('${t}', 1, 1)`)}`,
+  // Something planted where a repair step might write, then a git redirection (lead's S1/S2).
+  (t) => `echo blocker > ${t}; echo ../src > .git/commondir`,
+  (t) => `ln -s /var/tmp ${t}; echo '#!/bin/sh' > .git/commondir; chmod +x .git/commondir`,
 ];
 
 const PREFIXES = ['', 'cd .git && ', 'cd -P .git; ', 'cd src && cd .. && ', 'cd nope || ', '( cd .git ) ; ', 'cd .. ; ', 'cd OUT && '];

@@ -305,15 +305,15 @@ describe('preparing the protected files', () => {
     expect(protection.mustNotAppear.map((entry) => path.relative(dir, entry)).sort()).toEqual(['.git/commondir', '.git/config.worktree', '.git/modules', '.git/worktrees']);
   });
 
-  it('leaves existing files as they are and also protects git\'s redirections (commondir, modules) when present', () => {
+  it('leaves existing files as they are and also protects git\'s redirections (modules, config.worktree) when present', () => {
     mkdirSync(path.join(dir, '.git', 'modules', 'lib'), { recursive: true });
     writeFileSync(path.join(dir, '.git', 'config'), '[core]\n');
-    writeFileSync(path.join(dir, '.git', 'commondir'), '.\n');
+    writeFileSync(path.join(dir, '.git', 'config.worktree'), '');
     writeFileSync(path.join(dir, 'permissions.json'), '{"allow": ["Terminal(ls)"]}');
     const protection = prepareProtection(dir);
     expect(readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(readFileSync(path.join(dir, 'permissions.json'), 'utf8')).toBe('{"allow": ["Terminal(ls)"]}');
-    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git/commondir', '.git/config', '.git/hooks', '.git/modules', 'permissions.json']);
+    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git/config', '.git/config.worktree', '.git/hooks', '.git/modules', 'permissions.json']);
   });
 
   it('a linked worktree: the .git file is read-only, and its git dir\'s config and hooks when inside the root', () => {

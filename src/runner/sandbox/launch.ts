@@ -6,12 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { BWRAP, bwrapArgs } from './bwrap.ts';
 import { hiddenPaths } from './hidden.ts';
-import { capturePinned, quarantineAppeared, restorePinned } from './pinned-metadata.ts';
+import { capturePinned, removeAppeared, restorePinned } from './pinned-metadata.ts';
 import type { SandboxBackend } from './platform.ts';
 import { prepareProtection } from './prepare.ts';
 import { sandboxRules } from './rules.ts';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.ts';
 import { seccompProgram } from './seccomp.ts';
+
+export class SandboxRepairError extends Error {
+  override name = 'SandboxRepairError';
+}
 
 /** The descriptor bwrap reads its seccomp program from (after stdin/out/err and the supervisor pipe). */
 export const SECCOMP_FD = 4;
@@ -51,7 +55,20 @@ export function launchFor(request: LaunchRequest): Launch {
   const hidden = hiddenPaths(env.HOME ?? os.homedir(), root, request.hide ?? []);
   const rules = sandboxRules({ root, cwd, network: request.network, readOnly: protection.readOnly, pinned: protection.pinned, mustNotAppear: protection.mustNotAppear, hidden });
   const pinnedBefore = capturePinned(protection.pinned);
-  const repair = (): string[] => [...quarantineAppeared(protection.mustNotAppear), ...restorePinned(pinnedBefore)];
+  // Both steps always run, whatever the other did; an error in either is thrown after both.
+  const repair = (): string[] => {
+    const done: string[] = [];
+    const errors: string[] = [];
+    for (const step of [() => removeAppeared(protection.mustNotAppear), () => restorePinned(pinnedBefore)]) {
+      try {
+        done.push(...step());
+      } catch (error) {
+        errors.push((error as Error).message);
+      }
+    }
+    if (errors.length > 0) throw new SandboxRepairError(`after the command, protected git metadata could not be repaired (${errors.join('; ')}); repaired: ${done.join(', ') || 'nothing'}`);
+    return done;
+  };
   if (backend === 'bwrap') {
     const input = request.seccomp === false ? null : seccompProgram();
     return {

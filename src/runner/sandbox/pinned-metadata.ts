@@ -3,7 +3,8 @@
 // of the host. Its mode, group/owner and times are captured before the command and put back once
 // the sandbox is gone (its whole PID namespace dies with the command, so nothing races the
 // restore); extended attributes cannot be set at all (seccomp.ts).
-import { chmodSync, chownSync, lstatSync, mkdirSync, renameSync, utimesSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, readdirSync, rmdirSync, unlinkSync, utimesSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 
 export interface PinnedMetadata {
@@ -43,22 +44,38 @@ export function restorePinned(captured: readonly PinnedMetadata[]): string[] {
 
 /**
  * Git's redirections that did not exist before the command (.git/commondir would make git read
- * its config and hooks from elsewhere) are moved into `<git dir>/brabo-quarantine/`, where git
- * never looks, instead of being deleted: nothing is lost, nothing takes effect. Returns the paths
- * moved. The sandbox is gone by now, so nothing races the move.
+ * its config and hooks from elsewhere) are deleted once the sandbox is gone: fail closed, nothing
+ * of them takes effect. Deleted where they are, never moved: a destination inside the project
+ * could be a symlink the command planted. Symlinks are unlinked, not followed; folders the command
+ * made unwritable are opened up first. Returns the paths removed; throws if one could not be.
  */
-export function quarantineAppeared(mustNotAppear: readonly string[]): string[] {
-  const moved: string[] = [];
+export function removeAppeared(mustNotAppear: readonly string[]): string[] {
+  const removed: string[] = [];
   for (const entry of mustNotAppear) {
-    try {
-      lstatSync(entry);
-    } catch {
-      continue;
-    }
-    const quarantine = path.join(path.dirname(entry), 'brabo-quarantine');
-    mkdirSync(quarantine, { recursive: true, mode: 0o700 });
-    renameSync(entry, path.join(quarantine, `${new Date().toISOString().replaceAll(':', '-')}-${path.basename(entry)}`));
-    moved.push(entry);
+    if (lstatOrNull(entry) === null) continue;
+    forceRemove(entry);
+    removed.push(entry);
   }
-  return moved;
+  return removed;
+}
+
+function forceRemove(entry: string): void {
+  const stat = lstatOrNull(entry);
+  if (stat === null) return;
+  if (!stat.isDirectory()) {
+    unlinkSync(entry); // a file or a symlink itself, never its target
+    return;
+  }
+  chmodSync(entry, 0o700); // a folder made read-only or unlistable by the command
+  for (const name of readdirSync(entry)) forceRemove(path.join(entry, name));
+  rmdirSync(entry);
+}
+
+function lstatOrNull(entry: string): Stats | null {
+  try {
+    return lstatSync(entry);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }

@@ -51,6 +51,11 @@ export function prepareProtection(root: string): Protection {
     return { readOnly, pinned, mustNotAppear };
   }
   if (gitStat === null) mkdirSync(dotGit, { mode: 0o755 });
+  // A main repository's .git never has a commondir (only linked worktrees' git dirs do): one here
+  // would send git to another config and hooks, so nothing runs sandboxed until it is removed.
+  if (lstatOrNull(path.join(dotGit, 'commondir')) !== null) {
+    throw new SandboxUnprotectableError(`${path.join(dotGit, 'commondir')} redirects git to another repository's config and hooks; a main repository has none: remove it (after checking what it points to)`);
+  }
   pinned.push(dotGit);
   protectGitDir(root, dotGit, readOnly, mustNotAppear);
   return { readOnly, pinned, mustNotAppear };

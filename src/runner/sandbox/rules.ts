@@ -32,8 +32,8 @@ export interface SandboxRules {
   pinned: string[];
   /**
    * Protected names that do not exist (git's redirections: .git/commondir ...). Seatbelt denies
-   * creating them; bwrap has nothing to mount over, so the runner moves them aside after the
-   * command should it have created one (pinned-metadata.ts).
+   * creating them; bwrap has nothing to mount over, so the runner deletes any the command
+   * created once the sandbox is gone (pinned-metadata.ts).
    */
   mustNotAppear: string[];
   /** Outside the root, unreadable: credential folders and files (hidden.ts). */
