@@ -10,7 +10,7 @@ import type { Launch } from './sandbox/launch.ts';
 import type { Availability } from './sandbox/platform.ts';
 import { chooseSandbox } from './sandbox/policy.ts';
 import type { SandboxMode } from './sandbox/policy.ts';
-import { SandboxUnprotectableError } from './sandbox/prepare.ts';
+import { refuseGitRedirect, SandboxUnprotectableError } from './sandbox/prepare.ts';
 
 /** The runner's sandbox settings (--sandbox, --sandbox-network) and what the machine offers. */
 export interface SandboxSettings {
@@ -62,6 +62,7 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
   }
   let launch: Launch;
   try {
+    refuseGitRedirect(verdict.realRoot); // unsandboxed commands too: see prepare.ts
     launch = launchFor({
       command: action.command,
       root: verdict.realRoot,

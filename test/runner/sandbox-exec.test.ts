@@ -183,6 +183,24 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     writeFileSync(path.join(canary.root, '.git', 'commondir'), '../elsewhere\n');
     const { prepareProtection, SandboxUnprotectableError } = await import('../../src/runner/sandbox/prepare.ts');
     expect(() => prepareProtection(canary.root)).toThrow(SandboxUnprotectableError);
+    // Unsandboxed (human-approved) commands are refused too: a commondir left by a sandboxed
+    // command whose runner was killed before it could delete it must not reach a host git.
+    const { executeTerminal } = await import('../../src/runner/terminal-action.ts');
+    for (const approval of ['human', 'auto'] as const) {
+      const result = await executeTerminal(
+        { dispatchId: `d-${approval}`, attempt: 1, action: { type: 'terminal', command: 'touch ran.txt', cwd: canary.root, approval } },
+        {
+          root: canary.root,
+          limits: { defaultTimeoutMs: 10_000, killGraceMs: 500, maxOutputBytes: 4096, chunkChars: 1024, flushIntervalMs: 50 },
+          env: process.env,
+          sandbox: { mode: 'auto', network: true, availability: { available: true, backend: 'bwrap', seccomp: true } },
+          sendOutput: () => {},
+          signal: new AbortController().signal,
+        },
+      );
+      expect(result).toMatchObject({ status: 'refused', reason: { code: 'sandbox_unprotectable' } });
+      expect(existsSync(path.join(canary.root, 'ran.txt'))).toBe(false);
+    }
   });
 
   it('a linked worktree: its git dir inside the root is pinned, so it cannot be swapped for a look-alike', async () => {

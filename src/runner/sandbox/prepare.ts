@@ -26,6 +26,20 @@ export interface Protection {
   mustNotAppear: string[];
 }
 
+/**
+ * Checked before every command, sandboxed or not: a `.git/commondir` in a main repository (which
+ * never has one) sends git to another config and hooks. One left behind by a sandboxed command
+ * whose runner was killed before it could delete it would otherwise run on the next human-approved
+ * `git status`. Throws SandboxUnprotectableError.
+ */
+export function refuseGitRedirect(root: string): void {
+  const dotGit = path.join(root, '.git');
+  if (!lstatOrNull(dotGit)?.isDirectory()) return;
+  const commondir = path.join(dotGit, 'commondir');
+  if (lstatOrNull(commondir) === null) return;
+  throw new SandboxUnprotectableError(`${commondir} redirects git to another repository's config and hooks; a main repository has none: remove it (after checking what it points to)`);
+}
+
 /** `root` must be a real path. Creates what is missing; throws SandboxUnprotectableError when a protected name is a symlink. */
 export function prepareProtection(root: string): Protection {
   const readOnly: ProtectedPath[] = [];
@@ -51,11 +65,8 @@ export function prepareProtection(root: string): Protection {
     return { readOnly, pinned, mustNotAppear };
   }
   if (gitStat === null) mkdirSync(dotGit, { mode: 0o755 });
-  // A main repository's .git never has a commondir (only linked worktrees' git dirs do): one here
-  // would send git to another config and hooks, so nothing runs sandboxed until it is removed.
-  if (lstatOrNull(path.join(dotGit, 'commondir')) !== null) {
-    throw new SandboxUnprotectableError(`${path.join(dotGit, 'commondir')} redirects git to another repository's config and hooks; a main repository has none: remove it (after checking what it points to)`);
-  }
+  // A main repository's .git never has a commondir (only linked worktrees' git dirs do).
+  refuseGitRedirect(root);
   pinned.push(dotGit);
   protectGitDir(root, dotGit, readOnly, mustNotAppear);
   return { readOnly, pinned, mustNotAppear };
