@@ -98,6 +98,9 @@ describe('brabo-runner package', () => {
     expect((await call('PUT', `/api/projects/${projectId}/members/agent-dev`, { role: 'developer', kind: 'agent' })).status).toBeLessThan(300);
     const minted = await call('POST', `/api/projects/${projectId}/runner-tokens`);
     expect(minted.status).toBeLessThan(300);
+    // Day-to-day calls with the caller's own kind (issue 12): the agent proposes, olivia approves.
+    const agentToken = (await call('POST', '/api/credentials', { kind: 'agent', projectId, agentId: 'agent-dev' })).body.token as string;
+    const oliviaToken = (await call('POST', '/api/credentials', { kind: 'human', memberId: 'olivia' })).body.token as string;
 
     const state = tempDir('state');
     const runner = spawnIn(
@@ -114,11 +117,11 @@ describe('brabo-runner package', () => {
       agentId: 'agent-dev',
       actionType: 'terminal',
       payload: { command: 'echo hello from the package > made-by-runner.txt && cat made-by-runner.txt', cwd: root },
-    });
+    }, agentToken);
     expect(proposed.body.status).toBe('pending');
-    expect((await call('POST', `/api/actions/${proposed.body.id}/approve`, { userId: 'olivia' })).status).toBe(200);
+    expect((await call('POST', `/api/actions/${proposed.body.id}/approve`, {}, oliviaToken)).status).toBe(200);
     const settled = await waitFor(async () => {
-      const got = await call('GET', `/api/actions/${proposed.body.id}/settlement?wait=2`);
+      const got = await call('GET', `/api/actions/${proposed.body.id}/settlement?wait=2`, undefined, agentToken);
       return got.body?.state === 'settled' ? got.body : null;
     }, 'the action to settle', 60_000);
     expect(settled.settlement).toMatchObject({ status: 'executed', result: { exitCode: 0, stdout: 'hello from the package\n' } });
