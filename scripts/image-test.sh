@@ -68,6 +68,8 @@ project="$(call -H "$H" -H "$J" -d "{\"name\":\"Image\",\"executionMode\":\"runn
 [ -n "$project" ] && [ "$project" != null ] || fail "project not created"
 call -X PUT -H "$H" -H "$J" -d '{"role":"developer","kind":"agent"}' "$base_url/api/projects/$project/members/agent-1" >/dev/null
 runner_token="$(call -X POST -H "$H" "$base_url/api/projects/$project/runner-tokens" | jq -r .token)"
+# The admin token only provisions: day-to-day calls use a service token naming the acting user.
+S="authorization: Bearer $(call -H "$H" -H "$J" -d '{"kind":"service","name":"image-test"}' "$base_url/api/credentials" | jq -r .token)"
 
 BRABO_RUNNER_TOKEN="$runner_token" XDG_STATE_HOME="$state" NO_COLOR=1 \
   ./bin/brabo runner --url "ws://127.0.0.1:$port/socket" --project "$project" --root "$root" >"$state/runner.out" 2>&1 &
@@ -75,9 +77,9 @@ runner_pid=$!
 for _ in $(seq 1 60); do grep -q 'connected' "$state/runner.out" && break; sleep 0.5; done
 grep -q 'connected' "$state/runner.out" || fail "the runner did not connect: $(cat "$state/runner.out")"
 
-action="$(call -H "$H" -H "$J" -d "{\"agentId\":\"agent-1\",\"actionType\":\"terminal\",\"payload\":{\"command\":\"echo hello from the image\",\"cwd\":\"$root\"}}" "$base_url/api/projects/$project/actions" | jq -r .id)"
-call -H "$H" -H "$J" -d '{"userId":"olivia"}' "$base_url/api/actions/$action/approve" >/dev/null
-settled="$(call -H "$H" "$base_url/api/actions/$action/settlement?wait=20")"
+action="$(call -H "$S" -H "$J" -d "{\"agentId\":\"agent-1\",\"actionType\":\"terminal\",\"payload\":{\"command\":\"echo hello from the image\",\"cwd\":\"$root\"}}" "$base_url/api/projects/$project/actions" | jq -r .id)"
+call -H "$S" -H "$J" -d '{"userId":"olivia"}' "$base_url/api/actions/$action/approve" >/dev/null
+settled="$(call -H "$S" "$base_url/api/actions/$action/settlement?wait=20")"
 [ "$(jq -r .settlement.status <<<"$settled")" = executed ] && [ "$(jq -r .settlement.result.stdout <<<"$settled")" = "hello from the image" ] ||
   fail "the action did not run through the runner: $settled"
 echo "image-test: ok: healthy image, project created, 'echo hello from the image' executed by a runner"

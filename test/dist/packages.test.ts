@@ -15,10 +15,13 @@ const RUNNER_TARGET_BYTES = 15 * 1024 * 1024;
 let packages: Packages;
 let serve: Child;
 let base: string;
+let service: string;
 const children: Child[] = [];
 
-async function call(method: string, route: string, body?: unknown, token = ADMIN): Promise<{ status: number; body: any }> {
+/** Provisioning (projects, members, credentials) uses the admin token; everything else the service token. */
+async function call(method: string, route: string, body?: unknown, token = /^\/api\/(projects(\/[^/]+(\/members\/[^/]+|\/runner-tokens))?|credentials)$/.test(route) ? ADMIN : service): Promise<{ status: number; body: any }> {
   const response = await fetch(`${base}${route}`, {
+    signal: AbortSignal.timeout(60_000),
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -43,6 +46,9 @@ beforeAll(async () => {
   );
   if (port === 'exited') throw new Error(`npx brabo-gateway serve exited ${serve.child.exitCode}: ${serve.output()}`);
   base = `http://127.0.0.1:${port}`;
+  const minted = await call('POST', '/api/credentials', { kind: 'service', name: 'dist-test' }, ADMIN);
+  if (minted.status !== 201) throw new Error(`no service token: ${JSON.stringify(minted.body)}`);
+  service = minted.body.token as string;
 }, 600_000);
 
 afterAll(async () => {
