@@ -32,7 +32,9 @@ export type AlwaysAllowPlan =
  * matched by prefix (PREFIXES).
  */
 export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'busybox',
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'csh', 'tcsh', 'busybox', 'toybox', 'pwsh', 'powershell', 'valgrind',
+  // Programs whose arguments can run code: sed (e), tar (--to-command), rsync (-e).
+  'sed', 'tar', 'rsync',
   'env', 'timeout', 'nice', 'nohup', 'xargs', 'sudo', 'doas', 'su', 'exec', 'command', 'builtin', 'eval', 'time', 'watch',
   'stdbuf', 'ionice', 'chrt', 'taskset', 'setsid', 'flock', 'script', 'unshare', 'nsenter', 'chroot', 'parallel', 'strace', 'ltrace', 'gdb',
   'node', 'nodejs', 'deno', 'bun', 'bunx', 'npx', 'pnpx', 'tsx', 'ts-node', 'ruby', 'perl', 'php', 'lua', 'luajit', 'Rscript', 'osascript',

@@ -5,6 +5,7 @@ import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize } from
 import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
 import { unwrap } from './wrappers.ts';
+import { scriptSideEffect } from './script-effects.ts';
 import { MAX_NESTED_CHARACTERS } from './limits.ts';
 
 /** `sh -c "sh -c '…'"` deeper than this is not read further: it is unsafe. */
@@ -64,6 +65,11 @@ export function analyzeCommand(command: string, depth = 0, budget = { left: MAX_
       if (analysed !== null) nested.push(analysed);
     }
     if (unwrapped.truncated) findings.push({ kind: 'nesting_too_deep', what: UNSAFE_WHAT.nesting_too_deep });
+    for (const view of unwrapped.views) {
+      if (scriptSideEffect(view) === null) continue;
+      findings.push({ kind: 'script_side_effect', what: UNSAFE_WHAT.script_side_effect });
+      break;
+    }
     // `/usr/bin/g?t push`, `sudo gi[t] push`: the shell expands the name; we cannot know what runs.
     for (const view of unwrapped.views) {
       if (isAssignment(view[0]!) || !hasGlob(view[0]!)) continue;

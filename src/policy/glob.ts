@@ -40,9 +40,27 @@ function parse(pattern: string, maxLength = Infinity): Element[] | null {
       const negated = pattern[start] === '!' || pattern[start] === '^';
       if (negated) start++;
       // A `]` right after `[` or `[!` is a member, not the end.
-      const end = start >= n ? -1 : pattern[start] === ']' ? close[start]! : close[start - 1]!;
+      let end = start >= n ? -1 : pattern[start] === ']' ? close[start]! : close[start - 1]!;
       if (end < 0) {
         out.push({ kind: 'literal', c: '[' });
+        continue;
+      }
+      // `[[:punct:]]`, `[[=a=]]`, `[[.-.]]`: the `]` of a class is not the end. Bracket
+      // expressions are short: past a few classes the set is taken to match anything.
+      let k = pattern[start] === ']' ? start + 1 : start;
+      let classes = 0;
+      while (k < end) {
+        if (pattern[k] === '[' && ':=.'.includes(pattern[k + 1] ?? '')) {
+          const closer = pattern.indexOf(pattern[k + 1]! + ']', k + 2);
+          if (closer < 0 || ++classes > 8) break;
+          k = closer + 2;
+          if (k > end) end = close[k - 1]!;
+          if (end < 0) break;
+        } else k++;
+      }
+      if (end < 0 || classes > 8) {
+        out.push({ kind: 'set', negated: false, body: '[:any:]' });
+        i = n;
         continue;
       }
       out.push({ kind: 'set', negated, body: pattern.slice(start, end) });

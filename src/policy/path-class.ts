@@ -124,6 +124,10 @@ function protectedness(node: DirNode, extra: readonly Segment[], asWritten: bool
   const last = at(length - 1);
   if (!hit && can(last, BIT.config, 'config') && can(at(length - 2), BIT.git, '.git')) hit = true;
   if (!hit && can(last, BIT.permissions, 'permissions.json')) hit = asWritten || atRootLevel(node, extra, length);
+  // Anything else inside a .git folder is protected too: commondir, config.worktree,
+  // modules/*/config and worktrees/*/config all point git at configuration that runs code.
+  if (!hit && node.inGit && !(extra.length === 0 && node.folded === '.git')) hit = true;
+  for (let j = k; j < length - 1 && !hit; j++) hit = can(at(j), BIT.git, '.git');
   return { protected: hit, gitFolder: length > 0 && can(last, BIT.git, '.git') };
 }
 

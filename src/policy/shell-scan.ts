@@ -23,7 +23,8 @@ export type UnsafeKind =
   | 'unicode_space'
   | 'tokenizer_error'
   | 'nesting_too_deep'
-  | 'tokenizer_self_test_failed';
+  | 'tokenizer_self_test_failed'
+  | 'script_side_effect';
 
 /** One construct that keeps a command from being auto-approved; `what` is for people. */
 export interface UnsafeFinding {
@@ -50,6 +51,7 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
   tokenizer_error: 'text the tokenizer could not read',
   nesting_too_deep: 'commands nested too deeply (sh -c, eval, substitutions, wrappers)',
   tokenizer_self_test_failed: 'the tokenizer self-test failed (shell-quote does not behave as expected)',
+  script_side_effect: 'a sed or awk program that writes, reads or runs other files or commands (w, r, e, system, |, >, getline, -f)',
 });
 
 export interface ScanResult {

@@ -74,7 +74,7 @@ runCases('globs that cannot name a protected file stay allowed', ISSUE9_AUTO, [
   c('echo x > build/[0-9].txt', auto()),
   c('cat .git/hook?/pre-commit', auto(), { note: 'reading is fine' }),
   c('ls .gi?', auto()),
-  c('echo x > .git/hooks.txt', auto()),
+  c('echo x > .git/hooks.txt', PROTECTED, { note: 'anything written inside .git is protected' }),
   c('echo x > conf.d/*.txt', auto()),
   c('echo x > out-?.json', auto()),
 ]);

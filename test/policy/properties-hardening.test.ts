@@ -28,6 +28,8 @@ function referenceProtected(path: string, root: string): boolean {
     if (segments[i] !== '.git') continue;
     if (segments[i + 1] === 'hooks') return true;
     if (segments[i + 1] === 'config' && i + 2 === segments.length) return true;
+    // Issue 9 A.3 review: anything inside a .git folder (commondir, modules/*/config, …).
+    if (segments[i + 1] !== '') return true;
   }
   return false;
 }

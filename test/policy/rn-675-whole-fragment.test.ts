@@ -27,7 +27,9 @@ const WRAPPED: Array<[string, string]> = [
   ['bun x.ts', 'Terminal(bun x.ts)'],
   ['npx tsc --noEmit', 'Terminal(npx tsc --noEmit)'],
   ['npm exec vitest', 'Terminal(npm exec vitest)'],
-  ['awk -f prog.awk data', 'Terminal(awk -f prog.awk data)'],
+  ['awk -F, data.csv', 'Terminal(awk -F, data.csv)'],
+  ['tar -xf a.tar', 'Terminal(tar -xf a.tar)'],
+  ['ash x.sh', 'Terminal(ash x.sh)'],
 ];
 
 describe('RN-675 issue 9 A.6: wrappers and interpreters are written whole', () => {

@@ -40,7 +40,8 @@ describe('ceiling order', () => {
   it('the reasons name what they found', () => {
     expect(term('git log --output=permissions.json', ALL).reason).toBe('writes the protected file --output=permissions.json; approval required');
     expect(term('cd $X && echo x > notes', AUTO).reason).toBe('writes the protected file notes (could name a protected path); approval required');
-    expect(term('cd .git && git init', AUTO).reason).toContain('(the working directory is inside .git)');
+    expect(term('cd .git && make', AUTO).reason).toContain('(the working directory is inside .git)');
+    expect(term('cd .git && git init', AUTO).reason).toBe('writes the protected file init; approval required');
     expect(term('cat /etc/passwd', ALL).reason).toBe('ceiling: path scope: /etc/passwd is outside the project folder (RN-075)');
     expect(term('cd ..', ALL).reason).toBe('ceiling: path scope: cd .. is outside the project folder (RN-075)');
   });
