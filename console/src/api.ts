@@ -19,8 +19,8 @@ export interface Me {
   userId: string | null;
 }
 
-/** Kinds that can use the console: a human acts as itself; admin and service tokens name the member. */
-export const CONSOLE_KINDS: ReadonlyArray<Me['kind']> = ['human', 'admin', 'service'];
+/** Kinds that can use the console: a human acts as itself; a service token names the member. */
+export const CONSOLE_KINDS: ReadonlyArray<Me['kind']> = ['human', 'service'];
 
 export class Api {
   readonly token: string;

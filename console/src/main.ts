@@ -53,7 +53,10 @@ async function login(token: string, error: HTMLElement): Promise<void> {
   try {
     const me = await new Api(token).get<Me>('/api/me');
     if (!CONSOLE_KINDS.includes(me.kind)) {
-      error.textContent = `This is ${me.kind === 'agent' ? 'an agent' : `a ${me.kind}`} token; the console needs your personal (human) token.`;
+      error.textContent =
+        me.kind === 'admin'
+          ? 'The admin token only provisions (projects, members, credentials); log in with your personal token: brabo token mint --kind human --member <you>.'
+          : `This is ${me.kind === 'agent' ? 'an agent' : `a ${me.kind}`} token; the console needs your personal (human) token.`;
       return;
     }
     sessionStorage.setItem(TOKEN_KEY, token);

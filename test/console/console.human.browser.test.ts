@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Socket18 } from '../gateway/phoenix-clients.ts';
-import { api, createProject, type Project, type Server, startServer, tempDir } from '../e2e/support.ts';
+import { ADMIN_TOKEN, api, createProject, type Project, type Server, startServer, tempDir } from '../e2e/support.ts';
 import { buildConsole, launchChromium, smoke, type WatchedPage, watchedPage } from './browser-support.ts';
 
 let server: Server;
@@ -57,9 +57,12 @@ afterAll(async () => {
 });
 
 describe('the console with personal tokens', () => {
-  it('turns an agent token away at the login, with a sentence', async () => {
-    const agentToken = await mint({ kind: 'agent', projectId: mine.id, agentId: 'agent-dev' });
+  it('turns the admin token (provisioning only) and an agent token away at the login, with a sentence', async () => {
     await page.goto(server.base + '/');
+    await page.fill('#token', ADMIN_TOKEN);
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.locator('.login .error').innerText()).toContain('only provisions');
+    const agentToken = await mint({ kind: 'agent', projectId: mine.id, agentId: 'agent-dev' });
     await page.fill('#token', agentToken);
     await page.click('button[type=submit]');
     await expect.poll(() => page.locator('.login .error').innerText()).toContain('an agent token');
