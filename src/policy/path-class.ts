@@ -28,6 +28,8 @@ export interface PathClass {
   gitFolder: boolean;
   /** The answers are "could be": an expansion, an unknown directory, a glob that could be `..`. */
   uncertain: boolean;
+  /** The root itself or a folder above it: a recursive change reaches every protected path. */
+  holdsRoot?: boolean;
 }
 
 const EVERYTHING: PathClass = Object.freeze({ outside: true, protected: true, gitFolder: true, uncertain: true });
@@ -87,7 +89,9 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
     else extra.push({ exact: component, folded: component, could: namesMatched(pattern), pattern });
   });
   if (dotDot) return EVERYTHING;
-  return { outside: isOutside(node, extra), ...protectedness(node, extra, asWritten), uncertain: false };
+  const result: PathClass = { outside: isOutside(node, extra), ...protectedness(node, extra, asWritten), uncertain: false };
+  if (holdsRoot(node, extra)) result.holdsRoot = true;
+  return result;
 }
 
 function isOutside(node: DirNode, extra: readonly Segment[]): boolean {
@@ -126,7 +130,8 @@ function protectedness(node: DirNode, extra: readonly Segment[], asWritten: bool
   if (!hit && can(last, BIT.permissions, 'permissions.json')) hit = asWritten || atRootLevel(node, extra, length);
   // Anything else inside a .git folder is protected too: commondir, config.worktree,
   // modules/*/config and worktrees/*/config all point git at configuration that runs code.
-  if (!hit && node.inGit && !(extra.length === 0 && node.folded === '.git')) hit = true;
+  // (The `.git` folder itself is not "inside" one, unless it is nested in another `.git`.)
+  if (!hit && node.inGit && !(extra.length === 0 && node.folded === '.git' && node.parent?.inGit !== true)) hit = true;
   for (let j = k; j < length - 1 && !hit; j++) hit = can(at(j), BIT.git, '.git');
   return { protected: hit, gitFolder: length > 0 && can(last, BIT.git, '.git') };
 }
@@ -141,6 +146,18 @@ function atRootLevel(node: DirNode, extra: readonly Segment[], length: number): 
   for (let j = k; j < root.length; j++) {
     const s = extra[j - k]!;
     if (s.pattern !== null ? !couldMatch(s.pattern, root[j]!, false) : s.folded !== root[j]) return false;
+  }
+  return true;
+}
+
+/** Whether the path is the root or one of its ancestors (case-folded; a glob may match the root's segment). */
+function holdsRoot(node: DirNode, extra: readonly Segment[]): boolean {
+  const root = node.root.folded;
+  const k = node.depth;
+  if (k + extra.length > root.length || node.rootMatchFolded !== k) return false;
+  for (let j = 0; j < extra.length; j++) {
+    const s = extra[j]!;
+    if (s.pattern !== null ? !couldMatch(s.pattern, root[k + j]!, false) : s.folded !== root[k + j]) return false;
   }
   return true;
 }

@@ -254,6 +254,19 @@ function protectedHits(
     const viewInfo = (word: string): WordInfo | undefined => (byWord === null ? wordInfo(word, undefined, false) : byWord.get(word));
     for (const view of analysed.views) {
       const targets = writeTargets(view);
+      // `chmod -R a-w .`, `chmod 000 .git`: a recursive change of a folder holding protected paths.
+      if (changesRecursively(view)) {
+        for (const path of targets.paths) {
+          const c = classifyPath(asPath(path, viewInfo(path)) ?? { text: path, glob: null, expands: false }, dir, asWritten);
+          if (c.gitFolder || c.holdsRoot === true) {
+            if (c.uncertain) result.protectedName ??= `${path} (could hold a protected path)`;
+            else {
+              result.protectedWrite = path;
+              return;
+            }
+          }
+        }
+      }
       if (view === analysed.fragment.argv || view.length === fragment.argv.length) argv0Known ||= isKnownWriter(view);
       for (const path of targets.paths) if (written(asPath(path, viewInfo(path)), targets.gitFolderCounts, path)) return;
       if (targets.into !== null) {
@@ -297,6 +310,22 @@ function protectedHits(
     }
   }
   if (dir !== null && dir.inGit) result.protectedName = `${dir.toString()} (the working directory is inside .git)`;
+}
+
+const RECURSIVE_CHANGERS = new Set(['chmod', 'chown', 'chgrp', 'rm', 'setfacl', 'chattr']);
+
+/** chmod/chown/chgrp/rm/setfacl with -R/-r/--recursive, or any mode change of a `.git` folder itself. */
+function changesRecursively(view: readonly string[]): boolean {
+  const verb = view[0];
+  if (verb === undefined) return false;
+  const slash = verb.lastIndexOf('/');
+  const name = slash < 0 ? verb : verb.slice(slash + 1);
+  if (!RECURSIVE_CHANGERS.has(name)) return false;
+  if (name !== 'rm') return true; // chmod 000 .git locks git out as surely as -R does
+  for (const word of view) {
+    if (word === '--recursive' || (word.startsWith('-') && !word.startsWith('--') && (word.includes('r') || word.includes('R')))) return true;
+  }
+  return false;
 }
 
 /** A protected path mentioned anywhere in a word (case-insensitive, any run of slashes). */

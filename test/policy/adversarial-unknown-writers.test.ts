@@ -62,6 +62,11 @@ runCases('any other program that is not read-only, naming a protected path (auto
   c('sed -i s/a/b/ [[:alpha:]]ermissions.json', PROTECTED),
   c('echo x > .g[[:lower:]]t/config', PROTECTED),
   c('cat x > permissions[[:punct:]]json', PROTECTED),
+  c('chmod -R 777 .git', PROTECTED, { note: 'a recursive change of a folder holding protected paths' }),
+  c('chmod 000 .git', PROTECTED),
+  c('chmod -R a-w .', PROTECTED),
+  c('chown -R me /projects', PROTECTED),
+  c('rm -rf .', PROTECTED),
 ]);
 
 runCases('read-only commands may name protected paths (auto mode)', ISSUE9_AUTO, [
