@@ -9,7 +9,19 @@ const tseslint = require('typescript-eslint');
 const root = import.meta.dirname;
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'build/**', 'coverage/**', 'reports/**', '.stryker-tmp/**', 'tools/lint/node_modules/**', '.toolchain/**', 'test-results/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'build/**',
+      'coverage/**',
+      'reports/**',
+      '.stryker-tmp/**',
+      'tools/lint/node_modules/**',
+      '.toolchain/**',
+      'test-results/**',
+    ],
+  },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],
@@ -33,7 +45,10 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-var': 'error',
       'prefer-const': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       '@typescript-eslint/no-misused-new': 'error',
       '@typescript-eslint/no-namespace': 'error',
       '@typescript-eslint/no-non-null-asserted-optional-chain': 'error',

@@ -14,7 +14,10 @@ export default defineConfig({
     projects: [
       // Every suite, on the embedded SQLite store. The packages' tests (npm installs) run in
       // `npm run test:dist` (vitest.dist.config.ts).
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/dist/**'] } },
+      {
+        extends: true,
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/dist/**'] },
+      },
       // The http, execution and e2e suites once more on Postgres (test/support/store-mode.ts):
       // every app, server and store they open gets a fresh schema on 127.0.0.1:5432/test.
       // test/execution/outcomes.test.ts already runs on both stores itself.

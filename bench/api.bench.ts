@@ -40,7 +40,9 @@ interface Target {
 /** Day-to-day calls go with a service token (the upstream api); the admin token only provisions (issue 12). */
 let serviceToken: string | null = null;
 const isProvisioning = (method: string, path: string): boolean =>
-  (method === 'POST' && path === '/api/projects') || path.startsWith('/api/credentials') || /\/members\/|\/runner-tokens/.test(path);
+  (method === 'POST' && path === '/api/projects') ||
+  path.startsWith('/api/credentials') ||
+  /\/members\/|\/runner-tokens/.test(path);
 
 function send(target: Target, method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
   const bearer = isProvisioning(method, path) || serviceToken === null ? TOKEN : serviceToken;
@@ -53,7 +55,10 @@ function send(target: Target, method: string, path: string, body?: unknown): Pro
         port: target.port,
         method,
         path,
-        headers: { authorization: `Bearer ${bearer}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
       },
       (res) => {
         let data = '';
@@ -70,11 +75,19 @@ function send(target: Target, method: string, path: string, body?: unknown): Pro
 
 function startServer(dir: string, databaseUrl: string | null): Promise<{ child: ChildProcess; target: Target }> {
   const bin = resolve(import.meta.dirname, '../bin/brabo');
-  const env: NodeJS.ProcessEnv = { ...process.env, BRABO_ADMIN_TOKEN: TOKEN, BRABO_LOG_LEVEL: 'warn', BRABO_PROJECT_WORKSPACES_ROOT: join(dir, 'ws') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BRABO_ADMIN_TOKEN: TOKEN,
+    BRABO_LOG_LEVEL: 'warn',
+    BRABO_PROJECT_WORKSPACES_ROOT: join(dir, 'ws'),
+  };
   delete env.DATABASE_URL;
   if (databaseUrl) env.BRABO_DATABASE_URL = databaseUrl;
   else delete env.BRABO_DATABASE_URL;
-  const child = spawn(bin, ['serve', '--port', '0', '--data-dir', join(dir, 'data')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(bin, ['serve', '--port', '0', '--data-dir', join(dir, 'data')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolvePromise, reject) => {
     let out = '';
     child.on('exit', (code) => reject(new Error(`brabo serve exited ${code}: ${out}`)));
@@ -189,10 +202,19 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<RateSummary[]> {
   const databaseUrl = schema ? `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` : null;
   const { child, target } = await startServer(dir, databaseUrl);
   try {
-    serviceToken = JSON.parse((await send(target, 'POST', '/api/credentials', { kind: 'service', name: 'bench' })).body).token;
-    const project = JSON.parse((await send(target, 'POST', '/api/projects', { name: 'Bench', executionMode: 'container', ownerId: 'olivia' })).body);
+    serviceToken = JSON.parse(
+      (await send(target, 'POST', '/api/credentials', { kind: 'service', name: 'bench' })).body,
+    ).token;
+    const project = JSON.parse(
+      (await send(target, 'POST', '/api/projects', { name: 'Bench', executionMode: 'container', ownerId: 'olivia' }))
+        .body,
+    );
     await send(target, 'PUT', `/api/projects/${project.id}/members/agent`, { role: 'developer', kind: 'agent' });
-    await send(target, 'PUT', `/api/projects/${project.id}/permissions`, { userId: 'olivia', allow: ['Terminal(ls)', 'Terminal(pnpm test:*)'], deny: ['Terminal(curl:*)'] });
+    await send(target, 'PUT', `/api/projects/${project.id}/permissions`, {
+      userId: 'olivia',
+      allow: ['Terminal(ls)', 'Terminal(pnpm test:*)'],
+      deny: ['Terminal(curl:*)'],
+    });
     let n = 0;
     // Half auto-approved (with a hand-off row), half pending; every one is a durable transaction.
     const commands = ['ls -la src', `cd ${project.root}/src && pnpm test:unit`, 'make build', 'npm publish'];
@@ -236,7 +258,9 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<RateSummary[]> {
       })),
     );
     console.table([floorMax, proposeMax]);
-    console.log(`${kind}: closed-loop max throughput ${proposeMax['req/s']} proposals/s (${(proposeMax['req/s'] / floorMax['req/s']).toFixed(2)}x of the floor), errors ${proposeMax.errors}`);
+    console.log(
+      `${kind}: closed-loop max throughput ${proposeMax['req/s']} proposals/s (${(proposeMax['req/s'] / floorMax['req/s']).toFixed(2)}x of the floor), errors ${proposeMax.errors}`,
+    );
     return summaries;
   } finally {
     child.kill('SIGTERM');
@@ -252,15 +276,21 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<RateSummary[]> {
 function verdict(kind: string, summaries: RateSummary[], target: { rate: number; p99: number }): void {
   const clean = summaries.filter((s) => s.errors === 0).map((s) => s.rate);
   const largest = clean.length > 0 ? Math.max(...clean) : null;
-  console.log(`${kind}: largest rate with 0 errors in all ${REPEAT} runs: ${largest === null ? 'none' : `${largest}/s`}`);
+  console.log(
+    `${kind}: largest rate with 0 errors in all ${REPEAT} runs: ${largest === null ? 'none' : `${largest}/s`}`,
+  );
   const at = summaries.find((s) => s.rate === target.rate);
   if (!at) {
-    console.log(`${kind}: target p99 < ${target.p99} ms at ${target.rate} proposals/s: NOT MEASURED (add ${target.rate} to --rates)`);
+    console.log(
+      `${kind}: target p99 < ${target.p99} ms at ${target.rate} proposals/s: NOT MEASURED (add ${target.rate} to --rates)`,
+    );
     return;
   }
   const p99 = median(at.proposeP99);
   const met = at.errors === 0 && p99 < target.p99;
-  console.log(`${kind}: target p99 < ${target.p99} ms at ${target.rate} proposals/s: ${met ? 'MET' : 'NOT MET'} (median p99 ${p99.toFixed(2)} ms, spread ${spread(at.proposeP99)}, errors ${at.errors})`);
+  console.log(
+    `${kind}: target p99 < ${target.p99} ms at ${target.rate} proposals/s: ${met ? 'MET' : 'NOT MET'} (median p99 ${p99.toFixed(2)} ms, spread ${spread(at.proposeP99)}, errors ${at.errors})`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -269,7 +299,8 @@ async function main(): Promise<void> {
   for (const kind of kinds) results.push([kind, await benchStore(kind)]);
   agent.destroy();
   console.log('');
-  for (const [kind, summaries] of results) verdict(kind, summaries, kind === 'sqlite' ? { rate: 500, p99: 10 } : { rate: 200, p99: 20 });
+  for (const [kind, summaries] of results)
+    verdict(kind, summaries, kind === 'sqlite' ? { rate: 500, p99: 10 } : { rate: 200, p99: 20 });
 }
 
 await main();

@@ -63,7 +63,11 @@ function report(name: string, brokerMs: number[], floorMs: number[], floorName: 
 
 /** A plain exec that writes and removes a file in /work, awaited to its end (the floor of the write probe). */
 async function probe(container: Docker.Container): Promise<void> {
-  const exec = await container.exec({ Cmd: ['sh', '-c', 'echo probe > /work/.bench-probe && rm -f /work/.bench-probe'], AttachStdout: true, AttachStderr: true });
+  const exec = await container.exec({
+    Cmd: ['sh', '-c', 'echo probe > /work/.bench-probe && rm -f /work/.bench-probe'],
+    AttachStdout: true,
+    AttachStderr: true,
+  });
   const stream = await exec.start({ hijack: true, stdin: false });
   stream.resume();
   await new Promise((resolve) => stream.once('end', resolve));
@@ -72,7 +76,11 @@ async function probe(container: Docker.Container): Promise<void> {
 async function main(): Promise<void> {
   const workspace = await mkdtemp(join(tmpdir(), 'brabo-bench-ws-'));
   await chmod(workspace, 0o777);
-  const spec = (projectId: string): ContainerSpec => ({ projectId, workspaceHostPath: workspace, resources: { cpus: 1, memoryMb: 128, pids: 128 } });
+  const spec = (projectId: string): ContainerSpec => ({
+    projectId,
+    workspaceHostPath: workspace,
+    resources: { cpus: 1, memoryMb: 128, pids: 128 },
+  });
   let allPass = true;
   try {
     // ---- exec round trip on one container --------------------------------------------------
@@ -100,11 +108,13 @@ async function main(): Promise<void> {
       const bareOptions = createOptions(bareConfig, spec(`bare-${projectId}`), mounts);
       let bare: Docker.Container | undefined;
       phases.start?.[0].push(await timed(async () => ok(await broker.start(spec(projectId)))));
-      phases.start?.[1].push(await timed(async () => {
-        bare = await docker.createContainer(bareOptions);
-        await bare.start();
-        await probe(bare);
-      }));
+      phases.start?.[1].push(
+        await timed(async () => {
+          bare = await docker.createContainer(bareOptions);
+          await bare.start();
+          await probe(bare);
+        }),
+      );
       phases.stop?.[0].push(await timed(async () => ok(await broker.stop(projectId))));
       phases.stop?.[1].push(await timed(() => bare!.stop({ t: 10 })));
       phases.remove?.[0].push(await timed(async () => ok(await broker.remove(projectId))));
@@ -115,7 +125,14 @@ async function main(): Promise<void> {
     }
   } finally {
     const rows = await docker.listContainers({ all: true, filters: { label: [`brabo.bench=${runId}`] } });
-    await Promise.all(rows.map((row) => docker.getContainer(row.Id).remove({ force: true }).catch(() => undefined)));
+    await Promise.all(
+      rows.map((row) =>
+        docker
+          .getContainer(row.Id)
+          .remove({ force: true })
+          .catch(() => undefined),
+      ),
+    );
     await rm(workspace, { recursive: true, force: true });
   }
   console.log(allPass ? 'broker bench: all targets met' : 'broker bench: some targets MISSED (noisy machine? rerun)');

@@ -35,8 +35,13 @@ const PG = process.env['BRABO_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.
 
 const progress = (what: string): void => void process.stderr.write(`bench:cluster: ${what}\n`);
 const wallMs = (): number => performance.timeOrigin + performance.now();
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-const p = (xs: number[], q: number): number => quantile([...xs].sort((a, b) => a - b), q);
+const quantile = (sorted: number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+const p = (xs: number[], q: number): number =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    q,
+  );
 const median = (xs: number[]): number => p(xs, 0.5);
 
 interface Node {
@@ -72,7 +77,10 @@ async function startNode(databaseUrl: string, dir: string): Promise<Node> {
     async call(method, path, body) {
       const response = await fetch(`${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return response.json();
@@ -103,15 +111,40 @@ async function topology(name: string, admin: pg.Pool, count: number, dir: string
   const runnerOn = nodes[count > 1 ? 1 : 0]!;
   const machine = join(shared, 'machine');
   mkdirSync(machine, { recursive: true });
-  const project = await approveOn.call('POST', '/api/projects', { name: 'Bench', executionMode: 'runner', root: machine, ownerId: 'olivia' });
+  const project = await approveOn.call('POST', '/api/projects', {
+    name: 'Bench',
+    executionMode: 'runner',
+    root: machine,
+    ownerId: 'olivia',
+  });
   await approveOn.call('PUT', `/api/projects/${project.id}/members/agent`, { role: 'developer', kind: 'agent' });
   const { token } = await approveOn.call('POST', `/api/projects/${project.id}/runner-tokens`);
-  const runner = spawn(BRABO, ['runner', '--url', runnerOn.ws, '--root', machine, '--project', project.id, '--journal', join(shared, 'journal.jsonl')], {
-    env: { ...process.env, BRABO_RUNNER_TOKEN: token, NO_COLOR: '1' },
-    stdio: 'ignore',
-  });
+  const runner = spawn(
+    BRABO,
+    [
+      'runner',
+      '--url',
+      runnerOn.ws,
+      '--root',
+      machine,
+      '--project',
+      project.id,
+      '--journal',
+      join(shared, 'journal.jsonl'),
+    ],
+    {
+      env: { ...process.env, BRABO_RUNNER_TOKEN: token, NO_COLOR: '1' },
+      stdio: 'ignore',
+    },
+  );
   // Every node must see the runner (presence replica) before approvals go to A.
-  while (!nodes.every((n) => n.app.execution!.cluster.directory?.remoteHolder(project.id) || n.app.execution!.gateway.runners.isConnected(project.id))) {
+  while (
+    !nodes.every(
+      (n) =>
+        n.app.execution!.cluster.directory?.remoteHolder(project.id) ||
+        n.app.execution!.gateway.runners.isConnected(project.id),
+    )
+  ) {
     await new Promise((r) => setTimeout(r, 20));
   }
   progress(`${name}: runner connected`);
@@ -134,7 +167,11 @@ async function topology(name: string, admin: pg.Pool, count: number, dir: string
 async function approveToStart(t: Topology): Promise<{ p50: number; p99: number }> {
   const samples: number[] = [];
   for (let i = 0; i < SAMPLES + WARMUP; i++) {
-    const proposed = await t.approveOn.call('POST', `/api/projects/${t.projectId}/actions`, { agentId: 'agent', actionType: 'terminal', payload: { command: 'date +%s%N', cwd: t.machine } });
+    const proposed = await t.approveOn.call('POST', `/api/projects/${t.projectId}/actions`, {
+      agentId: 'agent',
+      actionType: 'terminal',
+      payload: { command: 'date +%s%N', cwd: t.machine },
+    });
     if (proposed.status !== 'pending') throw new Error(`expected pending, got ${JSON.stringify(proposed)}`);
     const t0 = wallMs();
     await t.approveOn.call('POST', `/api/actions/${proposed.id}/approve`, { userId: 'olivia' });
@@ -152,8 +189,14 @@ async function holdRunners(t: Topology, round: number): Promise<{ joinsPerSecond
   for (let i = 0; i < RUNNERS; i++) {
     const root = join(t.machine, '..', `held-${round}-${i}`);
     mkdirSync(root, { recursive: true });
-    const project = await t.approveOn.call('POST', '/api/projects', { name: `Held ${round}-${i}`, executionMode: 'runner', root, ownerId: 'olivia' });
-    if (typeof project.id !== 'string') throw new Error(`project not created: ${JSON.stringify(project).slice(0, 300)}`);
+    const project = await t.approveOn.call('POST', '/api/projects', {
+      name: `Held ${round}-${i}`,
+      executionMode: 'runner',
+      root,
+      ownerId: 'olivia',
+    });
+    if (typeof project.id !== 'string')
+      throw new Error(`project not created: ${JSON.stringify(project).slice(0, 300)}`);
     const { token } = await t.approveOn.call('POST', `/api/projects/${project.id}/runner-tokens`);
     grants.push({ projectId: project.id, token });
   }
@@ -164,7 +207,11 @@ async function holdRunners(t: Topology, round: number): Promise<{ joinsPerSecond
     grants.map(
       (grant, i) =>
         new Promise<void>((resolveJoin, reject) => {
-          const socket = new Socket(t.nodes[i % t.nodes.length]!.ws, { transport: WebSocket, params: { token: grant.token }, timeout: 30_000 });
+          const socket = new Socket(t.nodes[i % t.nodes.length]!.ws, {
+            transport: WebSocket,
+            params: { token: grant.token },
+            timeout: 30_000,
+          });
           socket.connect();
           sockets.push(socket);
           socket
@@ -178,7 +225,11 @@ async function holdRunners(t: Topology, round: number): Promise<{ joinsPerSecond
   );
   progress(`${t.name}: ${grants.length} joined`);
   const seen = (node: Node): number =>
-    grants.filter((g) => node.app.execution!.gateway.runners.isConnected(g.projectId) || node.app.execution!.cluster.directory?.remoteHolder(g.projectId)).length;
+    grants.filter(
+      (g) =>
+        node.app.execution!.gateway.runners.isConnected(g.projectId) ||
+        node.app.execution!.cluster.directory?.remoteHolder(g.projectId),
+    ).length;
   while (!t.nodes.every((node) => seen(node) === grants.length)) await new Promise((r) => setTimeout(r, 10));
   const seconds = (performance.now() - t0) / 1000;
   for (const socket of sockets) socket.disconnect();
@@ -194,8 +245,14 @@ async function main(): Promise<void> {
     topologies.push(single);
     const cluster = await topology('cluster', admin, 3, dir);
     topologies.push(cluster);
-    const latency = new Map<string, Array<{ p50: number; p99: number }>>([['single', []], ['cluster', []]]);
-    const held = new Map<string, number[]>([['single', []], ['cluster', []]]);
+    const latency = new Map<string, Array<{ p50: number; p99: number }>>([
+      ['single', []],
+      ['cluster', []],
+    ]);
+    const held = new Map<string, number[]>([
+      ['single', []],
+      ['cluster', []],
+    ]);
     for (let round = 0; round < ROUNDS; round++) {
       for (const t of [single, cluster]) {
         latency.get(t.name)!.push(await approveToStart(t));

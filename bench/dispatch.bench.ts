@@ -29,7 +29,8 @@ const TOKEN = 'bench-admin-token-0123456789abcdef';
 const BRABO = resolve(import.meta.dirname, '../bin/brabo');
 
 const wallMs = (): number => performance.timeOrigin + performance.now();
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+const quantile = (sorted: number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 const summary = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s[s.length - 1] as number };
@@ -38,7 +39,10 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 /** p50(sandboxed) - p50(plain) in each of 3 consecutive thirds of the samples. */
 const roundsOfDelta = (plain: number[], sandboxed: number[]): number[] => {
   const third = Math.floor(plain.length / 3);
-  return [0, 1, 2].map((r) => summary(sandboxed.slice(r * third, (r + 1) * third)).p50 - summary(plain.slice(r * third, (r + 1) * third)).p50);
+  return [0, 1, 2].map(
+    (r) =>
+      summary(sandboxed.slice(r * third, (r + 1) * third)).p50 - summary(plain.slice(r * third, (r + 1) * third)).p50,
+  );
 };
 
 async function main(): Promise<void> {
@@ -65,48 +69,100 @@ async function main(): Promise<void> {
   // The admin token provisions; day-to-day calls go with a service token (issue 12).
   let serviceToken: string | null = null;
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const provisioning = (method === 'POST' && path === '/api/projects') || /\/members\/|\/runner-tokens|^\/api\/credentials/.test(path);
+    const provisioning =
+      (method === 'POST' && path === '/api/projects') || /\/members\/|\/runner-tokens|^\/api\/credentials/.test(path);
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${provisioning || serviceToken === null ? TOKEN : serviceToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${provisioning || serviceToken === null ? TOKEN : serviceToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return response.json();
   };
   serviceToken = (await call('POST', '/api/credentials', { kind: 'service', name: 'bench' })).token;
-  const project = await call('POST', '/api/projects', { name: 'Bench', executionMode: 'runner', root: machine, ownerId: 'olivia' });
+  const project = await call('POST', '/api/projects', {
+    name: 'Bench',
+    executionMode: 'runner',
+    root: machine,
+    ownerId: 'olivia',
+  });
   await call('PUT', `/api/projects/${project.id}/members/agent`, { role: 'developer', kind: 'agent' });
   const { token } = await call('POST', `/api/projects/${project.id}/runner-tokens`);
-  const runner = spawn(BRABO, ['runner', '--url', `ws://127.0.0.1:${port}/socket`, '--root', machine, '--project', project.id, '--journal', join(dir, 'journal.jsonl')], {
-    env: { ...process.env, BRABO_RUNNER_TOKEN: token, NO_COLOR: '1' },
-    stdio: 'ignore',
-  });
+  const runner = spawn(
+    BRABO,
+    [
+      'runner',
+      '--url',
+      `ws://127.0.0.1:${port}/socket`,
+      '--root',
+      machine,
+      '--project',
+      project.id,
+      '--journal',
+      join(dir, 'journal.jsonl'),
+    ],
+    {
+      env: { ...process.env, BRABO_RUNNER_TOKEN: token, NO_COLOR: '1' },
+      stdio: 'ignore',
+    },
+  );
   // The same, with every approved command sandboxed (--sandbox all) in its own project folder.
   const sandboxedMachine = join(dir, 'sandboxed-machine');
   mkdirSync(sandboxedMachine);
-  const sandboxedProject = await call('POST', '/api/projects', { name: 'Bench sandboxed', executionMode: 'runner', root: sandboxedMachine, ownerId: 'olivia' });
+  const sandboxedProject = await call('POST', '/api/projects', {
+    name: 'Bench sandboxed',
+    executionMode: 'runner',
+    root: sandboxedMachine,
+    ownerId: 'olivia',
+  });
   await call('PUT', `/api/projects/${sandboxedProject.id}/members/agent`, { role: 'developer', kind: 'agent' });
   const sandboxedToken = (await call('POST', `/api/projects/${sandboxedProject.id}/runner-tokens`)).token;
   const sandboxedRunner = spawn(
     BRABO,
-    ['runner', '--url', `ws://127.0.0.1:${port}/socket`, '--root', sandboxedMachine, '--project', sandboxedProject.id, '--journal', join(dir, 'journal-sandboxed.jsonl'), '--sandbox', 'all'],
+    [
+      'runner',
+      '--url',
+      `ws://127.0.0.1:${port}/socket`,
+      '--root',
+      sandboxedMachine,
+      '--project',
+      sandboxedProject.id,
+      '--journal',
+      join(dir, 'journal-sandboxed.jsonl'),
+      '--sandbox',
+      'all',
+    ],
     { env: { ...process.env, BRABO_RUNNER_TOKEN: sandboxedToken, NO_COLOR: '1' }, stdio: 'ignore' },
   );
   try {
     while (!app.execution?.gateway.runners.isConnected(project.id)) await new Promise((r) => setTimeout(r, 20));
-    while (!app.execution?.gateway.runners.isConnected(sandboxedProject.id)) await new Promise((r) => setTimeout(r, 20));
-    const sandboxState = app.execution.gateway.runners.connectedRunners().find((r) => r.projectId === sandboxedProject.id)?.sandbox;
-    if (sandboxState?.available !== true) throw new Error(`the --sandbox all runner has no sandbox: ${JSON.stringify(sandboxState)} (install bubblewrap)`);
+    while (!app.execution?.gateway.runners.isConnected(sandboxedProject.id))
+      await new Promise((r) => setTimeout(r, 20));
+    const sandboxState = app.execution.gateway.runners
+      .connectedRunners()
+      .find((r) => r.projectId === sandboxedProject.id)?.sandbox;
+    if (sandboxState?.available !== true)
+      throw new Error(`the --sandbox all runner has no sandbox: ${JSON.stringify(sandboxState)} (install bubblewrap)`);
 
     // Floor: a bare push round trip through the same gateway (phoenix client, service watcher).
-    const socket = new Socket(`ws://127.0.0.1:${port}/socket`, { transport: WebSocket, params: { token: serviceToken } });
+    const socket = new Socket(`ws://127.0.0.1:${port}/socket`, {
+      transport: WebSocket,
+      params: { token: serviceToken },
+    });
     socket.connect();
     const channel = socket.channel(`runner:${project.id}`, {});
     await new Promise<void>((r) => channel.join().receive('ok', () => r()));
     const floor: number[] = [];
     for (let i = 0; i < SAMPLES + WARMUP; i++) {
       const t0 = performance.now();
-      await new Promise<void>((r) => channel.push('ack', { dispatchId: 'floor', attempt: 1 }).receive('error', () => r()).receive('ok', () => r()));
+      await new Promise<void>((r) =>
+        channel
+          .push('ack', { dispatchId: 'floor', attempt: 1 })
+          .receive('error', () => r())
+          .receive('ok', () => r()),
+      );
       if (i >= WARMUP) floor.push(performance.now() - t0);
     }
 
@@ -128,8 +184,15 @@ async function main(): Promise<void> {
       return outcome;
     };
     /** Proposes `date +%s%N`, approves it, returns approve -> command start and approve -> settled. */
-    const approveAndRun = async (projectId: string, cwd: string): Promise<{ start: number; settled: number; push: number; ack: number }> => {
-      const proposed = await call('POST', `/api/projects/${projectId}/actions`, { agentId: 'agent', actionType: 'terminal', payload: { command: 'date +%s%N', cwd } });
+    const approveAndRun = async (
+      projectId: string,
+      cwd: string,
+    ): Promise<{ start: number; settled: number; push: number; ack: number }> => {
+      const proposed = await call('POST', `/api/projects/${projectId}/actions`, {
+        agentId: 'agent',
+        actionType: 'terminal',
+        payload: { command: 'date +%s%N', cwd },
+      });
       if (proposed.status !== 'pending') throw new Error(`expected pending, got ${JSON.stringify(proposed)}`);
       const t0 = wallMs();
       const p0 = performance.now();
@@ -138,7 +201,12 @@ async function main(): Promise<void> {
       const settledMs = performance.now() - p0;
       const startedNs = BigInt(String(view.settlement?.result?.stdout ?? '0').trim() || '0');
       if (view.settlement?.status !== 'executed') throw new Error(`not executed: ${JSON.stringify(view)}`);
-      return { start: Number(startedNs / 1000n) / 1000 - t0, settled: settledMs, push: pushedAt - t0, ack: ackedAt - pushedAt };
+      return {
+        start: Number(startedNs / 1000n) / 1000 - t0,
+        settled: settledMs,
+        push: pushedAt - t0,
+        ack: ackedAt - pushedAt,
+      };
     };
     const sandboxedToStart: number[] = [];
     const plainPaired: number[] = [];

@@ -24,8 +24,19 @@ const PHASE_TIMEOUT_MS = 120_000;
 const self = fileURLToPath(import.meta.url);
 
 type Mode = 'floor' | 'gateway';
-interface Stats { rss: number; heap: number; cpuMs: number; sockets: number }
-interface LoadResult { rps: number; p50: number; p99: number; completed: number; errors: number }
+interface Stats {
+  rss: number;
+  heap: number;
+  cpuMs: number;
+  sockets: number;
+}
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  completed: number;
+  errors: number;
+}
 
 // ---------------------------------------------------------------- servers (child processes)
 
@@ -38,7 +49,12 @@ function serverStats(sockets: () => number): Stats {
   gc();
   const memory = process.memoryUsage();
   const cpu = process.cpuUsage();
-  return { rss: memory.rss, heap: memory.heapUsed + memory.external + memory.arrayBuffers, cpuMs: (cpu.user + cpu.system) / 1000, sockets: sockets() };
+  return {
+    rss: memory.rss,
+    heap: memory.heapUsed + memory.external + memory.arrayBuffers,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    sockets: sockets(),
+  };
 }
 
 async function runServer(mode: Mode): Promise<void> {
@@ -64,7 +80,8 @@ async function runServer(mode: Mode): Promise<void> {
 
 // ---------------------------------------------------------------- clients (child process)
 
-const percentile = (sorted: Float64Array, p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+const percentile = (sorted: Float64Array, p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 function openSocket(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
@@ -101,7 +118,13 @@ async function openMany(url: string, count: number, mode: Mode): Promise<WebSock
 
 function summarize(latencies: number[], ms: number, errors: number): LoadResult {
   const sorted = Float64Array.from(latencies).sort();
-  return { rps: latencies.length / (ms / 1000), p50: percentile(sorted, 50), p99: percentile(sorted, 99), completed: latencies.length, errors };
+  return {
+    rps: latencies.length / (ms / 1000),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    completed: latencies.length,
+    errors,
+  };
 }
 
 /** Keeps `window` pushes in flight on each socket for `ms`; round trips measured per push. */
@@ -163,17 +186,24 @@ async function runClient(): Promise<void> {
       // Heartbeats spread over the interval, as independent clients would send them.
       let ref = 0;
       const timers = sockets.map((ws, index) =>
-        setTimeout(() => {
-          const beat = () => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify([null, `h${++ref}`, 'phoenix', 'heartbeat', {}]));
-          beat();
-          timers[index] = setInterval(beat, HEARTBEAT_MS);
-        }, (index / sockets.length) * HEARTBEAT_MS),
+        setTimeout(
+          () => {
+            const beat = () =>
+              ws.readyState === WebSocket.OPEN &&
+              ws.send(JSON.stringify([null, `h${++ref}`, 'phoenix', 'heartbeat', {}]));
+            beat();
+            timers[index] = setInterval(beat, HEARTBEAT_MS);
+          },
+          (index / sockets.length) * HEARTBEAT_MS,
+        ),
       );
       (globalThis as { held?: unknown }).held = { sockets, timers };
       process.send!({ opened: sockets.length, openSeconds });
     } else if (task.kind === 'idle-probe') {
       const { sockets } = (globalThis as unknown as { held: { sockets: WebSocket[] } }).held;
-      const probes = sockets.filter((_ws, index) => index % Math.max(1, Math.floor(sockets.length / 20)) === 0).slice(0, 20);
+      const probes = sockets
+        .filter((_ws, index) => index % Math.max(1, Math.floor(sockets.length / 20)) === 0)
+        .slice(0, 20);
       const latencies: number[] = [];
       const deadline = performance.now() + HOLD_SECONDS * 1000;
       await Promise.all(
@@ -207,7 +237,8 @@ async function runClient(): Promise<void> {
             new Promise<void>((resolve) => {
               let pending = 100;
               ws.on('message', () => --pending === 0 && resolve());
-              for (let t = 0; t < 100; t++) ws.send(JSON.stringify([String(t + 1), String(t + 1), `bench:${s}-${t}`, 'phx_join', {}]));
+              for (let t = 0; t < 100; t++)
+                ws.send(JSON.stringify([String(t + 1), String(t + 1), `bench:${s}-${t}`, 'phx_join', {}]));
             }),
         ),
       );
@@ -228,7 +259,10 @@ async function runClient(): Promise<void> {
 
 function ask<T>(child: ChildProcess, message?: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child did not answer within ${PHASE_TIMEOUT_MS} ms`)), PHASE_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`child did not answer within ${PHASE_TIMEOUT_MS} ms`)),
+      PHASE_TIMEOUT_MS,
+    );
     child.once('message', (answer) => {
       clearTimeout(timer);
       resolve(answer as T);
@@ -255,7 +289,8 @@ async function measure(mode: Mode): Promise<ModeFigures> {
     const { port } = await ask<{ port: number }>(server);
     const url = `ws://127.0.0.1:${port}/socket/websocket?vsn=2.0.0&token=${TOKEN}`;
     const loadResult = await ask<LoadResult>(client, { kind: 'throughput', url, mode });
-    const joins = mode === 'gateway' ? await ask<{ joinsPerSecond: number }>(client, { kind: 'joins', url, mode }) : undefined;
+    const joins =
+      mode === 'gateway' ? await ask<{ joinsPerSecond: number }>(client, { kind: 'joins', url, mode }) : undefined;
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = await ask<Stats>(server, 'stats');
     const opened = await ask<{ opened: number; openSeconds: number }>(client, { kind: 'idle-open', url, mode });
@@ -281,9 +316,13 @@ async function measure(mode: Mode): Promise<ModeFigures> {
 
 async function main(): Promise<void> {
   const limit = Number(execSync('ulimit -n', { shell: '/bin/sh' }).toString().trim());
-  console.log(`ulimit -n = ${limit}; idle sockets = ${IDLE_SOCKETS} (each of server and client holds one fd per socket)`);
+  console.log(
+    `ulimit -n = ${limit}; idle sockets = ${IDLE_SOCKETS} (each of server and client holds one fd per socket)`,
+  );
   if (Number.isFinite(limit) && limit < IDLE_SOCKETS + 500) {
-    console.log(`ulimit -n is too low for ${IDLE_SOCKETS} sockets: raise it (ulimit -n 20000) or set BENCH_IDLE_SOCKETS`);
+    console.log(
+      `ulimit -n is too low for ${IDLE_SOCKETS} sockets: raise it (ulimit -n 20000) or set BENCH_IDLE_SOCKETS`,
+    );
     process.exitCode = 1;
     return;
   }
@@ -297,15 +336,63 @@ async function main(): Promise<void> {
   const throughputRatio = gateway.load.rps / floor.load.rps;
   const memRatio = gateway.memPerSocketRss / floor.memPerSocketRss;
   const rows: Array<[string, string, string, string, string]> = [
-    ['push->reply round trips/s', floor.load.rps.toFixed(0), gateway.load.rps.toFixed(0), throughputRatio.toFixed(2), throughputRatio >= 0.7 ? 'PASS (>= 0.70)' : 'FAIL (>= 0.70)'],
-    ['  p50 latency (loaded)', ms(floor.load.p50), ms(gateway.load.p50), (gateway.load.p50 / floor.load.p50).toFixed(2), ''],
-    ['  p99 latency (loaded)', ms(floor.load.p99), ms(gateway.load.p99), (gateway.load.p99 / floor.load.p99).toFixed(2), ''],
+    [
+      'push->reply round trips/s',
+      floor.load.rps.toFixed(0),
+      gateway.load.rps.toFixed(0),
+      throughputRatio.toFixed(2),
+      throughputRatio >= 0.7 ? 'PASS (>= 0.70)' : 'FAIL (>= 0.70)',
+    ],
+    [
+      '  p50 latency (loaded)',
+      ms(floor.load.p50),
+      ms(gateway.load.p50),
+      (gateway.load.p50 / floor.load.p50).toFixed(2),
+      '',
+    ],
+    [
+      '  p99 latency (loaded)',
+      ms(floor.load.p99),
+      ms(gateway.load.p99),
+      (gateway.load.p99 / floor.load.p99).toFixed(2),
+      '',
+    ],
     ['idle sockets held', String(floor.held), String(gateway.held), '', gateway.held >= IDLE_SOCKETS ? 'PASS' : 'FAIL'],
-    ['  connect(+join) time', `${floor.openSeconds.toFixed(2)} s`, `${gateway.openSeconds.toFixed(2)} s`, (gateway.openSeconds / floor.openSeconds).toFixed(2), ''],
-    ['  memory/socket (RSS)', kb(floor.memPerSocketRss), kb(gateway.memPerSocketRss), memRatio.toFixed(2), memRatio <= 2 ? 'PASS (<= 2.00)' : 'FAIL (<= 2.00)'],
-    ['  memory/socket (JS heap+ext)', kb(floor.memPerSocketHeap), kb(gateway.memPerSocketHeap), (gateway.memPerSocketHeap / floor.memPerSocketHeap).toFixed(2), ''],
-    [`  server CPU, heartbeats/${HEARTBEAT_MS / 1000}s`, `${floor.cpuPercent.toFixed(1)} %`, `${gateway.cpuPercent.toFixed(1)} %`, '', ''],
-    ['  p99 reply while held', ms(floor.probe.p99), ms(gateway.probe.p99), '', gateway.probe.p99 < 100 ? 'PASS (< 100 ms)' : 'FAIL (< 100 ms)'],
+    [
+      '  connect(+join) time',
+      `${floor.openSeconds.toFixed(2)} s`,
+      `${gateway.openSeconds.toFixed(2)} s`,
+      (gateway.openSeconds / floor.openSeconds).toFixed(2),
+      '',
+    ],
+    [
+      '  memory/socket (RSS)',
+      kb(floor.memPerSocketRss),
+      kb(gateway.memPerSocketRss),
+      memRatio.toFixed(2),
+      memRatio <= 2 ? 'PASS (<= 2.00)' : 'FAIL (<= 2.00)',
+    ],
+    [
+      '  memory/socket (JS heap+ext)',
+      kb(floor.memPerSocketHeap),
+      kb(gateway.memPerSocketHeap),
+      (gateway.memPerSocketHeap / floor.memPerSocketHeap).toFixed(2),
+      '',
+    ],
+    [
+      `  server CPU, heartbeats/${HEARTBEAT_MS / 1000}s`,
+      `${floor.cpuPercent.toFixed(1)} %`,
+      `${gateway.cpuPercent.toFixed(1)} %`,
+      '',
+      '',
+    ],
+    [
+      '  p99 reply while held',
+      ms(floor.probe.p99),
+      ms(gateway.probe.p99),
+      '',
+      gateway.probe.p99 < 100 ? 'PASS (< 100 ms)' : 'FAIL (< 100 ms)',
+    ],
     ['joins/s (50 sockets x 100 topics)', '-', (gateway.joinsPerSecond ?? 0).toFixed(0), '', ''],
   ];
   const widths = [36, 14, 14, 7, 16];

@@ -93,7 +93,12 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
  * Times `base` and `other` in alternating rounds (so load changes on a noisy machine hit both
  * alike) and returns the median ns per call of each and the median of the per-round ratios.
  */
-function compare(base: () => void, other: () => void, rounds = 9, targetMsPerRound = 120): { base: number; other: number; ratio: number; spread: string } {
+function compare(
+  base: () => void,
+  other: () => void,
+  rounds = 9,
+  targetMsPerRound = 120,
+): { base: number; other: number; ratio: number; spread: string } {
   const nBase = calibrate(base, targetMsPerRound);
   const nOther = calibrate(other, targetMsPerRound);
   const b: number[] = [];
@@ -104,7 +109,12 @@ function compare(base: () => void, other: () => void, rounds = 9, targetMsPerRou
     o.push(timeOnce(other, nOther));
     ratios.push(o[r]! / b[r]!);
   }
-  return { base: median(b), other: median(o), ratio: median(ratios), spread: `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}` };
+  return {
+    base: median(b),
+    other: median(o),
+    ratio: median(ratios),
+    spread: `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`,
+  };
 }
 
 function overMix<T>(items: readonly T[], each: (item: T) => number): () => void {
@@ -130,7 +140,12 @@ function fmtNs(ns: number): string {
 function scaling(rows: Row[], name: string, build: (n: number) => string, n: number): void {
   const small = input(build(n));
   const large = input(build(n * 10));
-  const { base: tSmall, other: tLarge, ratio, spread } = compare(
+  const {
+    base: tSmall,
+    other: tLarge,
+    ratio,
+    spread,
+  } = compare(
     () => (sink += decide(small).reason.length),
     () => (sink += decide(large).reason.length),
     7,
@@ -138,8 +153,14 @@ function scaling(rows: Row[], name: string, build: (n: number) => string, n: num
   const chars = (i: DecisionInput) => String(i.payload['command']).length;
   // For reference: how the floor itself scales on the same two commands.
   const [cSmall, cLarge] = [String(small.payload['command']), String(large.payload['command'])];
-  const floor = compare(() => (sink += parse(cSmall, literal).length), () => (sink += parse(cLarge, literal).length), 5);
-  console.log(`scaling, ${name}: ${chars(small)} chars ${fmtNs(tSmall)}   ${chars(large)} chars ${fmtNs(tLarge)}   (parse() alone: ${floor.ratio.toFixed(2)}x)`);
+  const floor = compare(
+    () => (sink += parse(cSmall, literal).length),
+    () => (sink += parse(cLarge, literal).length),
+    5,
+  );
+  console.log(
+    `scaling, ${name}: ${chars(small)} chars ${fmtNs(tSmall)}   ${chars(large)} chars ${fmtNs(tLarge)}   (parse() alone: ${floor.ratio.toFixed(2)}x)`,
+  );
   rows.push({ name, value: `${ratio.toFixed(2)}x`, target: '<= 12x', pass: ratio <= 12, spread });
 }
 
@@ -206,8 +227,16 @@ function largestBlock(rows: Row[]): void {
   }
   const sorted = [...attempts].sort((a, b) => a.ms - b.ms);
   const med = sorted[1]!;
-  console.log(`largest event-loop block at the cap (${inputs.length} shapes, 3 attempts): ${attempts.map((a) => `${a.ms.toFixed(1)} ms wall / ${a.cpu.toFixed(1)} ms cpu (${a.shape})`).join(', ')}`);
-  rows.push({ name: 'largest block of one decision', value: `${med.ms.toFixed(1)} ms`, target: '< 50 ms', pass: med.ms < 50, spread: `${sorted[0]!.ms.toFixed(1)}-${sorted[2]!.ms.toFixed(1)} ms` });
+  console.log(
+    `largest event-loop block at the cap (${inputs.length} shapes, 3 attempts): ${attempts.map((a) => `${a.ms.toFixed(1)} ms wall / ${a.cpu.toFixed(1)} ms cpu (${a.shape})`).join(', ')}`,
+  );
+  rows.push({
+    name: 'largest block of one decision',
+    value: `${med.ms.toFixed(1)} ms`,
+    target: '< 50 ms',
+    pass: med.ms < 50,
+    spread: `${sorted[0]!.ms.toFixed(1)}-${sorted[2]!.ms.toFixed(1)} ms`,
+  });
 }
 
 function main(): void {
@@ -222,9 +251,19 @@ function main(): void {
   const floorNs = mix.base / MIX.length;
   const ratio = mix.ratio;
   console.log(`throughput over ${MIX.length} commands (dev mix, DEV preset):`);
-  console.log(`  decide()              ${fmtNs(decideNs).padStart(10)} / call   ${Math.round(1e9 / decideNs).toLocaleString('en')} decisions/s`);
-  console.log(`  shell-quote parse()   ${fmtNs(floorNs).padStart(10)} / call   ${Math.round(1e9 / floorNs).toLocaleString('en')} parses/s (floor)`);
-  rows.push({ name: 'decide / parse floor', value: `${ratio.toFixed(2)}x`, target: '<= 3x', pass: ratio <= 3, spread: mix.spread });
+  console.log(
+    `  decide()              ${fmtNs(decideNs).padStart(10)} / call   ${Math.round(1e9 / decideNs).toLocaleString('en')} decisions/s`,
+  );
+  console.log(
+    `  shell-quote parse()   ${fmtNs(floorNs).padStart(10)} / call   ${Math.round(1e9 / floorNs).toLocaleString('en')} parses/s (floor)`,
+  );
+  rows.push({
+    name: 'decide / parse floor',
+    value: `${ratio.toFixed(2)}x`,
+    target: '<= 3x',
+    pass: ratio <= 3,
+    spread: mix.spread,
+  });
 
   // Many fragments; each group cds in and back out, so the effective cwd stays short.
   const group = 'cd src && pnpm test && cat README.md | grep x && cd ..';
@@ -234,7 +273,12 @@ function main(): void {
   scaling(rows, 'command 10x longer (cd chain)', (n) => Array.from({ length: n * 2 }, () => 'cd sub').join(' && '), 40);
   // Runners stacked on runners: each level hands a command line to the next (`eval`, `watch`,
   // `find -exec`); a bounded number of them is analysed, so the work stays linear, not a power.
-  scaling(rows, 'command 10x longer (stacked runners)', (n) => `${'eval watch find . -exec '.repeat(n)}ls ${'x '.repeat(n * 20)}`, 10);
+  scaling(
+    rows,
+    'command 10x longer (stacked runners)',
+    (n) => `${'eval watch find . -exec '.repeat(n)}ls ${'x '.repeat(n * 20)}`,
+    10,
+  );
 
   // Issue 9 A.7: the crafted shapes that took seconds before the linear reader.
   scaling(rows, 'crafted: thousands of assignments', (n) => `${'A=1 '.repeat(n)}ls`, 1_500);
@@ -250,21 +294,37 @@ function main(): void {
   const slashes = (n: number): DecisionInput => input(`cat ${ROOT}${'/'.repeat(n)}src/x.ts`);
   const tenK = slashes(6_000);
   const hundredK = slashes(60_000);
-  const { base: slashShort, other: slashLong, ratio: slashRatio, spread: slashSpread } = compare(
+  const {
+    base: slashShort,
+    other: slashLong,
+    ratio: slashRatio,
+    spread: slashSpread,
+  } = compare(
     () => (sink += decide(tenK).reason.length),
     () => (sink += decide(hundredK).reason.length),
     7,
   );
   console.log(`scaling, slashes:         6 000 ${fmtNs(slashShort)}   60 000 ${fmtNs(slashLong)}`);
-  rows.push({ name: 'path of 60 000 vs 6 000 slashes', value: `${slashRatio.toFixed(2)}x`, target: '<= 12x', pass: slashRatio <= 12, spread: slashSpread });
+  rows.push({
+    name: 'path of 60 000 vs 6 000 slashes',
+    value: `${slashRatio.toFixed(2)}x`,
+    target: '<= 12x',
+    pass: slashRatio <= 12,
+    spread: slashSpread,
+  });
 
   largestBlock(rows);
 
   console.log('');
   const width = Math.max(...rows.map((r) => r.name.length));
   console.log(`${'check'.padEnd(width)}  ${'measured'.padStart(9)}  ${'target'.padEnd(7)}  result  rounds (min-max)`);
-  for (const r of rows) console.log(`${r.name.padEnd(width)}  ${r.value.padStart(9)}  ${r.target.padEnd(7)}  ${r.pass ? 'PASS' : 'FAIL'}    ${r.spread ?? ''}`);
-  console.log(`\n(alternating rounds after warm-up, medians; ${WALL ? 'wall' : 'CPU'} time; node ${process.version}; sink ${sink > 0 ? 'ok' : 'empty'})`);
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(width)}  ${r.value.padStart(9)}  ${r.target.padEnd(7)}  ${r.pass ? 'PASS' : 'FAIL'}    ${r.spread ?? ''}`,
+    );
+  console.log(
+    `\n(alternating rounds after warm-up, medians; ${WALL ? 'wall' : 'CPU'} time; node ${process.version}; sink ${sink > 0 ? 'ok' : 'empty'})`,
+  );
 }
 
 main();

@@ -18,11 +18,28 @@ export interface StartSamples {
 
 async function startMs(root: string, sandboxed: boolean): Promise<number> {
   const command = 'date +%s%N';
-  const launch = launchFor({ command, root, cwd: root, env: process.env, backend: sandboxed ? 'bwrap' : null, network: true, seccomp: true });
+  const launch = launchFor({
+    command,
+    root,
+    cwd: root,
+    env: process.env,
+    backend: sandboxed ? 'bwrap' : null,
+    network: true,
+    seccomp: true,
+  });
   const t0 = wallMs();
-  const outcome = await runCommand({ command, launch, cwd: root, timeoutMs: 10_000, killGraceMs: 500, maxOutputBytes: 4096, env: launch.env });
+  const outcome = await runCommand({
+    command,
+    launch,
+    cwd: root,
+    timeoutMs: 10_000,
+    killGraceMs: 500,
+    maxOutputBytes: 4096,
+    env: launch.env,
+  });
   launch.cleanup();
-  if (outcome.exitCode !== 0) throw new Error(`start probe failed (${sandboxed ? 'sandboxed' : 'plain'}): ${outcome.stderr}`);
+  if (outcome.exitCode !== 0)
+    throw new Error(`start probe failed (${sandboxed ? 'sandboxed' : 'plain'}): ${outcome.stderr}`);
   return Number(BigInt(outcome.stdout.trim()) / 1000n) / 1000 - t0;
 }
 

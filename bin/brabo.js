@@ -4,7 +4,9 @@
 // checkout, ./bin/brabo runs the TypeScript sources and installs what it needs.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
-  process.stderr.write(`brabo: node_too_old: this is Node ${process.versions.node}, brabo needs Node >= 22.18; install Node 24 (https://nodejs.org or your package manager) and run again\n`);
+  process.stderr.write(
+    `brabo: node_too_old: this is Node ${process.versions.node}, brabo needs Node >= 22.18; install Node 24 (https://nodejs.org or your package manager) and run again\n`,
+  );
   process.exit(1);
 }
 // Like bin/brabo's --disable-warning=ExperimentalWarning: Node 22 calls node:sqlite

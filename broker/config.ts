@@ -35,8 +35,7 @@ export interface DockerBrokerConfig {
 }
 
 export type DockerEndpoint =
-  | { kind: 'unix'; socketPath: string }
-  | { kind: 'tcp'; host: string; port: number; protocol: 'http' | 'https' };
+  { kind: 'unix'; socketPath: string } | { kind: 'tcp'; host: string; port: number; protocol: 'http' | 'https' };
 
 export interface ResolvedBrokerConfig {
   endpoint: DockerEndpoint;
@@ -77,10 +76,16 @@ function resolveEndpoint(config: DockerBrokerConfig, env: NodeJS.ProcessEnv): Do
   if (config.socketPath) return { kind: 'unix', socketPath: config.socketPath };
   const host = config.dockerHost ?? env.DOCKER_HOST;
   if (!host) return { kind: 'unix', socketPath: DEFAULT_SOCKET_PATH };
-  if (host.startsWith('unix://')) return { kind: 'unix', socketPath: host.slice('unix://'.length) || DEFAULT_SOCKET_PATH };
+  if (host.startsWith('unix://'))
+    return { kind: 'unix', socketPath: host.slice('unix://'.length) || DEFAULT_SOCKET_PATH };
   const url = new URL(host.includes('//') ? host : `tcp://${host}`);
   const tls = env.DOCKER_TLS_VERIFY === '1' || url.port === '2376' || url.protocol === 'https:';
-  return { kind: 'tcp', host: url.hostname, port: Number(url.port || (tls ? 2376 : 2375)), protocol: tls ? 'https' : 'http' };
+  return {
+    kind: 'tcp',
+    host: url.hostname,
+    port: Number(url.port || (tls ? 2376 : 2375)),
+    protocol: tls ? 'https' : 'http',
+  };
 }
 
 /** How an operator would write the endpoint: `unix:///var/run/docker.sock`, `tcp://h:2375`. */

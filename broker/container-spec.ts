@@ -31,7 +31,8 @@ export const IDLE_ENTRYPOINT = ['sh', '-c', 'trap "exit 0" TERM INT; while :; do
 
 export function validateProjectId(projectId: unknown): string | undefined {
   if (typeof projectId !== 'string' || projectId.length === 0) return 'the project id is empty';
-  if (projectId.length > MAX_PROJECT_ID_LENGTH) return `the project id is longer than ${MAX_PROJECT_ID_LENGTH} characters`;
+  if (projectId.length > MAX_PROJECT_ID_LENGTH)
+    return `the project id is longer than ${MAX_PROJECT_ID_LENGTH} characters`;
   if (/[\0\n\r]/.test(projectId)) return 'the project id contains control characters';
   return undefined;
 }
@@ -80,7 +81,11 @@ export function validateWorkspacePath(path: unknown): BrokerFailure | undefined 
   return undefined;
 }
 
-export function createOptions(config: ResolvedBrokerConfig, spec: ContainerSpec, protectedMounts: ProtectedMount[]): ContainerCreateOptions {
+export function createOptions(
+  config: ResolvedBrokerConfig,
+  spec: ContainerSpec,
+  protectedMounts: ProtectedMount[],
+): ContainerCreateOptions {
   const memory = spec.resources.memoryMb * MIB;
   return {
     name: containerName(config, spec.projectId),
@@ -104,7 +109,12 @@ export function createOptions(config: ResolvedBrokerConfig, spec: ContainerSpec,
       // Docker mounts parents before children: /work, then /work/.git, then the read-only files.
       Mounts: [
         { Type: 'bind', Source: spec.workspaceHostPath, Target: WORKSPACE_MOUNT, ReadOnly: false },
-        ...protectedMounts.map((mount) => ({ Type: 'bind' as const, Source: mount.source, Target: mount.target, ReadOnly: mount.readOnly })),
+        ...protectedMounts.map((mount) => ({
+          Type: 'bind' as const,
+          Source: mount.source,
+          Target: mount.target,
+          ReadOnly: mount.readOnly,
+        })),
       ],
       NanoCpus: Math.round(spec.resources.cpus * 1e9),
       Memory: memory,

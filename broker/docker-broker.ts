@@ -4,20 +4,37 @@ import Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { describeEndpoint, type DockerBrokerConfig, type ResolvedBrokerConfig, resolveConfig } from './config.ts';
 import {
-  containerName, createOptions, LABEL_PROJECT, labelFilters, validateProjectId,
-  validateResources, validateWorkspacePath,
+  containerName,
+  createOptions,
+  LABEL_PROJECT,
+  labelFilters,
+  validateProjectId,
+  validateResources,
+  validateWorkspacePath,
 } from './container-spec.ts';
 import { runExec } from './exec.ts';
 import {
-  brokerError, classifyDockerError, containerNotRunning, cwdOutsideWorkspace, dockerErrorFacts, failed,
-  resourceLimitInvalid, succeeded,
+  brokerError,
+  classifyDockerError,
+  containerNotRunning,
+  cwdOutsideWorkspace,
+  dockerErrorFacts,
+  failed,
+  resourceLimitInvalid,
+  succeeded,
 } from './failures.ts';
 import { KeyedSerializer } from './keyed-serializer.ts';
 import { checkCwdLexically } from './paths.ts';
 import { parseOwner, prepareProtectedPaths, type ProtectedMount } from './protected-paths.ts';
 import { probeWorkspaceWritable } from './write-probe.ts';
 import type {
-  BrokerFailure, BrokerResult, ContainerBrokerPort, ContainerInfo, ContainerSpec, ContainerState, ExecOutcome,
+  BrokerFailure,
+  BrokerResult,
+  ContainerBrokerPort,
+  ContainerInfo,
+  ContainerSpec,
+  ContainerState,
+  ExecOutcome,
   ExecRequest,
 } from './port.ts';
 
@@ -123,10 +140,18 @@ export class DockerBroker implements ContainerBrokerPort {
     if (!cwd.ok) return failed(cwdOutsideWorkspace(String(request.cwd), cwd.reason));
     const timeoutMs = request.timeoutMs ?? this.config.defaultTimeoutMs;
     const maxOutputBytes = request.maxOutputBytes ?? this.config.defaultMaxOutputBytes;
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return failed(resourceLimitInvalid('timeoutMs', timeoutMs, 'it must be a positive whole number of milliseconds'));
-    if (!Number.isInteger(maxOutputBytes) || maxOutputBytes < 0) return failed(resourceLimitInvalid('maxOutputBytes', maxOutputBytes, 'it must be a whole number of bytes'));
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+      return failed(resourceLimitInvalid('timeoutMs', timeoutMs, 'it must be a positive whole number of milliseconds'));
+    if (!Number.isInteger(maxOutputBytes) || maxOutputBytes < 0)
+      return failed(resourceLimitInvalid('maxOutputBytes', maxOutputBytes, 'it must be a whole number of bytes'));
 
-    const plan = { command: request.command, cwd: cwd.cwd, timeoutMs, maxOutputBytes, ...(request.onOutput ? { onOutput: request.onOutput } : {}) };
+    const plan = {
+      command: request.command,
+      cwd: cwd.cwd,
+      timeoutMs,
+      maxOutputBytes,
+      ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+    };
     const run = async (found: Found) =>
       runExec({ docker: this.docker, containerId: found.id, projectId, memoryMb: found.memoryMb }, plan, {
         endpoint: this.endpoint,
@@ -154,13 +179,22 @@ export class DockerBroker implements ContainerBrokerPort {
     const image = spec.image ?? this.config.defaultImage;
     // Every start: a protected file deleted on the host since is created again before Docker
     // needs it as a mount source, and a container whose mounts miss one is replaced.
-    const prepared = this.config.protectProjectFiles ? await prepareProtectedPaths(spec.workspaceHostPath, parseOwner(this.config.user)) : [];
+    const prepared = this.config.protectProjectFiles
+      ? await prepareProtectedPaths(spec.workspaceHostPath, parseOwner(this.config.user))
+      : [];
     if (!Array.isArray(prepared)) throw new FailureSignal(prepared);
     let found = await this.#find(spec.projectId);
-    if (found !== undefined && this.config.protectProjectFiles && !prepared.every((mount) => found?.mounts.has(mountKey(mount.target, !mount.readOnly)))) {
+    if (
+      found !== undefined &&
+      this.config.protectProjectFiles &&
+      !prepared.every((mount) => found?.mounts.has(mountKey(mount.target, !mount.readOnly)))
+    ) {
       // Made before the read-only mounts existed: its mounts cannot be changed, so it is replaced
       // (the project folder is a bind mount and survives).
-      this.#log.warn({ projectId: spec.projectId, containerId: found.id }, 'container lacks some read-only protected mounts (made before them, or the project gained a hooksPath/include/hook link since); recreating it');
+      this.#log.warn(
+        { projectId: spec.projectId, containerId: found.id },
+        'container lacks some read-only protected mounts (made before them, or the project gained a hooksPath/include/hook link since); recreating it',
+      );
       await this.#removeById(found.id);
       found = undefined;
     }
@@ -176,10 +210,17 @@ export class DockerBroker implements ContainerBrokerPort {
       this.#known.set(spec.projectId, found);
     }
     const target = { docker: this.docker, containerId: found.id, projectId: spec.projectId, memoryMb: found.memoryMb };
-    const notWritable = await probeWorkspaceWritable(target, { endpoint: this.endpoint, logger: this.#log }, { hostPath: spec.workspaceHostPath, user: this.config.user });
+    const notWritable = await probeWorkspaceWritable(
+      target,
+      { endpoint: this.endpoint, logger: this.#log },
+      { hostPath: spec.workspaceHostPath, user: this.config.user },
+    );
     if (notWritable !== undefined) {
       // A container that cannot edit its project is not a started one: stop it, report why.
-      await this.docker.getContainer(found.id).stop({ t: this.config.stopTimeoutSec }).catch(() => undefined);
+      await this.docker
+        .getContainer(found.id)
+        .stop({ t: this.config.stopTimeoutSec })
+        .catch(() => undefined);
       this.#known.set(spec.projectId, { ...found, state: 'stopped' });
       throw new FailureSignal(notWritable);
     }
@@ -194,7 +235,13 @@ export class DockerBroker implements ContainerBrokerPort {
         const created = await this.docker.createContainer(options);
         this.#log.info({ projectId: spec.projectId, containerId: created.id }, 'container created');
         const mounts = new Set(protectedMounts.map((mount) => mountKey(mount.target, !mount.readOnly)));
-        return { id: created.id, state: 'stopped', image: options.Image ?? '', memoryMb: spec.resources.memoryMb, mounts };
+        return {
+          id: created.id,
+          state: 'stopped',
+          image: options.Image ?? '',
+          memoryMb: spec.resources.memoryMb,
+          mounts,
+        };
       } catch (error) {
         if (dockerErrorFacts(error).statusCode !== 409) throw error;
         // Another process created it first (same deterministic name): use theirs. The engine
@@ -205,8 +252,12 @@ export class DockerBroker implements ContainerBrokerPort {
           if (theirs !== undefined) return theirs;
         }
         if (attempt === CREATE_ATTEMPTS) {
-          throw new FailureSignal(brokerError(`create the container of project ${spec.projectId}`,
-            `the name "${containerName(this.config, spec.projectId)}" is taken by a container this broker does not manage; remove or rename it`));
+          throw new FailureSignal(
+            brokerError(
+              `create the container of project ${spec.projectId}`,
+              `the name "${containerName(this.config, spec.projectId)}" is taken by a container this broker does not manage; remove or rename it`,
+            ),
+          );
         }
       }
     }
@@ -233,10 +284,14 @@ export class DockerBroker implements ContainerBrokerPort {
     // The container we know is removed while the label lookup runs; the lookup then catches a
     // container another process put in its place.
     const known = this.#known.get(projectId);
-    const [found] = await Promise.all([this.#find(projectId), known === undefined ? undefined : this.#removeById(known.id)]);
+    const [found] = await Promise.all([
+      this.#find(projectId),
+      known === undefined ? undefined : this.#removeById(known.id),
+    ]);
     this.#known.delete(projectId);
     if (found !== undefined && found.id !== known?.id) await this.#removeById(found.id);
-    if (found !== undefined || known !== undefined) this.#log.info({ projectId, containerId: found?.id ?? known?.id }, 'container removed');
+    if (found !== undefined || known !== undefined)
+      this.#log.info({ projectId, containerId: found?.id ?? known?.id }, 'container removed');
     return info(projectId, undefined);
   }
 
@@ -246,19 +301,24 @@ export class DockerBroker implements ContainerBrokerPort {
     } catch (error) {
       const facts = dockerErrorFacts(error);
       // 404: already gone; 409 "removal already in progress": someone else is removing it.
-      if (facts.statusCode !== 404 && !(facts.statusCode === 409 && /already in progress/i.test(facts.message))) throw error;
+      if (facts.statusCode !== 404 && !(facts.statusCode === 409 && /already in progress/i.test(facts.message)))
+        throw error;
     }
   }
 
   /** The project's container by label; the oldest wins if a foreign race ever made two. */
   async #find(projectId: string): Promise<Found | undefined> {
-    const rows = await this.docker.listContainers({ all: true, filters: { label: labelFilters(this.config, projectId) } });
+    const rows = await this.docker.listContainers({
+      all: true,
+      filters: { label: labelFilters(this.config, projectId) },
+    });
     const row = rows.sort((a, b) => a.Created - b.Created)[0];
     if (row === undefined) {
       this.#known.delete(projectId);
       return undefined;
     }
-    if (rows.length > 1) this.#log.warn({ projectId, containers: rows.map((r) => r.Id) }, 'more than one container for one project');
+    if (rows.length > 1)
+      this.#log.warn({ projectId, containers: rows.map((r) => r.Id) }, 'more than one container for one project');
     const found: Found = {
       id: row.Id,
       state: dockerState(row.State),

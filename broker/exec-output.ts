@@ -42,10 +42,7 @@ export class OutputCollector extends Writable {
   }
 }
 
-export type ExecHeader =
-  | { kind: 'pid'; pid: number }
-  | { kind: 'outside'; resolved: string }
-  | { kind: 'missing' };
+export type ExecHeader = { kind: 'pid'; pid: number } | { kind: 'outside'; resolved: string } | { kind: 'missing' };
 
 /** A header line is short; anything longer without a newline is not one. */
 const MAX_HEADER_BYTES = 8192;
@@ -95,7 +92,8 @@ export class StdoutHeaderSplitter extends Writable {
       return callback();
     }
     this.#pending = undefined;
-    const header = newline === -1 ? undefined : parseHeader(buffered.subarray(0, newline).toString('utf8'), this.#nonce);
+    const header =
+      newline === -1 ? undefined : parseHeader(buffered.subarray(0, newline).toString('utf8'), this.#nonce);
     if (header === undefined) {
       this.#pass(buffered);
     } else {
@@ -112,7 +110,8 @@ export class StdoutHeaderSplitter extends Writable {
       const buffered = this.#pending;
       this.#pending = undefined;
       const newline = buffered.indexOf(0x0a);
-      const header = newline === -1 ? undefined : parseHeader(buffered.subarray(0, newline).toString('utf8'), this.#nonce);
+      const header =
+        newline === -1 ? undefined : parseHeader(buffered.subarray(0, newline).toString('utf8'), this.#nonce);
       if (header === undefined) this.#tail = buffered;
       else {
         this.#onHeader(header);

@@ -14,8 +14,17 @@ import type { Logger } from 'pino';
 import { OutputCollector, StdoutHeaderSplitter, type ExecHeader } from './exec-output.ts';
 import { supervisorCmd, TICK_MS } from './exec-supervisor.ts';
 import {
-  brokerError, classifyDockerError, commandTimeout, containerNotRunning, cwdOutsideWorkspace,
-  dockerErrorFacts, execInterrupted, failed, isConnectionError, oomKilled, succeeded,
+  brokerError,
+  classifyDockerError,
+  commandTimeout,
+  containerNotRunning,
+  cwdOutsideWorkspace,
+  dockerErrorFacts,
+  execInterrupted,
+  failed,
+  isConnectionError,
+  oomKilled,
+  succeeded,
 } from './failures.ts';
 import type { BrokerFailure, BrokerResult, ExecOutcome } from './port.ts';
 
@@ -66,7 +75,11 @@ export interface ExecEnvironment {
 
 type ExitState = { kind: 'exited'; exitCode: number } | { kind: 'running' } | { kind: 'unreachable'; cause: string };
 
-export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvironment): Promise<BrokerResult<ExecOutcome>> {
+export async function runExec(
+  target: ExecTarget,
+  plan: ExecPlan,
+  env: ExecEnvironment,
+): Promise<BrokerResult<ExecOutcome>> {
   const nonce = randomBytes(12).toString('hex');
   const started = Date.now();
   const log = env.logger.child({ projectId: target.projectId, containerId: target.containerId, execTag: nonce });
@@ -130,7 +143,10 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
 
   let fallbackKilled: boolean | undefined;
   if (first === 'timeout') {
-    log.warn({ timeoutMs: plan.timeoutMs, pid: header?.kind === 'pid' ? header.pid : undefined }, 'exec timed out, asking its supervisor to kill it');
+    log.warn(
+      { timeoutMs: plan.timeoutMs, pid: header?.kind === 'pid' ? header.pid : undefined },
+      'exec timed out, asking its supervisor to kill it',
+    );
     tell('kill');
     const closed = await Promise.race([streamDone.then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
     if (!closed) {
@@ -144,10 +160,18 @@ export async function runExec(target: ExecTarget, plan: ExecPlan, env: ExecEnvir
   const durationMs = Date.now() - started;
 
   if (header?.kind === 'outside') {
-    return failed(cwdOutsideWorkspace(plan.cwd, `it resolves to "${header.resolved}" inside the container`, header.resolved));
+    return failed(
+      cwdOutsideWorkspace(plan.cwd, `it resolves to "${header.resolved}" inside the container`, header.resolved),
+    );
   }
   if (header?.kind === 'missing') {
-    return failed(brokerError('run the command', `the working directory "${plan.cwd}" does not exist or is not accessible in the container; create it or pass an existing directory`, { cwd: plan.cwd, reason: 'cwd_not_found' }));
+    return failed(
+      brokerError(
+        'run the command',
+        `the working directory "${plan.cwd}" does not exist or is not accessible in the container; create it or pass an existing directory`,
+        { cwd: plan.cwd, reason: 'cwd_not_found' },
+      ),
+    );
   }
   if (first === 'timeout' || trailer?.reason === 'timeout' || trailer?.reason === 'kill') {
     return failed(commandTimeout(plan.timeoutMs, fallbackKilled ?? trailer?.confirmed === true));
@@ -190,16 +214,33 @@ function tapOf(plan: ExecPlan, stream: 'stdout' | 'stderr'): ((chunk: Buffer) =>
  * never ran / was killed. The outcome is unknown unless the wrapper never started at all.
  */
 async function interrupted(
-  target: ExecTarget, exec: Docker.Exec, header: ExecHeader | undefined, nonce: string, log: Logger,
-  streamError: Error | undefined, stderr: OutputCollector,
+  target: ExecTarget,
+  exec: Docker.Exec,
+  header: ExecHeader | undefined,
+  nonce: string,
+  log: Logger,
+  streamError: Error | undefined,
+  stderr: OutputCollector,
 ): Promise<BrokerResult<ExecOutcome>> {
   const exit = await waitForExit(exec);
   // 126/127 with the engine's or the shell's own error message, and no header: docker-init or sh
   // could not be run at all. Without a message it is no proof: a stream cut as the exec started
   // also ends as 126 while the command runs (seen in the proxy chaos test).
   const said = stderr.text().trim().slice(0, 500);
-  if (header === undefined && streamError === undefined && exit.kind === 'exited' && (exit.exitCode === 126 || exit.exitCode === 127) && said !== '') {
-    return failed(brokerError('run the command', `the engine could not start the exec supervisor (exit code ${exit.exitCode}: ${said}), so the command did not run`, { exitCode: exit.exitCode }));
+  if (
+    header === undefined &&
+    streamError === undefined &&
+    exit.kind === 'exited' &&
+    (exit.exitCode === 126 || exit.exitCode === 127) &&
+    said !== ''
+  ) {
+    return failed(
+      brokerError(
+        'run the command',
+        `the engine could not start the exec supervisor (exit code ${exit.exitCode}: ${said}), so the command did not run`,
+        { exitCode: exit.exitCode },
+      ),
+    );
   }
   if (exit.kind === 'unreachable') {
     log.error({ cause: exit.cause }, 'exec interrupted: engine unreachable');
@@ -214,7 +255,17 @@ async function interrupted(
 }
 
 /** Errors raised before a request could reach the engine: nothing was started. */
-const NEVER_CONNECTED = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTSOCK', 'ENOTDIR']);
+const NEVER_CONNECTED = new Set([
+  'ENOENT',
+  'ECONNREFUSED',
+  'EACCES',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTSOCK',
+  'ENOTDIR',
+]);
 
 /**
  * The start request failed. "Not run" only when that is certain: the engine answered with an
@@ -222,24 +273,37 @@ const NEVER_CONNECTED = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ENOTFOUND'
  * the command may have started (its closed input then makes the supervisor kill it): unknown.
  */
 async function startNotConfirmed(
-  exec: Docker.Exec, error: unknown, context: { target: ExecTarget; endpoint: string; nonce: string; log: Logger },
+  exec: Docker.Exec,
+  error: unknown,
+  context: { target: ExecTarget; endpoint: string; nonce: string; log: Logger },
 ): Promise<BrokerFailure> {
   const { target, endpoint, nonce, log } = context;
   const facts = dockerErrorFacts(error);
-  if (facts.statusCode !== undefined || (facts.errno !== undefined && NEVER_CONNECTED.has(facts.errno))) return startFailure(error, target, endpoint);
+  if (facts.statusCode !== undefined || (facts.errno !== undefined && NEVER_CONNECTED.has(facts.errno)))
+    return startFailure(error, target, endpoint);
   const info = await exec.inspect().catch(() => undefined);
   const exited = info !== undefined && !info.Running && typeof info.ExitCode === 'number';
   // Running with no attached connection: its input may never close, so kill it by its tag.
   const stopped = exited || (info?.Running === true && (await killExec(target, undefined, nonce, log)));
-  log.error({ err: facts, started: info === undefined ? 'unknown' : Boolean(info.Pid) || info.Running || exited, stopped }, 'exec start interrupted');
-  return execInterrupted(target.projectId, stopped, `the connection broke while the command was being started (${facts.errno ?? facts.message})`);
+  log.error(
+    { err: facts, started: info === undefined ? 'unknown' : Boolean(info.Pid) || info.Running || exited, stopped },
+    'exec start interrupted',
+  );
+  return execInterrupted(
+    target.projectId,
+    stopped,
+    `the connection broke while the command was being started (${facts.errno ?? facts.message})`,
+  );
 }
 
 function startFailure(error: unknown, target: ExecTarget, endpoint: string) {
   const facts = dockerErrorFacts(error);
   if (facts.statusCode === 409) return containerNotRunning(target.projectId, 'not running');
   if (facts.statusCode === 404) return containerNotRunning(target.projectId, 'absent');
-  return classifyDockerError(error, { endpoint, action: `run a command in the container of project ${target.projectId}` });
+  return classifyDockerError(error, {
+    endpoint,
+    action: `run a command in the container of project ${target.projectId}`,
+  });
 }
 
 async function waitForExit(exec: Docker.Exec): Promise<ExitState> {
@@ -257,7 +321,12 @@ async function waitForExit(exec: Docker.Exec): Promise<ExitState> {
 }
 
 /** Kills the command's process group (and anything carrying its tag) from a second exec. */
-async function killExec(target: ExecTarget, header: ExecHeader | undefined, nonce: string, log: Logger): Promise<boolean> {
+async function killExec(
+  target: ExecTarget,
+  header: ExecHeader | undefined,
+  nonce: string,
+  log: Logger,
+): Promise<boolean> {
   const pgid = header?.kind === 'pid' ? header.pid : 0;
   const container = target.docker.getContainer(target.containerId);
   for (const wait of KILL_ATTEMPT_DELAYS_MS) {
@@ -304,7 +373,10 @@ async function sawOomKill(target: ExecTarget, startedMs: number): Promise<boolea
       });
       if ((await readAll(events)).trim().length > 0) return true;
     } catch {
-      const info = await target.docker.getContainer(target.containerId).inspect().catch(() => undefined);
+      const info = await target.docker
+        .getContainer(target.containerId)
+        .inspect()
+        .catch(() => undefined);
       return info?.State.OOMKilled === true;
     }
   }
@@ -312,7 +384,10 @@ async function sawOomKill(target: ExecTarget, startedMs: number): Promise<boolea
 }
 
 async function memoryLimitMb(target: ExecTarget): Promise<number | undefined> {
-  const info = await target.docker.getContainer(target.containerId).inspect().catch(() => undefined);
+  const info = await target.docker
+    .getContainer(target.containerId)
+    .inspect()
+    .catch(() => undefined);
   const bytes = info?.HostConfig.Memory;
   return typeof bytes === 'number' && bytes > 0 ? Math.round(bytes / (1024 * 1024)) : undefined;
 }

@@ -36,7 +36,7 @@ export function containerNotRunning(projectId: string, state: string): BrokerFai
   return failure(
     'container_not_running',
     `The dev container of project ${projectId} is ${state}, so the command was not run. ` +
-      'Start the container first (a container_start action, or the broker\'s start()), then run the command again.',
+      "Start the container first (a container_start action, or the broker's start()), then run the command again.",
     { projectId, state },
   );
 }
@@ -63,7 +63,9 @@ export function commandTimeout(timeoutMs: number, killed: boolean): BrokerFailur
   return failure(
     'command_timeout',
     `The command did not finish within ${timeoutMs} ms and was killed` +
-      (killed ? ' with every process it started.' : '; the kill could not be confirmed, check the container for leftover processes.'),
+      (killed
+        ? ' with every process it started.'
+        : '; the kill could not be confirmed, check the container for leftover processes.'),
     { timeoutMs, killed },
   );
 }
@@ -109,8 +111,19 @@ export function brokerError(action: string, cause: string, detail?: Record<strin
 
 /** Errors from Node's socket layer: the engine is not there (or went away). */
 const CONNECTION_ERRNOS = new Set([
-  'ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EACCES', 'EHOSTUNREACH',
-  'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'ENOTSOCK', 'ENOTDIR',
+  'ENOENT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EACCES',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+  'ENOTSOCK',
+  'ENOTDIR',
 ]);
 
 /** What docker-modem puts on an error: HTTP status and body, or the socket errno. */
@@ -134,7 +147,10 @@ export function dockerErrorFacts(error: unknown): DockerErrorFacts {
 
 export function isConnectionError(error: unknown): boolean {
   const facts = dockerErrorFacts(error);
-  return facts.statusCode === undefined && (facts.errno === undefined ? /socket hang up/i.test(facts.message) : CONNECTION_ERRNOS.has(facts.errno));
+  return (
+    facts.statusCode === undefined &&
+    (facts.errno === undefined ? /socket hang up/i.test(facts.message) : CONNECTION_ERRNOS.has(facts.errno))
+  );
 }
 
 export interface ClassifyContext {

@@ -49,7 +49,10 @@ class Unsafe extends Error {}
  * Creates what is missing (owned by the container user) and returns the mounts, parents first.
  * Nothing is created outside `workspace`.
  */
-export async function prepareProtectedPaths(workspace: string, owner: Owner): Promise<ProtectedMount[] | BrokerFailure> {
+export async function prepareProtectedPaths(
+  workspace: string,
+  owner: Owner,
+): Promise<ProtectedMount[] | BrokerFailure> {
   const mounts: ProtectedMount[] = [];
   const toTarget = (hostPath: string) => join(WORKSPACE_MOUNT, relative(workspace, hostPath));
   const make = async (path: string, kind: 'file' | 'dir', content = ''): Promise<'file' | 'dir'> => {
@@ -75,9 +78,13 @@ export async function prepareProtectedPaths(workspace: string, owner: Owner): Pr
     throw new Unsafe(`${path} is neither a regular file nor a folder`);
   };
   const protectGitDir = async (gitDir: string) => {
-    for (const [name, kind] of [['hooks', 'dir'], ['config', 'file']] as const) {
+    for (const [name, kind] of [
+      ['hooks', 'dir'],
+      ['config', 'file'],
+    ] as const) {
       const path = join(gitDir, name);
-      if ((await make(path, kind)) !== kind) throw new Unsafe(`${path} is not a ${kind === 'dir' ? 'folder' : 'regular file'}`);
+      if ((await make(path, kind)) !== kind)
+        throw new Unsafe(`${path} is not a ${kind === 'dir' ? 'folder' : 'regular file'}`);
       mounts.push({ source: path, target: toTarget(path), readOnly: true });
     }
     const commondir = join(gitDir, 'commondir');
@@ -86,7 +93,10 @@ export async function prepareProtectedPaths(workspace: string, owner: Owner): Pr
     const common = resolve(gitDir, (await readFile(commondir, 'utf8')).trim() || '.');
     if (common !== gitDir && isInside(workspace, common)) {
       // A linked worktree's common folder inside the project: its config and hooks count too.
-      for (const [name, kind] of [['hooks', 'dir'], ['config', 'file']] as const) {
+      for (const [name, kind] of [
+        ['hooks', 'dir'],
+        ['config', 'file'],
+      ] as const) {
         const path = join(common, name);
         if ((await make(path, kind)) === kind) mounts.push({ source: path, target: toTarget(path), readOnly: true });
       }
@@ -122,18 +132,22 @@ export async function prepareProtectedPaths(workspace: string, owner: Owner): Pr
         const hook = join(folder, name);
         if (!(await lstat(hook)).isSymbolicLink()) continue;
         const target = await realpath(hook).catch(() => undefined);
-        if (target === undefined) throw new Unsafe(`${hook} is a symbolic link to nothing (a command could create its target)`);
-        if (isInside(await realpath(workspace), target)) protect(join(workspace, relative(await realpath(workspace), target)));
+        if (target === undefined)
+          throw new Unsafe(`${hook} is a symbolic link to nothing (a command could create its target)`);
+        if (isInside(await realpath(workspace), target))
+          protect(join(workspace, relative(await realpath(workspace), target)));
       }
     }
   };
   const protect = (path: string) => {
-    if (!mounts.some((mount) => mount.source === path)) mounts.push({ source: path, target: toTarget(path), readOnly: true });
+    if (!mounts.some((mount) => mount.source === path))
+      mounts.push({ source: path, target: toTarget(path), readOnly: true });
   };
 
   try {
     const permissions = join(workspace, PERMISSIONS_FILE);
-    if ((await make(permissions, 'file', EMPTY_PERMISSIONS)) !== 'file') throw new Unsafe(`${permissions} is not a regular file`);
+    if ((await make(permissions, 'file', EMPTY_PERMISSIONS)) !== 'file')
+      throw new Unsafe(`${permissions} is not a regular file`);
     mounts.push({ source: permissions, target: toTarget(permissions), readOnly: true });
 
     const git = join(workspace, '.git');
@@ -161,7 +175,9 @@ export async function prepareProtectedPaths(workspace: string, owner: Owner): Pr
 
 /** A config value as a host path: `/work/...` is how git inside the container sees the project. */
 function inProject(value: string, base: string, workspace = base): string {
-  return value === WORKSPACE_MOUNT || value.startsWith(`${WORKSPACE_MOUNT}/`) ? join(workspace, value.slice(WORKSPACE_MOUNT.length)) : resolve(base, value);
+  return value === WORKSPACE_MOUNT || value.startsWith(`${WORKSPACE_MOUNT}/`)
+    ? join(workspace, value.slice(WORKSPACE_MOUNT.length))
+    : resolve(base, value);
 }
 
 function isInside(root: string, path: string): boolean {
@@ -180,7 +196,11 @@ function preparationFailed(workspace: string, error: unknown): BrokerFailure {
   }
   const errno = (error as NodeJS.ErrnoException).code;
   if (errno === 'ENOENT') {
-    return failure('workspace_missing', `The project folder "${workspace}" does not exist on the Docker host, so it cannot be mounted at /work. Create the folder (writable by the container user) and start again.`, { hostPath: workspace });
+    return failure(
+      'workspace_missing',
+      `The project folder "${workspace}" does not exist on the Docker host, so it cannot be mounted at /work. Create the folder (writable by the container user) and start again.`,
+      { hostPath: workspace },
+    );
   }
   return failure(
     'workspace_not_writable',

@@ -18,12 +18,16 @@ export async function probeWorkspaceWritable(
   context: { hostPath: string; user: string },
 ): Promise<BrokerFailure | undefined> {
   const name = `.brabo-write-probe-${randomBytes(6).toString('hex')}`;
-  const result = await runExec(target, {
-    command: `{ echo probe > ${name} && rm -f -- ${name}; } 2>&1`,
-    cwd: WORKSPACE_MOUNT,
-    timeoutMs: PROBE_TIMEOUT_MS,
-    maxOutputBytes: 4096,
-  }, env);
+  const result = await runExec(
+    target,
+    {
+      command: `{ echo probe > ${name} && rm -f -- ${name}; } 2>&1`,
+      cwd: WORKSPACE_MOUNT,
+      timeoutMs: PROBE_TIMEOUT_MS,
+      maxOutputBytes: 4096,
+    },
+    env,
+  );
   if (result.ok && result.value.exitCode === 0) return undefined;
   if (!result.ok && result.failure.code !== 'command_timeout') return result.failure;
   const cause = result.ok ? result.value.stdout.trim() || `exit code ${result.value.exitCode}` : result.failure.message;

@@ -3,7 +3,15 @@
 // agent's events as `{agentId, payload}`. Delivery goes through pub/sub so it works across nodes.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AGENT_EVENT_SCHEMAS, agentTopic, ALL_AGENTS_TOPIC, JOIN_ERRORS, PUSH_ERRORS, type AgentRelay, type Refusal } from '../runner-protocol/index.ts';
+import {
+  AGENT_EVENT_SCHEMAS,
+  agentTopic,
+  ALL_AGENTS_TOPIC,
+  JOIN_ERRORS,
+  PUSH_ERRORS,
+  type AgentRelay,
+  type Refusal,
+} from '../runner-protocol/index.ts';
 import { error, ok, type ChannelModule } from './channel.ts';
 import { InvalidOutgoingPayloadError } from './errors.ts';
 import type { PubSub } from './pubsub.ts';
@@ -23,12 +31,26 @@ export class AgentNotifier {
       join: (topic, _payload, context) => {
         const agentId = topic.slice(AGENT_TOPIC_PREFIX.length);
         const { identity } = context;
-        if (identity.kind === 'admin' || identity.kind === 'service' || (identity.kind === 'agent' && identity.agentId === agentId && agentId !== '*')) return ok();
-        this.#logger.warn({ code: JOIN_ERRORS.forbiddenTopic, topic, identity: identity.kind }, 'agent join refused: identity may not listen on this topic');
-        return error({ code: JOIN_ERRORS.forbiddenTopic, message: `this token may not join ${topic}` } satisfies Refusal);
+        if (
+          identity.kind === 'admin' ||
+          identity.kind === 'service' ||
+          (identity.kind === 'agent' && identity.agentId === agentId && agentId !== '*')
+        )
+          return ok();
+        this.#logger.warn(
+          { code: JOIN_ERRORS.forbiddenTopic, topic, identity: identity.kind },
+          'agent join refused: identity may not listen on this topic',
+        );
+        return error({
+          code: JOIN_ERRORS.forbiddenTopic,
+          message: `this token may not join ${topic}`,
+        } satisfies Refusal);
       },
       handleIn: (event) =>
-        error({ code: PUSH_ERRORS.unknownEvent, message: `agent topics are server -> agent only; ${JSON.stringify(event).slice(0, 100)} ignored` } satisfies Refusal),
+        error({
+          code: PUSH_ERRORS.unknownEvent,
+          message: `agent topics are server -> agent only; ${JSON.stringify(event).slice(0, 100)} ignored`,
+        } satisfies Refusal),
     };
   }
 
@@ -41,7 +63,10 @@ export class AgentNotifier {
     const schema = (AGENT_EVENT_SCHEMAS as Record<string, z.ZodType | undefined>)[event];
     if (schema) {
       const parsed = schema.safeParse(payload);
-      if (!parsed.success) throw new InvalidOutgoingPayloadError(`${event} payload does not match the agent protocol: ${z.prettifyError(parsed.error)}`);
+      if (!parsed.success)
+        throw new InvalidOutgoingPayloadError(
+          `${event} payload does not match the agent protocol: ${z.prettifyError(parsed.error)}`,
+        );
       payload = parsed.data;
     }
     const topic = agentTopic(agentId);

@@ -35,7 +35,9 @@ export interface SocketAuthenticator {
 
 /** What the store's RunnerTokenRepository offers the gateway. */
 export interface RunnerTokenVerifier {
-  verify(token: string): Promise<{ projectId: string; tokenId: string } | null> | { projectId: string; tokenId: string } | null;
+  verify(
+    token: string,
+  ): Promise<{ projectId: string; tokenId: string } | null> | { projectId: string; tokenId: string } | null;
 }
 
 export interface AgentTokenVerifier {

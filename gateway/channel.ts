@@ -63,7 +63,12 @@ export interface ChannelModule {
    * `result`). Events it does not accept close the socket with 1009, as any oversized frame.
    */
   acceptsOversized?(event: string): boolean;
-  handleOversized?(event: string, payload: unknown, bytes: number, context: ChannelContext): MaybePromise<Reply | undefined>;
+  handleOversized?(
+    event: string,
+    payload: unknown,
+    bytes: number,
+    context: ChannelContext,
+  ): MaybePromise<Reply | undefined>;
   /**
    * Events handled as soon as they arrive on a joined channel, beside the mailbox instead of in
    * it (their replies may overtake earlier messages' replies). For handlers that write nothing.
@@ -157,7 +162,11 @@ export class ChannelServer implements ChannelContext, Subscriber {
 
   /** Whether the module takes this event in a frame over the limit (see ChannelModule.acceptsOversized). */
   acceptsOversized(event: string): boolean {
-    return this.#state === 'joined' && this.#module.acceptsOversized?.(event) === true && this.#module.handleOversized !== undefined;
+    return (
+      this.#state === 'joined' &&
+      this.#module.acceptsOversized?.(event) === true &&
+      this.#module.handleOversized !== undefined
+    );
   }
 
   /** A client message for this channel; handled after the ones before it. `oversizedBytes`: its frame was over the limit. */
@@ -194,7 +203,10 @@ export class ChannelServer implements ChannelContext, Subscriber {
       return;
     }
     if (isPromise(result)) {
-      result.then((reply) => this.#joined(join, reply), (err: unknown) => this.#joinCrashed(join, err));
+      result.then(
+        (reply) => this.#joined(join, reply),
+        (err: unknown) => this.#joinCrashed(join, err),
+      );
     } else {
       this.#joined(join, result);
     }
@@ -224,7 +236,10 @@ export class ChannelServer implements ChannelContext, Subscriber {
   }
 
   #joinCrashed(join: Message, err: unknown): void {
-    this.#host.logger.error({ code: 'join_crashed', topic: this.topic, err }, 'channel join threw; the client was told "join crashed" and will retry');
+    this.#host.logger.error(
+      { code: 'join_crashed', topic: this.topic, err },
+      'channel join threw; the client was told "join crashed" and will retry',
+    );
     this.#joined(join, error({ reason: PROTOCOL_REASONS.joinCrashed }));
   }
 
@@ -276,7 +291,8 @@ export class ChannelServer implements ChannelContext, Subscriber {
   }
 
   #handle(message: Message & { oversizedBytes?: number }): MaybePromise<Reply | undefined> {
-    if (message.oversizedBytes !== undefined && this.#module.handleOversized) return this.#module.handleOversized(message.event, message.payload, message.oversizedBytes, this);
+    if (message.oversizedBytes !== undefined && this.#module.handleOversized)
+      return this.#module.handleOversized(message.event, message.payload, message.oversizedBytes, this);
     if (message.event === CHANNEL_EVENTS.leave) return ok();
     if (!this.#module.handleIn) return error({ reason: PROTOCOL_REASONS.unhandledEvent });
     return this.#module.handleIn(message.event, message.payload, this);
@@ -297,7 +313,9 @@ export class ChannelServer implements ChannelContext, Subscriber {
       { code: 'channel_crash', topic: this.topic, socketId: this.#host.id, err },
       'channel handler threw; the channel was closed with phx_error and the client will rejoin',
     );
-    this.#host.send(encodeControl(this.joinRef, this.topic, CHANNEL_EVENTS.error, { reason: PROTOCOL_REASONS.channelCrash }));
+    this.#host.send(
+      encodeControl(this.joinRef, this.topic, CHANNEL_EVENTS.error, { reason: PROTOCOL_REASONS.channelCrash }),
+    );
     this.#end('crash', this.#takeMailbox());
   }
 
@@ -324,7 +342,10 @@ export class ChannelServer implements ChannelContext, Subscriber {
     try {
       this.#module.terminate?.(reason, this);
     } catch (err) {
-      this.#host.logger.error({ code: 'terminate_crashed', topic: this.topic, err }, 'channel terminate threw; ignored');
+      this.#host.logger.error(
+        { code: 'terminate_crashed', topic: this.topic, err },
+        'channel terminate threw; ignored',
+      );
     }
   }
 }

@@ -90,7 +90,9 @@ function destroyOnError(this: Duplex): void {
 
 function refuse(socket: Duplex, status: number, text: string): void {
   if (socket.destroyed) return;
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
+  );
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -138,7 +140,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (draining) return refused(503, 'Service Unavailable', 'draining', 'upgrade refused: gateway is draining');
     const vsn = url.searchParams.get('vsn');
     if (vsn === null || !SUPPORTED_VSN.test(vsn)) {
-      return refused(403, 'Forbidden', 'unsupported_vsn', `upgrade refused: serializer vsn ${JSON.stringify(vsn)} is not supported (2.0.x only)`);
+      return refused(
+        403,
+        'Forbidden',
+        'unsupported_vsn',
+        `upgrade refused: serializer vsn ${JSON.stringify(vsn)} is not supported (2.0.x only)`,
+      );
     }
     let allowed: boolean;
     try {
@@ -148,7 +155,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       allowed = false;
     }
     if (!allowed) {
-      return refused(403, 'Forbidden', 'origin_refused', `upgrade refused: origin ${JSON.stringify(origin)} is not allowed`);
+      return refused(
+        403,
+        'Forbidden',
+        'origin_refused',
+        `upgrade refused: origin ${JSON.stringify(origin)} is not allowed`,
+      );
     }
     const params: Record<string, string> = {};
     for (const [key, value] of url.searchParams) if (key !== 'vsn') params[key] = value;
@@ -158,21 +170,35 @@ export function createGateway(options: GatewayOptions): Gateway {
       .then(() => options.authenticate.authenticate(params, { origin, remoteAddress, authToken }))
       .then(
         (identity) => {
-          if (!identity) return refused(403, 'Forbidden', 'bad_token', 'upgrade refused: missing, unknown or revoked token');
+          if (!identity)
+            return refused(403, 'Forbidden', 'bad_token', 'upgrade refused: missing, unknown or revoked token');
           if (draining) return refused(503, 'Service Unavailable', 'draining', 'upgrade refused: gateway is draining');
           if (tcp.destroyed) return;
           tcp.off('error', destroyOnError); // ws takes over error handling
           wss.handleUpgrade(request, tcp, head, (ws) => accept(ws, identity, remoteAddress));
         },
         (err: unknown) => {
-          logger.error({ code: 'authenticator_failed', err, remoteAddress }, 'upgrade refused: the authenticator threw (token store down?)');
+          logger.error(
+            { code: 'authenticator_failed', err, remoteAddress },
+            'upgrade refused: the authenticator threw (token store down?)',
+          );
           refuse(tcp, 503, 'Service Unavailable');
         },
       );
   };
 
   const accept = (ws: import('ws').WebSocket, identity: SocketIdentity, remoteAddress: string | null): void => {
-    const socket = new Socket({ id: randomUUID(), ws, identity, router, pubsub, logger, limits, remoteAddress, registry: sockets });
+    const socket = new Socket({
+      id: randomUUID(),
+      ws,
+      identity,
+      router,
+      pubsub,
+      logger,
+      limits,
+      remoteAddress,
+      registry: sockets,
+    });
     logger.debug({ socketId: socket.id, identity: identity.kind, remoteAddress }, 'socket connected');
   };
 
@@ -182,7 +208,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     const deadline = Date.now() - idleTimeoutMs;
     for (const socket of sockets) {
       if (socket.lastActivity < deadline) {
-        logger.info({ code: 'idle_timeout', socketId: socket.id, idleTimeoutMs }, 'socket silent too long (no heartbeat); closed');
+        logger.info(
+          { code: 'idle_timeout', socketId: socket.id, idleTimeoutMs },
+          'socket silent too long (no heartbeat); closed',
+        );
         socket.close(CLOSE_CODES.goingAway, 'idle timeout');
       }
     }
@@ -195,7 +224,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     draining = true;
     const closing = [...sockets];
     for (const socket of closing) socket.close(CLOSE_CODES.goingAway, 'server draining');
-    logger.info({ code: 'draining', sockets: closing.length }, 'gateway draining: sockets closed with 1001, clients will reconnect');
+    logger.info(
+      { code: 'draining', sockets: closing.length },
+      'gateway draining: sockets closed with 1001, clients will reconnect',
+    );
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
     const outcome = await Promise.race([Promise.all(closing.map((socket) => socket.finished)), deadline]);

@@ -15,13 +15,26 @@ export { ChannelServer, CHANNEL_EVENTS, error, ok } from './channel.ts';
 export type { ChannelContext, ChannelModule, Reply, TerminateReason } from './channel.ts';
 export { createGateway } from './endpoint.ts';
 export type { ChannelRoute, DisconnectOptions, Gateway, GatewayOptions } from './endpoint.ts';
-export { CLOSE_CODES, InvalidOutgoingPayloadError, MalformedFrameError, PROTOCOL_REASONS, UnencodableMessageError } from './errors.ts';
+export {
+  CLOSE_CODES,
+  InvalidOutgoingPayloadError,
+  MalformedFrameError,
+  PROTOCOL_REASONS,
+  UnencodableMessageError,
+} from './errors.ts';
 export { LocalPresence, PRESENCE_EVENTS } from './presence.ts';
 export type { PresenceMeta, PresenceState, PresenceTracker } from './presence.ts';
 export { LocalPubSub } from './pubsub.ts';
 export type { BroadcastMessage, PubSub, Subscriber } from './pubsub.ts';
 export { RunnerHub } from './runner-hub.ts';
-export type { DeliveryOutcome, RunnerHubEvents, RunnerInfo, RunnerSessions, RunnerSink, SinkAnswer } from './runner-hub.ts';
+export type {
+  DeliveryOutcome,
+  RunnerHubEvents,
+  RunnerInfo,
+  RunnerSessions,
+  RunnerSink,
+  SinkAnswer,
+} from './runner-hub.ts';
 export { AgentNotifier } from './agent-channel.ts';
 
 export interface RunnerGateway {
@@ -31,23 +44,28 @@ export interface RunnerGateway {
 }
 
 /** The product's socket: `runner:*` (RunnerHub), `agent:*` (AgentNotifier), plus any extra routes. */
-export function createRunnerGateway(options: {
-  server: Server;
-  authenticate: SocketAuthenticator;
-  logger?: Logger;
-  pubsub?: PubSub;
-  presence?: PresenceTracker;
-  sink?: RunnerSink;
-  /** The cluster-wide one-runner-per-project lock; without it the check is this node's. */
-  sessions?: RunnerSessions;
-  deliveryTimeoutMs?: number;
-  extraChannels?: ChannelRoute[];
-  /**
-   * Checked before every channel's own join: a refusal (`{code, message}`) is the join's error
-   * reply. The product passes its authorization table here (src/auth/socket.ts).
-   */
-  authorizeJoin?: JoinAuthorizer;
-} & Pick<GatewayOptions, 'path' | 'maxFrameBytes' | 'idleTimeoutMs' | 'maxChannelsPerSocket' | 'maxPendingMessages' | 'checkOrigin'>): RunnerGateway {
+export function createRunnerGateway(
+  options: {
+    server: Server;
+    authenticate: SocketAuthenticator;
+    logger?: Logger;
+    pubsub?: PubSub;
+    presence?: PresenceTracker;
+    sink?: RunnerSink;
+    /** The cluster-wide one-runner-per-project lock; without it the check is this node's. */
+    sessions?: RunnerSessions;
+    deliveryTimeoutMs?: number;
+    extraChannels?: ChannelRoute[];
+    /**
+     * Checked before every channel's own join: a refusal (`{code, message}`) is the join's error
+     * reply. The product passes its authorization table here (src/auth/socket.ts).
+     */
+    authorizeJoin?: JoinAuthorizer;
+  } & Pick<
+    GatewayOptions,
+    'path' | 'maxFrameBytes' | 'idleTimeoutMs' | 'maxChannelsPerSocket' | 'maxPendingMessages' | 'checkOrigin'
+  >,
+): RunnerGateway {
   const logger = options.logger ?? pino({ name: 'gateway' });
   const pubsub = options.pubsub ?? new LocalPubSub();
   const presence = options.presence ?? new LocalPresence(pubsub);
@@ -59,19 +77,34 @@ export function createRunnerGateway(options: {
     ...(options.deliveryTimeoutMs ? { deliveryTimeoutMs: options.deliveryTimeoutMs } : {}),
   });
   const agents = new AgentNotifier({ pubsub, logger });
-  const { sink: _sink, sessions: _sessions, deliveryTimeoutMs: _timeout, extraChannels = [], authorizeJoin, ...endpoint } = options;
-  const guard = (route: ChannelRoute): ChannelRoute => (authorizeJoin ? { topic: route.topic, module: guardedModule(route.module, authorizeJoin, logger) } : route);
+  const {
+    sink: _sink,
+    sessions: _sessions,
+    deliveryTimeoutMs: _timeout,
+    extraChannels = [],
+    authorizeJoin,
+    ...endpoint
+  } = options;
+  const guard = (route: ChannelRoute): ChannelRoute =>
+    authorizeJoin ? { topic: route.topic, module: guardedModule(route.module, authorizeJoin, logger) } : route;
   const gateway = createGateway({
     ...endpoint,
     logger,
     pubsub,
     presence,
-    channels: [{ topic: 'runner:*', module: runners.channel }, { topic: 'agent:*', module: agents.channel }, ...extraChannels].map(guard),
+    channels: [
+      { topic: 'runner:*', module: runners.channel },
+      { topic: 'agent:*', module: agents.channel },
+      ...extraChannels,
+    ].map(guard),
   });
   return { gateway, runners, agents };
 }
 
-export type JoinAuthorizer = (identity: SocketIdentity, topic: string) => Promise<{ code: string; message: string } | null> | { code: string; message: string } | null;
+export type JoinAuthorizer = (
+  identity: SocketIdentity,
+  topic: string,
+) => Promise<{ code: string; message: string } | null> | { code: string; message: string } | null;
 
 /** The module with `authorize` checked first; its other callbacks are the module's own. */
 function guardedModule(module: ChannelModule, authorize: JoinAuthorizer, logger: Logger): ChannelModule {
@@ -82,7 +115,10 @@ function guardedModule(module: ChannelModule, authorize: JoinAuthorizer, logger:
     async join(topic, payload, context) {
       const refusal = await authorize(context.identity, topic);
       if (refusal) {
-        logger.warn({ code: refusal.code, topic, identity: context.identity.kind }, 'join refused by the authorization table');
+        logger.warn(
+          { code: refusal.code, topic, identity: context.identity.kind },
+          'join refused by the authorization table',
+        );
         return error(refusal);
       }
       return module.join(topic, payload, context);

@@ -41,8 +41,7 @@ export interface RunnerSink {
 }
 
 export type DeliveryOutcome =
-  | { ok: true }
-  | { ok: false; code: (typeof DELIVERY_ERRORS)[keyof typeof DELIVERY_ERRORS]; message: string };
+  { ok: true } | { ok: false; code: (typeof DELIVERY_ERRORS)[keyof typeof DELIVERY_ERRORS]; message: string };
 
 export interface RunnerInfo {
   projectId: string;
@@ -60,7 +59,9 @@ export interface RunnerInfo {
  * node holding the socket, leased by that node's lease). Without it the check is this node's.
  */
 export interface RunnerSessions {
-  claim(info: RunnerInfo): Promise<{ ok: true } | { ok: false; holder: { nodeId: string; hostname: string | null; joinedAt: string } }>;
+  claim(
+    info: RunnerInfo,
+  ): Promise<{ ok: true } | { ok: false; holder: { nodeId: string; hostname: string | null; joinedAt: string } }>;
   /** The socket left: the lock is free (errors are the implementation's to log). */
   release(info: RunnerInfo): void;
 }
@@ -84,7 +85,10 @@ interface PendingDelivery {
 const refusal = (code: string, message: string): Reply => error({ code, message } satisfies Refusal);
 
 const invalid = (what: string, issues: z.core.$ZodIssue[]): Reply =>
-  refusal(PUSH_ERRORS.invalidPayload, `${what} does not match the runner protocol: ${z.prettifyError({ issues } as z.ZodError).slice(0, 1000)}`);
+  refusal(
+    PUSH_ERRORS.invalidPayload,
+    `${what} does not match the runner protocol: ${z.prettifyError({ issues } as z.ZodError).slice(0, 1000)}`,
+  );
 
 export class RunnerHub extends EventEmitter<RunnerHubEvents> {
   readonly #presence: PresenceTracker;
@@ -102,7 +106,13 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
   /** The channel module to route `runner:*` to. */
   readonly channel: ChannelModule;
 
-  constructor(options: { presence: PresenceTracker; logger: Logger; deliveryTimeoutMs?: number; sink?: RunnerSink; sessions?: RunnerSessions }) {
+  constructor(options: {
+    presence: PresenceTracker;
+    logger: Logger;
+    deliveryTimeoutMs?: number;
+    sink?: RunnerSink;
+    sessions?: RunnerSessions;
+  }) {
     super();
     this.#sessions = options.sessions ?? null;
     this.#presence = options.presence;
@@ -143,13 +153,26 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
   /** Pushes `execute` to the project's runner (one live runner per project) and waits for its ack. */
   execute(projectId: string, execute: Execute): Promise<DeliveryOutcome> {
     const parsed = Execute.safeParse(execute);
-    if (!parsed.success) throw new InvalidOutgoingPayloadError(`execute does not match the runner protocol: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success)
+      throw new InvalidOutgoingPayloadError(
+        `execute does not match the runner protocol: ${z.prettifyError(parsed.error)}`,
+      );
     const connection = this.#connections.get(projectId)?.at(-1);
     if (!connection) {
-      return Promise.resolve({ ok: false, code: DELIVERY_ERRORS.runnerNotConnected, message: `no runner is connected for project ${projectId}` });
+      return Promise.resolve({
+        ok: false,
+        code: DELIVERY_ERRORS.runnerNotConnected,
+        message: `no runner is connected for project ${projectId}`,
+      });
     }
     const key = deliveryKey(parsed.data);
-    this.#pending.get(key)?.resolve({ ok: false, code: DELIVERY_ERRORS.deliveryTimeout, message: 'superseded by a new delivery of the same attempt' });
+    this.#pending
+      .get(key)
+      ?.resolve({
+        ok: false,
+        code: DELIVERY_ERRORS.deliveryTimeout,
+        message: 'superseded by a new delivery of the same attempt',
+      });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#settle(key, {
@@ -181,9 +204,13 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const projectId = topic.slice(RUNNER_TOPIC_PREFIX.length);
     const identity = context.identity;
     // Watchers (operator, upstream service, a member human): presence only, never a runner.
-    if (identity.kind === 'admin' || identity.kind === 'service' || identity.kind === 'human') return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply);
+    if (identity.kind === 'admin' || identity.kind === 'service' || identity.kind === 'human')
+      return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply);
     if (identity.kind !== 'runner' || identity.projectId !== projectId || projectId === '') {
-      this.#logger.warn({ code: JOIN_ERRORS.forbiddenTopic, topic, identity: identity.kind }, 'runner join refused: token is not scoped to this project');
+      this.#logger.warn(
+        { code: JOIN_ERRORS.forbiddenTopic, topic, identity: identity.kind },
+        'runner join refused: token is not scoped to this project',
+      );
       return refusal(JOIN_ERRORS.forbiddenTopic, `this token may not join ${topic}`);
     }
     const join = RunnerJoin.safeParse(payload);
@@ -198,9 +225,16 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     // token (a command run by the runner can read its environment) receive human-approved commands
     // and forge their results; the genuine runner keeps the topic, and a restarted runner gets in
     // on its next rejoin once the old socket is gone (closed, or idle-timed-out).
-    const holder = (this.#connections.get(projectId) ?? []).find((other) => other.context.socketId !== context.socketId);
+    const holder = (this.#connections.get(projectId) ?? []).find(
+      (other) => other.context.socketId !== context.socketId,
+    );
     if (holder !== undefined || this.#joining.has(projectId)) {
-      return this.#alreadyConnected(projectId, identity.tokenId, join.data.hostname ?? null, holder ? { hostname: holder.info.hostname, since: holder.info.joinedAt.toISOString(), nodeId: null } : null);
+      return this.#alreadyConnected(
+        projectId,
+        identity.tokenId,
+        join.data.hostname ?? null,
+        holder ? { hostname: holder.info.hostname, since: holder.info.joinedAt.toISOString(), nodeId: null } : null,
+      );
     }
     const info: RunnerInfo = {
       projectId,
@@ -218,23 +252,48 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     return sessions.claim(info).then(
       (claimed) => {
         this.#joining.delete(projectId);
-        if (!claimed.ok) return this.#alreadyConnected(projectId, identity.tokenId, info.hostname, { hostname: claimed.holder.hostname, since: claimed.holder.joinedAt, nodeId: claimed.holder.nodeId });
+        if (!claimed.ok)
+          return this.#alreadyConnected(projectId, identity.tokenId, info.hostname, {
+            hostname: claimed.holder.hostname,
+            since: claimed.holder.joinedAt,
+            nodeId: claimed.holder.nodeId,
+          });
         return this.#admit(topic, info, context);
       },
       (err: unknown) => {
         this.#joining.delete(projectId);
-        this.#logger.error({ code: 'runner_session_failed', projectId, err }, 'the cluster runner lock could not be taken (Postgres unreachable?); the runner retries its join');
-        return refusal('runner_session_unavailable', 'the gateway could not record this runner session; this runner retries on its own');
+        this.#logger.error(
+          { code: 'runner_session_failed', projectId, err },
+          'the cluster runner lock could not be taken (Postgres unreachable?); the runner retries its join',
+        );
+        return refusal(
+          'runner_session_unavailable',
+          'the gateway could not record this runner session; this runner retries on its own',
+        );
       },
     );
   }
 
-  #alreadyConnected(projectId: string, tokenId: string, newHostname: string | null, holder: { hostname: string | null; since: string; nodeId: string | null } | null): Reply {
+  #alreadyConnected(
+    projectId: string,
+    tokenId: string,
+    newHostname: string | null,
+    holder: { hostname: string | null; since: string; nodeId: string | null } | null,
+  ): Reply {
     this.#logger.warn(
-      { code: JOIN_ERRORS.runnerAlreadyConnected, projectId, tokenId, holderHostname: holder?.hostname ?? null, holderNode: holder?.nodeId ?? null, newHostname },
+      {
+        code: JOIN_ERRORS.runnerAlreadyConnected,
+        projectId,
+        tokenId,
+        holderHostname: holder?.hostname ?? null,
+        holderNode: holder?.nodeId ?? null,
+        newHostname,
+      },
       'second runner refused: a runner is already connected for this project',
     );
-    const where = holder ? ` (host ${holder.hostname ?? 'unknown'}, since ${holder.since}${holder.nodeId ? `, on gateway node ${holder.nodeId}` : ''})` : ' (its join is in progress)';
+    const where = holder
+      ? ` (host ${holder.hostname ?? 'unknown'}, since ${holder.since}${holder.nodeId ? `, on gateway node ${holder.nodeId}` : ''})`
+      : ' (its join is in progress)';
     return refusal(
       JOIN_ERRORS.runnerAlreadyConnected,
       `a runner is already connected for project ${projectId}${where}; ` +
@@ -256,7 +315,10 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const list = this.#connections.get(projectId) ?? [];
     list.push(connection);
     this.#connections.set(projectId, list);
-    this.#logger.info({ code: 'runner_joined', projectId, tokenId, socketId: context.socketId, sandbox: info.sandbox }, 'runner connected');
+    this.#logger.info(
+      { code: 'runner_joined', projectId, tokenId, socketId: context.socketId, sandbox: info.sandbox },
+      'runner connected',
+    );
     this.emit('runnerJoined', { ...info });
     return ok({ protocolVersion: RUNNER_PROTOCOL_VERSION } satisfies RunnerJoinReply);
   }
@@ -273,7 +335,11 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     this.#lastSeen.set(projectId, Date.now());
     for (const [key, pending] of this.#pending) {
       if (pending.connection === connection) {
-        this.#settle(key, { ok: false, code: DELIVERY_ERRORS.runnerNotConnected, message: `runner disconnected (${reason}) before acknowledging the dispatch` });
+        this.#settle(key, {
+          ok: false,
+          code: DELIVERY_ERRORS.runnerNotConnected,
+          message: `runner disconnected (${reason}) before acknowledging the dispatch`,
+        });
       }
     }
     this.#logger.info({ code: 'runner_left', projectId, socketId: context.socketId, reason }, 'runner disconnected');
@@ -288,23 +354,33 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       case RUNNER_EVENTS.ack: {
         const ack = ExecuteAck.safeParse(payload);
         if (!ack.success) return invalid('ack', ack.error.issues);
-        if (!this.#settle(deliveryKey(ack.data), { ok: true }, projectId)) return forbidden(projectId, ack.data.dispatchId, 'ack');
+        if (!this.#settle(deliveryKey(ack.data), { ok: true }, projectId))
+          return forbidden(projectId, ack.data.dispatchId, 'ack');
         return ok();
       }
       case RUNNER_EVENTS.output: {
         const output = Output.safeParse(payload);
         if (!output.success) return invalid('output', output.error.issues);
-        if (!this.#settle(deliveryKey(output.data), { ok: true }, projectId)) return forbidden(projectId, output.data.dispatchId, 'output');
-        return this.#toSink('output', projectId, async (sink) => (await sink.onOutput?.(projectId, output.data)) ?? { ok: true });
+        if (!this.#settle(deliveryKey(output.data), { ok: true }, projectId))
+          return forbidden(projectId, output.data.dispatchId, 'output');
+        return this.#toSink(
+          'output',
+          projectId,
+          async (sink) => (await sink.onOutput?.(projectId, output.data)) ?? { ok: true },
+        );
       }
       case RUNNER_EVENTS.result: {
         const result = Result.safeParse(payload);
         if (!result.success) return invalid('result', result.error.issues);
-        if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId)) return forbidden(projectId, result.data.dispatchId, 'result');
+        if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId))
+          return forbidden(projectId, result.data.dispatchId, 'result');
         return this.#toSink('result', projectId, (sink) => sink.onResult(projectId, result.data));
       }
       default:
-        return refusal(PUSH_ERRORS.unknownEvent, `unknown event ${JSON.stringify(event).slice(0, 100)} on a runner topic`);
+        return refusal(
+          PUSH_ERRORS.unknownEvent,
+          `unknown event ${JSON.stringify(event).slice(0, 100)} on a runner topic`,
+        );
     }
   }
 
@@ -312,26 +388,40 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const connection = context.assigns['connection'] as Connection | undefined;
     if (!connection) return refusal(PUSH_ERRORS.notARunner, 'watchers cannot push on a runner topic');
     const result = Result.safeParse(payload);
-    if (event !== RUNNER_EVENTS.result || !result.success) return refusal(PUSH_ERRORS.invalidPayload, `an oversized ${event.slice(0, 100)} is not a valid result`);
+    if (event !== RUNNER_EVENTS.result || !result.success)
+      return refusal(PUSH_ERRORS.invalidPayload, `an oversized ${event.slice(0, 100)} is not a valid result`);
     const { projectId } = connection.info;
-    if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId)) return forbidden(projectId, result.data.dispatchId, 'result');
-    return this.#toSink('result', projectId, (sink) => (sink.onOversizedResult ? sink.onOversizedResult(projectId, result.data, bytes) : Promise.resolve({ ok: true as const })));
+    if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId))
+      return forbidden(projectId, result.data.dispatchId, 'result');
+    return this.#toSink('result', projectId, (sink) =>
+      sink.onOversizedResult
+        ? sink.onOversizedResult(projectId, result.data, bytes)
+        : Promise.resolve({ ok: true as const }),
+    );
   }
 
   async #toSink(what: string, projectId: string, call: (sink: RunnerSink) => Promise<SinkAnswer>): Promise<Reply> {
     const sink = this.#sink;
-    if (!sink) return refusal(PUSH_ERRORS.sinkUnavailable, `no dispatcher is attached to take this ${what}; retry later`);
+    if (!sink)
+      return refusal(PUSH_ERRORS.sinkUnavailable, `no dispatcher is attached to take this ${what}; retry later`);
     try {
       const answer = await call(sink);
       return answer.ok ? ok() : error(answer.reason);
     } catch (err) {
-      this.#logger.error({ code: PUSH_ERRORS.sinkFailed, projectId, what, err }, `the dispatcher failed to record a runner ${what}; the runner was told to retry`);
+      this.#logger.error(
+        { code: PUSH_ERRORS.sinkFailed, projectId, what, err },
+        `the dispatcher failed to record a runner ${what}; the runner was told to retry`,
+      );
       return refusal(PUSH_ERRORS.sinkFailed, `the gateway could not record this ${what}; retry`);
     }
   }
 }
 
 const forbidden = (projectId: string, dispatchId: string, what: string): Reply =>
-  refusal(PUSH_ERRORS.forbiddenDispatch, `dispatch ${dispatchId.slice(0, 100)} does not belong to project ${projectId}; this ${what} was refused`);
+  refusal(
+    PUSH_ERRORS.forbiddenDispatch,
+    `dispatch ${dispatchId.slice(0, 100)} does not belong to project ${projectId}; this ${what} was refused`,
+  );
 
-const deliveryKey = (message: { dispatchId: string; attempt: number }): string => `${message.dispatchId}#${message.attempt}`;
+const deliveryKey = (message: { dispatchId: string; attempt: number }): string =>
+  `${message.dispatchId}#${message.attempt}`;

@@ -38,15 +38,18 @@ function decodeText(text: string): Message {
     throw new MalformedFrameError('text frame is not a 5-element array [join_ref, ref, topic, event, payload]');
   }
   const [joinRef, ref, topic, event, payload] = parsed as unknown[];
-  if (!nullableString(joinRef) || !nullableString(ref)) throw new MalformedFrameError('join_ref and ref must be strings or null');
-  if (typeof topic !== 'string' || typeof event !== 'string') throw new MalformedFrameError('topic and event must be strings');
+  if (!nullableString(joinRef) || !nullableString(ref))
+    throw new MalformedFrameError('join_ref and ref must be strings or null');
+  if (typeof topic !== 'string' || typeof event !== 'string')
+    throw new MalformedFrameError('topic and event must be strings');
   return { joinRef, ref, topic, event, payload };
 }
 
 // Client pushes: kind, join_ref size, ref size, topic size, event size, the fields, then the payload.
 function decodeBinaryPush(data: Buffer): Message {
   if (data.length < 5) throw new MalformedFrameError('binary frame shorter than its header');
-  if (data[0] !== KIND.push) throw new MalformedFrameError(`binary frame of kind ${data[0]}; clients only send pushes (0)`);
+  if (data[0] !== KIND.push)
+    throw new MalformedFrameError(`binary frame of kind ${data[0]}; clients only send pushes (0)`);
   const sizes = [data[1]!, data[2]!, data[3]!, data[4]!];
   let offset = 5;
   const fields = sizes.map((size) => {
@@ -61,7 +64,8 @@ function decodeBinaryPush(data: Buffer): Message {
 
 function fieldBytes(value: string | null, name: string): Buffer {
   const bytes = Buffer.from(value ?? '', 'utf8');
-  if (bytes.length > 255) throw new UnencodableMessageError(`${name} is ${bytes.length} bytes; binary frames allow 255`);
+  if (bytes.length > 255)
+    throw new UnencodableMessageError(`${name} is ${bytes.length} bytes; binary frames allow 255`);
   return bytes;
 }
 
@@ -72,22 +76,54 @@ function binaryFrame(kind: number, fields: Array<[string | null, string]>, paylo
 }
 
 /** A reply to the client push `ref`: `phx_reply` with `{status, response}`. */
-export function encodeReply(joinRef: string | null, ref: string | null, topic: string, status: ReplyStatus, response: unknown): Frame {
+export function encodeReply(
+  joinRef: string | null,
+  ref: string | null,
+  topic: string,
+  status: ReplyStatus,
+  response: unknown,
+): Frame {
   if (isBinary(response)) {
-    return binaryFrame(KIND.reply, [[joinRef, 'join_ref'], [ref, 'ref'], [topic, 'topic'], [status, 'status']], response);
+    return binaryFrame(
+      KIND.reply,
+      [
+        [joinRef, 'join_ref'],
+        [ref, 'ref'],
+        [topic, 'topic'],
+        [status, 'status'],
+      ],
+      response,
+    );
   }
   return JSON.stringify([joinRef, ref, topic, REPLY_EVENT, { status, response: response ?? {} }]);
 }
 
 /** A message the server sends to one channel (carries the channel's join_ref, no ref). */
 export function encodePush(joinRef: string | null, topic: string, event: string, payload: unknown): Frame {
-  if (isBinary(payload)) return binaryFrame(KIND.push, [[joinRef, 'join_ref'], [topic, 'topic'], [event, 'event']], payload);
+  if (isBinary(payload))
+    return binaryFrame(
+      KIND.push,
+      [
+        [joinRef, 'join_ref'],
+        [topic, 'topic'],
+        [event, 'event'],
+      ],
+      payload,
+    );
   return JSON.stringify([joinRef, null, topic, event, payload ?? {}]);
 }
 
 /** A message for every subscriber of a topic (no join_ref, no ref). */
 export function encodeBroadcast(topic: string, event: string, payload: unknown): Frame {
-  if (isBinary(payload)) return binaryFrame(KIND.broadcast, [[topic, 'topic'], [event, 'event']], payload);
+  if (isBinary(payload))
+    return binaryFrame(
+      KIND.broadcast,
+      [
+        [topic, 'topic'],
+        [event, 'event'],
+      ],
+      payload,
+    );
   return JSON.stringify([null, null, topic, event, payload ?? {}]);
 }
 

@@ -111,7 +111,10 @@ export class Socket implements ChannelHost {
   send(frame: Frame): void {
     if (!this.#open) return;
     if (this.#ws.bufferedAmount > this.#limits.maxBufferedBytes) {
-      this.logger.warn({ code: 'slow_consumer', socketId: this.id, buffered: this.#ws.bufferedAmount }, 'client does not read what we send; closing its socket');
+      this.logger.warn(
+        { code: 'slow_consumer', socketId: this.id, buffered: this.#ws.bufferedAmount },
+        'client does not read what we send; closing its socket',
+      );
       this.close(CLOSE_CODES.policyViolation, 'slow consumer');
       return;
     }
@@ -135,7 +138,10 @@ export class Socket implements ChannelHost {
   }
 
   overloaded(channel: ChannelServer): void {
-    this.logger.warn({ code: 'channel_overloaded', socketId: this.id, topic: channel.topic, limit: this.maxPendingMessages }, 'client sends faster than its messages are handled; closing its socket');
+    this.logger.warn(
+      { code: 'channel_overloaded', socketId: this.id, topic: channel.topic, limit: this.maxPendingMessages },
+      'client sends faster than its messages are handled; closing its socket',
+    );
     this.close(CLOSE_CODES.policyViolation, 'too many pending messages');
   }
 
@@ -167,11 +173,25 @@ export class Socket implements ChannelHost {
 
   #oversized(message: Message, bytes: number): void {
     const channel = this.#channels.get(message.topic);
-    if (channel && (message.joinRef === null || message.joinRef === channel.joinRef) && channel.acceptsOversized(message.event)) {
+    if (
+      channel &&
+      (message.joinRef === null || message.joinRef === channel.joinRef) &&
+      channel.acceptsOversized(message.event)
+    ) {
       channel.receive({ ...message, oversizedBytes: bytes });
       return;
     }
-    this.logger.warn({ code: 'frame_too_large', socketId: this.id, bytes, limit: this.#limits.maxFrameBytes, topic: message.topic, event: message.event }, 'frame over the size limit; closing this socket');
+    this.logger.warn(
+      {
+        code: 'frame_too_large',
+        socketId: this.id,
+        bytes,
+        limit: this.#limits.maxFrameBytes,
+        topic: message.topic,
+        event: message.event,
+      },
+      'frame over the size limit; closing this socket',
+    );
     this.close(CLOSE_CODES.frameTooLarge, 'frame too large');
   }
 
@@ -192,7 +212,10 @@ export class Socket implements ChannelHost {
     }
     // A message for an earlier join of this topic (the client rejoined since): drop it.
     if (message.joinRef !== null && message.joinRef !== channel.joinRef) {
-      this.logger.debug({ socketId: this.id, topic, event, joinRef: message.joinRef }, 'dropping message with a stale join_ref');
+      this.logger.debug(
+        { socketId: this.id, topic, event, joinRef: message.joinRef },
+        'dropping message with a stale join_ref',
+      );
       return;
     }
     channel.receive(message);
@@ -210,8 +233,13 @@ export class Socket implements ChannelHost {
       existing.stop('duplicate_join', true);
     } else if (this.#channels.size >= this.#limits.maxChannels) {
       const joinRef = message.joinRef ?? message.ref;
-      this.logger.warn({ code: 'too_many_channels', socketId: this.id, topic: message.topic }, 'join refused: too many channels on this socket');
-      this.send(encodeReply(joinRef, message.ref, message.topic, 'error', { reason: PROTOCOL_REASONS.tooManyChannels }));
+      this.logger.warn(
+        { code: 'too_many_channels', socketId: this.id, topic: message.topic },
+        'join refused: too many channels on this socket',
+      );
+      this.send(
+        encodeReply(joinRef, message.ref, message.topic, 'error', { reason: PROTOCOL_REASONS.tooManyChannels }),
+      );
       return;
     }
     // Registered before the (possibly async) join runs: later messages queue behind it.

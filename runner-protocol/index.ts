@@ -123,7 +123,11 @@ export const ActionSettled = z.object({
   status: z.enum(['executed', 'failed', 'denied']),
   /** The command's real result, or the denial reason, in place of the tool's answer. */
   result: z
-    .object({ exitCode: z.number().int().nullable().optional(), stdout: z.string().optional(), stderr: z.string().optional() })
+    .object({
+      exitCode: z.number().int().nullable().optional(),
+      stdout: z.string().optional(),
+      stderr: z.string().optional(),
+    })
     .optional(),
   reason: Refusal.optional(),
 });
@@ -143,7 +147,10 @@ export type ActionOutput = z.infer<typeof ActionOutput>;
 export const AGENT_EVENTS = { actionSettled: 'task.action_settled', actionOutput: 'action.output' } as const;
 
 /** Schema of each server -> agent event, checked before it is sent. */
-export const AGENT_EVENT_SCHEMAS = { [AGENT_EVENTS.actionSettled]: ActionSettled, [AGENT_EVENTS.actionOutput]: ActionOutput } as const;
+export const AGENT_EVENT_SCHEMAS = {
+  [AGENT_EVENTS.actionSettled]: ActionSettled,
+  [AGENT_EVENTS.actionOutput]: ActionOutput,
+} as const;
 
 /** Topic an admin socket joins to receive every agent's events, as `{agentId, payload}`. */
 export const ALL_AGENTS_TOPIC = 'agent:*';

@@ -31,10 +31,13 @@ export function importClosure(root: string, entry: string): { files: string[]; p
     if (!existsSync(file)) throw new Error(`${path.relative(root, file)} is imported but missing; run npm run build`);
     files.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm)) {
+    for (const match of text.matchAll(
+      /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm,
+    )) {
       const spec = match[1] ?? match[2] ?? match[3] ?? '';
       if (spec.startsWith('.')) pending.push(path.resolve(path.dirname(file), spec));
-      else if (!spec.startsWith('node:')) packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec));
+      else if (!spec.startsWith('node:'))
+        packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec));
     }
   }
   return { files: [...files].sort(), packages };
@@ -45,7 +48,10 @@ export function packRunner(outDir: string): string {
   const { files, packages } = importClosure(ROOT, ENTRY);
   const allowed = new Set([...RUNTIME, ...OPTIONAL]);
   const extra = [...packages].filter((name) => !allowed.has(name));
-  if (extra.length > 0) throw new Error(`the runner imports ${extra.join(', ')}; the runner package may depend only on ${[...allowed].join(', ')}`);
+  if (extra.length > 0)
+    throw new Error(
+      `the runner imports ${extra.join(', ')}; the runner package may depend only on ${[...allowed].join(', ')}`,
+    );
 
   const stage = path.join(ROOT, 'build', 'runner-package');
   rmSync(stage, { recursive: true, force: true });

@@ -30,8 +30,9 @@ step() {
 }
 
 if [ $# -eq 0 ]; then
-  # eslint (typescript-eslint; import boundaries as rules) and the strict type check.
+  # eslint (typescript-eslint; import boundaries as rules), prettier --check, the strict type check.
   step lint bash scripts/lint.sh
+  step format bash scripts/lint.sh --format-check
   step typecheck npx tsc --noEmit -p .
 fi
 echo "test: == vitest"

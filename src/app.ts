@@ -1,7 +1,13 @@
 // The composition root: store, use cases, HTTP server and, when configured, the execution side —
 // the Phoenix gateway on the same HTTP server (`/socket/websocket`), the Docker broker, the
 // dispatcher (subscribed to hand-offs) and the agents' suspended turns.
-import { byCredential, createRunnerGateway, byRunnerToken, type RunnerGateway, type RunnerInfo } from '../gateway/index.ts';
+import {
+  byCredential,
+  createRunnerGateway,
+  byRunnerToken,
+  type RunnerGateway,
+  type RunnerInfo,
+} from '../gateway/index.ts';
 import { createDockerBroker, type DockerBroker } from '../broker/index.ts';
 import { type Actions, createActions, HandoffNotifier } from './actions/index.ts';
 import type { ActionExecutionPort } from './actions/ports.ts';
@@ -72,12 +78,23 @@ function describeSandbox(s: NonNullable<RunnerInfo['sandbox']>): string {
 }
 
 /** What the console's runners page shows for one project. */
-function runnerPresenceOf(gateway: RunnerGateway | null, projectId: string, directory: RunnerDirectory | null = null): RunnerPresence {
+function runnerPresenceOf(
+  gateway: RunnerGateway | null,
+  projectId: string,
+  directory: RunnerDirectory | null = null,
+): RunnerPresence {
   const info = gateway?.runners.connectedRunners().find((runner) => runner.projectId === projectId);
   // A runner held by another node of the cluster is connected too (presence replica).
   const remote = info ? undefined : directory?.runners().find((runner) => runner.projectId === projectId);
   if (remote) {
-    return { connected: true, hostname: typeof remote.hostname === 'string' ? remote.hostname : null, runnerVersion: null, sandbox: null, joinedAt: typeof remote.onlineAt === 'string' ? remote.onlineAt : null, lastSeen: new Date().toISOString() };
+    return {
+      connected: true,
+      hostname: typeof remote.hostname === 'string' ? remote.hostname : null,
+      runnerVersion: null,
+      sandbox: null,
+      joinedAt: typeof remote.onlineAt === 'string' ? remote.onlineAt : null,
+      lastSeen: new Date().toISOString(),
+    };
   }
   const lastSeen = gateway?.runners.lastSeen(projectId) ?? null;
   // The sandbox state arrives with the runner's join (issue 9); older runners do not report it.
@@ -95,8 +112,20 @@ function runnerPresenceOf(gateway: RunnerGateway | null, projectId: string, dire
 async function describeCluster(cluster: Cluster, gateway: RunnerGateway | null): Promise<ClusterView> {
   const { membership, directory } = cluster;
   const runners = directory
-    ? directory.runners().map((r) => ({ projectId: r.projectId, nodeId: r.nodeId, hostname: typeof r.hostname === 'string' ? r.hostname : null, onlineAt: typeof r.onlineAt === 'string' ? r.onlineAt : null }))
-    : (gateway?.runners.connectedRunners() ?? []).map((r) => ({ projectId: r.projectId, nodeId: membership.nodeId, hostname: r.hostname, onlineAt: r.joinedAt.toISOString() }));
+    ? directory
+        .runners()
+        .map((r) => ({
+          projectId: r.projectId,
+          nodeId: r.nodeId,
+          hostname: typeof r.hostname === 'string' ? r.hostname : null,
+          onlineAt: typeof r.onlineAt === 'string' ? r.onlineAt : null,
+        }))
+    : (gateway?.runners.connectedRunners() ?? []).map((r) => ({
+        projectId: r.projectId,
+        nodeId: membership.nodeId,
+        hostname: r.hostname,
+        onlineAt: r.joinedAt.toISOString(),
+      }));
   return { node: { id: membership.nodeId, epoch: membership.epoch }, nodes: await membership.liveNodes(), runners };
 }
 
@@ -120,7 +149,14 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     const metrics = new Metrics({ defaultMetrics: options.defaultMetrics ?? false });
     const handoffs = new HandoffNotifier(logger);
     // Execution on Postgres is a cluster node (src/cluster): leases, pub/sub, presence, wake-ups.
-    const cluster = config.execution ? await openCluster({ store, databaseUrl: config.databaseUrl, port: config.port, logger: logger.child({ component: 'cluster' }) }) : null;
+    const cluster = config.execution
+      ? await openCluster({
+          store,
+          databaseUrl: config.databaseUrl,
+          port: config.port,
+          logger: logger.child({ component: 'cluster' }),
+        })
+      : null;
     opened = cluster;
     const waiters = cluster?.waiters ?? new SettlementWaiters();
     const turns = new AgentTurns({ store, logger, waiters });
@@ -143,7 +179,10 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       ...(ex
         ? {
             // 409 no_broker: a container project's container_* on a gateway without Docker.
-            precondition: (project, actionType) => (project.executionMode === 'container' && isContainerAction(actionType) && !broker ? noBroker(project.id) : null),
+            precondition: (project, actionType) =>
+              project.executionMode === 'container' && isContainerAction(actionType) && !broker
+                ? noBroker(project.id)
+                : null,
           }
         : {}),
     };
@@ -168,7 +207,14 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     });
     // Console joins on project:<id>: the admin token for now (human members once credentials land).
     const live = ex
-      ? createLive({ store, permissionsFile, roots, logger, capBytes: ex.limits.outputCapBytes, canWatch: (identity) => identity.kind === 'human' || identity.kind === 'service' }) // after the authorization table (src/auth/table.ts)
+      ? createLive({
+          store,
+          permissionsFile,
+          roots,
+          logger,
+          capBytes: ex.limits.outputCapBytes,
+          canWatch: (identity) => identity.kind === 'human' || identity.kind === 'service',
+        }) // after the authorization table (src/auth/table.ts)
       : null;
     // A denial ends the waiting turn inside the deny's own transaction (turns as the proposal hook).
     const productActions: Actions = live ? live.wrapActions(actions) : actions;
@@ -179,16 +225,23 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
           store,
           turns,
           maxProposeWaitMs: ex.limits.proposeWaitMs,
-          disconnectRunnerToken: (tokenId) => gateway?.gateway.disconnect(byRunnerToken(tokenId), { code: 1008, reason: 'token revoked' }) ?? 0,
+          disconnectRunnerToken: (tokenId) =>
+            gateway?.gateway.disconnect(byRunnerToken(tokenId), { code: 1008, reason: 'token revoked' }) ?? 0,
           isParked: (actionId) => appExecution?.dispatcher.isParked(actionId) ?? false,
         })
       : undefined;
-    const authenticator = new Authenticator({ store, adminToken: adminToken.token, serviceTokens: authConfig.serviceTokens, logger: logger.child({ component: 'auth' }) });
+    const authenticator = new Authenticator({
+      store,
+      adminToken: adminToken.token,
+      serviceTokens: authConfig.serviceTokens,
+      logger: logger.child({ component: 'auth' }),
+    });
     const limiter = new AuthRateLimiter({ maxFailures: authConfig.maxAuthFailures });
     const credentials = new CredentialService({
       store,
       serviceTokens: authConfig.serviceTokens,
-      disconnect: (credentialId) => gateway?.gateway.disconnect(byCredential(credentialId), { code: 1008, reason: 'token revoked' }) ?? 0,
+      disconnect: (credentialId) =>
+        gateway?.gateway.disconnect(byCredential(credentialId), { code: 1008, reason: 'token revoked' }) ?? 0,
     });
     const http = await buildHttpServer({
       actions: productActions,
@@ -229,12 +282,23 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       live?.attachGateway(gateway);
       const runnerGateway = gateway;
       cluster.onLeaseLost(() => {
-        const closed = runnerGateway.gateway.disconnect((identity) => identity.kind === 'runner', { code: 1001, reason: 'gateway node re-registered' });
-        logger.warn({ code: 'runners_reconnected', count: closed }, 'this node lost its cluster lease; its runner sockets were closed so they rejoin and take their lock again');
+        const closed = runnerGateway.gateway.disconnect((identity) => identity.kind === 'runner', {
+          code: 1001,
+          reason: 'gateway node re-registered',
+        });
+        logger.warn(
+          { code: 'runners_reconnected', count: closed },
+          'this node lost its cluster lease; its runner sockets were closed so they rejoin and take their lock again',
+        );
       });
-      registerClusterMetrics(metrics.registry, { membership: cluster.membership, directory: cluster.directory, hub: gateway.runners });
+      registerClusterMetrics(metrics.registry, {
+        membership: cluster.membership,
+        directory: cluster.directory,
+        hub: gateway.runners,
+      });
       const faults: DispatcherFaults | undefined =
-        options.faults ?? (ex.fault === 'kill_before_claim' ? { beforeClaim: () => process.kill(process.pid, 'SIGKILL') } : undefined);
+        options.faults ??
+        (ex.fault === 'kill_before_claim' ? { beforeClaim: () => process.kill(process.pid, 'SIGKILL') } : undefined);
       const dispatcher = new Dispatcher({
         store,
         logger: logger.child({ component: 'dispatcher' }),
@@ -261,7 +325,13 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       handoffs.subscribe((actionId) => dispatcher.notify(actionId));
       cluster.directory?.serve((actionId) => dispatcher.notify(actionId));
       appExecution = { dispatcher, gateway, broker, turns, cluster };
-      stopSweep = startCredentialSweep({ gateway: gateway.gateway, store, authenticator, logger: logger.child({ component: 'auth' }), intervalMs: authConfig.socketSweepMs });
+      stopSweep = startCredentialSweep({
+        gateway: gateway.gateway,
+        store,
+        authenticator,
+        logger: logger.child({ component: 'auth' }),
+        intervalMs: authConfig.socketSweepMs,
+      });
     }
 
     let closed = false;
@@ -283,7 +353,11 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         const { membership } = appExecution.cluster;
         const othersAlive = (await membership.liveNodes()).some((node) => node.nodeId !== membership.nodeId);
         const lost = othersAlive ? 0 : await turns.recoverAfterRestart();
-        if (lost > 0) logger.warn({ code: 'agent_turns_lost', count: lost }, 'agent turns that were waiting before the restart went back to the blocked queue (source infra)');
+        if (lost > 0)
+          logger.warn(
+            { code: 'agent_turns_lost', count: lost },
+            'agent turns that were waiting before the restart went back to the blocked queue (source infra)',
+          );
         await appExecution.dispatcher.start();
       },
       async close() {

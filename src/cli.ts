@@ -15,8 +15,14 @@ interface CommandEntry {
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   serve: { module: `./cli/serve${MODULE_EXT}`, summary: 'run the HTTP API and the Phoenix socket for runners' },
   runner: { module: `./cli/runner${MODULE_EXT}`, summary: 'run the local runner for one project on this machine' },
-  check: { module: `./cli/check${MODULE_EXT}`, summary: 'explain the policy decision for a command (or --jsonl batches)' },
-  token: { module: `./cli/token${MODULE_EXT}`, summary: 'mint, list and revoke credentials (agent, human, service, runner tokens)' },
+  check: {
+    module: `./cli/check${MODULE_EXT}`,
+    summary: 'explain the policy decision for a command (or --jsonl batches)',
+  },
+  token: {
+    module: `./cli/token${MODULE_EXT}`,
+    summary: 'mint, list and revoke credentials (agent, human, service, runner tokens)',
+  },
 };
 
 /** Exit codes shared by every subcommand: 0 done, 2 usage or input error. */
@@ -97,7 +103,9 @@ export function runCli(argv: string[]): void {
     (error: unknown) => {
       // One line for the user; the stack when debugging (BRABO_DEBUG=1).
       const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`brabo: unexpected_failure: ${message}; run again with BRABO_DEBUG=1 for the stack trace and report it\n`);
+      process.stderr.write(
+        `brabo: unexpected_failure: ${message}; run again with BRABO_DEBUG=1 for the stack trace and report it\n`,
+      );
       if (isDebug() && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
       process.exitCode = 1;
     },

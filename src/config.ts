@@ -60,15 +60,28 @@ export interface AuthConfig {
   socketSweepMs: number;
 }
 
-export const DEFAULT_AUTH_CONFIG: AuthConfig = { serviceTokens: true, metricsToken: null, maxAuthFailures: 20, socketSweepMs: 2_000 };
+export const DEFAULT_AUTH_CONFIG: AuthConfig = {
+  serviceTokens: true,
+  metricsToken: null,
+  maxAuthFailures: 20,
+  socketSweepMs: 2_000,
+};
 
 export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
   const metricsToken = env.BRABO_METRICS_TOKEN && env.BRABO_METRICS_TOKEN.length > 0 ? env.BRABO_METRICS_TOKEN : null;
-  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('BRABO_METRICS_TOKEN is shorter than 16 characters; use a long random value');
+  if (metricsToken !== null && metricsToken.length < 16)
+    throw new ConfigError('BRABO_METRICS_TOKEN is shorter than 16 characters; use a long random value');
   return {
-    serviceTokens: env.BRABO_SERVICE_TOKENS === undefined || env.BRABO_SERVICE_TOKENS === '' ? true : flag('BRABO_SERVICE_TOKENS', env.BRABO_SERVICE_TOKENS),
+    serviceTokens:
+      env.BRABO_SERVICE_TOKENS === undefined || env.BRABO_SERVICE_TOKENS === ''
+        ? true
+        : flag('BRABO_SERVICE_TOKENS', env.BRABO_SERVICE_TOKENS),
     metricsToken,
-    maxAuthFailures: positive('BRABO_AUTH_MAX_FAILURES', env.BRABO_AUTH_MAX_FAILURES, DEFAULT_AUTH_CONFIG.maxAuthFailures),
+    maxAuthFailures: positive(
+      'BRABO_AUTH_MAX_FAILURES',
+      env.BRABO_AUTH_MAX_FAILURES,
+      DEFAULT_AUTH_CONFIG.maxAuthFailures,
+    ),
     socketSweepMs: DEFAULT_AUTH_CONFIG.socketSweepMs,
   };
 }
@@ -90,7 +103,9 @@ export const DEFAULT_CONTAINER_USER = '1000:1000';
 function containerUser(raw: string | undefined): string {
   if (raw === undefined || raw === '') return DEFAULT_CONTAINER_USER;
   if (!/^[0-9]{1,10}:[0-9]{1,10}$/.test(raw) || Number(raw.split(':')[0]) === 0) {
-    throw new ConfigError(`BRABO_CONTAINER_USER=${JSON.stringify(raw)} is not a non-root numeric uid:gid; use e.g. BRABO_CONTAINER_USER=1000:1000`);
+    throw new ConfigError(
+      `BRABO_CONTAINER_USER=${JSON.stringify(raw)} is not a non-root numeric uid:gid; use e.g. BRABO_CONTAINER_USER=1000:1000`,
+    );
   }
   return raw;
 }
@@ -111,17 +126,24 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   const portVar = readVariable(env, 'BRABO_PORT');
   const port = overrides.port ?? (portVar.value !== undefined ? Number(portVar.value) : 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    const given = overrides.port !== undefined ? `--port ${String(overrides.port)}` : `${portVar.name}=${JSON.stringify(portVar.value)}`;
+    const given =
+      overrides.port !== undefined
+        ? `--port ${String(overrides.port)}`
+        : `${portVar.name}=${JSON.stringify(portVar.value)}`;
     throw new ConfigError(`${given} is not a TCP port (0-65535); pass --port N`);
   }
   const level = readVariable(env, 'BRABO_LOG_LEVEL');
   const logLevel = level.value ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new ConfigError(`${level.name}=${JSON.stringify(logLevel)} is not a log level; use one of ${LOG_LEVELS.join(', ')}`);
+    throw new ConfigError(
+      `${level.name}=${JSON.stringify(logLevel)} is not a log level; use one of ${LOG_LEVELS.join(', ')}`,
+    );
   }
   const adminToken = env.BRABO_ADMIN_TOKEN && env.BRABO_ADMIN_TOKEN.length > 0 ? env.BRABO_ADMIN_TOKEN : null;
   if (adminToken !== null && adminToken.length < 16) {
-    throw new ConfigError('BRABO_ADMIN_TOKEN is shorter than 16 characters; use a long random value or unset it to have one generated');
+    throw new ConfigError(
+      'BRABO_ADMIN_TOKEN is shorter than 16 characters; use a long random value or unset it to have one generated',
+    );
   }
   return {
     host: overrides.host ?? readVariable(env, 'BRABO_HOST').value ?? '127.0.0.1',
@@ -129,7 +151,9 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     dataDir,
     databaseUrl: databaseUrl(readVariable(env, 'BRABO_DATABASE_URL')),
     adminToken,
-    projectWorkspacesRoot: resolve(readVariable(env, 'BRABO_PROJECT_WORKSPACES_ROOT').value ?? join(dataDir, 'workspaces')),
+    projectWorkspacesRoot: resolve(
+      readVariable(env, 'BRABO_PROJECT_WORKSPACES_ROOT').value ?? join(dataDir, 'workspaces'),
+    ),
     projectsBase: resolve(env.BRABO_PROJECTS_BASE ?? join(dataDir, 'projects')),
     gatewayCheckout: resolve(env.BRABO_GATEWAY_CHECKOUT ?? GATEWAY_CHECKOUT),
     logLevel,
@@ -146,11 +170,15 @@ function databaseUrl({ value, name }: EnvValue): string | null {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(`${name} is not a URL; use postgres://USER@HOST:5432/DATABASE, or unset it to keep the SQLite store in the data dir`);
+    throw new ConfigError(
+      `${name} is not a URL; use postgres://USER@HOST:5432/DATABASE, or unset it to keep the SQLite store in the data dir`,
+    );
   }
   // The scheme only: the rest of the URL may hold a password.
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`${name} has the scheme ${JSON.stringify(url.protocol.slice(0, -1))}, but only a Postgres URL (postgres:// or postgresql://) is supported; unset it to keep the SQLite store in the data dir`);
+    throw new ConfigError(
+      `${name} has the scheme ${JSON.stringify(url.protocol.slice(0, -1))}, but only a Postgres URL (postgres:// or postgresql://) is supported; unset it to keep the SQLite store in the data dir`,
+    );
   }
   return value;
 }
@@ -177,7 +205,10 @@ function positive(name: string, value: string | undefined, fallback: number, int
 
 function labels(value: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pair of (value ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new ConfigError(`BRABO_DOCKER_LABELS entry ${JSON.stringify(pair)} is not key=value`);
     out[pair.slice(0, at)] = pair.slice(at + 1);
@@ -196,11 +227,15 @@ function resources(prefix: string, env: NodeJS.ProcessEnv, fallback: Resources):
 export function loadExecutionConfig(overrides: ConfigOverrides, env: NodeJS.ProcessEnv): ExecutionConfig {
   const d = DEFAULT_EXECUTION_LIMITS;
   const fault = env.BRABO_TEST_FAULT ?? '';
-  if (fault !== '' && fault !== 'kill_before_claim') throw new ConfigError(`BRABO_TEST_FAULT=${JSON.stringify(fault)} is unknown (only kill_before_claim, for tests)`);
+  if (fault !== '' && fault !== 'kill_before_claim')
+    throw new ConfigError(`BRABO_TEST_FAULT=${JSON.stringify(fault)} is unknown (only kill_before_claim, for tests)`);
   const defaults = resources('BRABO_RESOURCE_DEFAULT', env, d.resources.defaults);
   const maxima = resources('BRABO_RESOURCE_MAX', env, d.resources.maxima);
   for (const field of ['cpus', 'memoryMb', 'pids'] as const) {
-    if (maxima[field] < defaults[field]) throw new ConfigError(`the resource maximum for ${field} (${maxima[field]}) is below its default (${defaults[field]}); raise BRABO_RESOURCE_MAX_*`);
+    if (maxima[field] < defaults[field])
+      throw new ConfigError(
+        `the resource maximum for ${field} (${maxima[field]}) is below its default (${defaults[field]}); raise BRABO_RESOURCE_MAX_*`,
+      );
   }
   return {
     docker: {
@@ -211,8 +246,11 @@ export function loadExecutionConfig(overrides: ConfigOverrides, env: NodeJS.Proc
       containerUser: containerUser(env.BRABO_CONTAINER_USER),
     },
     limits: {
-      deliveryTimeoutMs: overrides.deliveryTimeoutMs ?? positive('BRABO_DELIVERY_TIMEOUT_MS', env.BRABO_DELIVERY_TIMEOUT_MS, d.deliveryTimeoutMs),
-      runnerGraceMs: overrides.runnerGraceMs ?? positive('BRABO_RUNNER_GRACE_MS', env.BRABO_RUNNER_GRACE_MS, d.runnerGraceMs),
+      deliveryTimeoutMs:
+        overrides.deliveryTimeoutMs ??
+        positive('BRABO_DELIVERY_TIMEOUT_MS', env.BRABO_DELIVERY_TIMEOUT_MS, d.deliveryTimeoutMs),
+      runnerGraceMs:
+        overrides.runnerGraceMs ?? positive('BRABO_RUNNER_GRACE_MS', env.BRABO_RUNNER_GRACE_MS, d.runnerGraceMs),
       resumeWaitMs: positive('BRABO_RESUME_WAIT_MS', env.BRABO_RESUME_WAIT_MS, d.resumeWaitMs),
       commandTimeoutMs: positive('BRABO_COMMAND_TIMEOUT_MS', env.BRABO_COMMAND_TIMEOUT_MS, d.commandTimeoutMs),
       outputCapBytes: positive('BRABO_OUTPUT_CAP_BYTES', env.BRABO_OUTPUT_CAP_BYTES, d.outputCapBytes),

@@ -40,7 +40,10 @@ export class Api {
 
   /** Reads an SSE endpoint with the token (EventSource cannot send headers). */
   async stream(path: string, onEvent: (event: string, data: any) => void, signal: AbortSignal): Promise<void> {
-    const response = await fetch(path, { headers: { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' }, signal });
+    const response = await fetch(path, {
+      headers: { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' },
+      signal,
+    });
     if (!response.ok || !response.body) throw new ApiError(response.status, await response.json().catch(() => ({})));
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -67,7 +70,10 @@ export class Api {
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(path, {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();

@@ -3,7 +3,11 @@
 export type Child = Node | string | number | null | undefined | false;
 type Attr = string | number | boolean | null | undefined | ((event: any) => void);
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<string, Attr> | null, ...children: Array<Child | Child[]>): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, Attr> | null,
+  ...children: Array<Child | Child[]>
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs ?? {})) {
     if (value === null || value === undefined || value === false) continue;
@@ -19,7 +23,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<
 export function append(parent: Node, children: Array<Child | Child[]>): void {
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    parent.appendChild(
+      typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child,
+    );
   }
 }
 

@@ -6,7 +6,13 @@
 import { type Channel, Socket } from 'phoenix';
 
 export type LiveHandler = (event: string, payload: any, projectId: string) => void;
-export const LIVE_EVENTS = ['action.changed', 'action.output', 'runner.changed', 'container.changed', 'project.changed'] as const;
+export const LIVE_EVENTS = [
+  'action.changed',
+  'action.output',
+  'runner.changed',
+  'container.changed',
+  'project.changed',
+] as const;
 
 export class Live {
   readonly #socket: Socket;
@@ -18,7 +24,10 @@ export class Live {
   onStatus: (connected: boolean) => void = () => {};
 
   constructor(token: string) {
-    this.#socket = new Socket('/socket', { authToken: token, reconnectAfterMs: (tries: number) => [200, 500, 1000, 2000][tries - 1] ?? 5000 });
+    this.#socket = new Socket('/socket', {
+      authToken: token,
+      reconnectAfterMs: (tries: number) => [200, 500, 1000, 2000][tries - 1] ?? 5000,
+    });
     this.#socket.onOpen(() => {
       this.connected = true;
       this.onStatus(true);

@@ -22,14 +22,26 @@ function loginPage(message?: string): void {
   cleanup();
   cleanup = () => {};
   clear(app);
-  const input = h('input', { type: 'password', name: 'token', id: 'token', autocomplete: 'off', required: true, 'aria-label': 'Token', placeholder: 'brabo token' });
+  const input = h('input', {
+    type: 'password',
+    name: 'token',
+    id: 'token',
+    autocomplete: 'off',
+    required: true,
+    'aria-label': 'Token',
+    placeholder: 'brabo token',
+  });
   const error = h('p', { class: 'error', role: 'alert' }, message ?? '');
   app.append(
     h(
       'main',
       { class: 'login' },
       h('h1', null, 'brabo console'),
-      h('p', { class: 'muted' }, 'Log in with your personal token. Every approval and denial you make here is recorded as yours.'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Log in with your personal token. Every approval and denial you make here is recorded as yours.',
+      ),
       h(
         'form',
         {
@@ -63,7 +75,10 @@ async function login(token: string, error: HTMLElement): Promise<void> {
     start(token, me);
   } catch (e) {
     const err = e as ApiError;
-    error.textContent = err.status === 401 || err.status === 403 ? `This token was refused (${err.code}).` : `Could not log in: ${err.message}`;
+    error.textContent =
+      err.status === 401 || err.status === 403
+        ? `This token was refused (${err.code}).`
+        : `Could not log in: ${err.message}`;
   }
 }
 
@@ -91,13 +106,19 @@ function start(token: string, me: Me): void {
   };
   const acting =
     me.kind !== 'human'
-      ? h('label', { class: 'acting' }, 'acting as ', h('input', {
-          id: 'acting-as',
-          value: sessionStorage.getItem(ACTING_KEY) ?? '',
-          placeholder: 'member id',
-          'aria-label': 'Member you act as',
-          oninput: (event: Event) => sessionStorage.setItem(ACTING_KEY, (event.target as HTMLInputElement).value.trim()),
-        }))
+      ? h(
+          'label',
+          { class: 'acting' },
+          'acting as ',
+          h('input', {
+            id: 'acting-as',
+            value: sessionStorage.getItem(ACTING_KEY) ?? '',
+            placeholder: 'member id',
+            'aria-label': 'Member you act as',
+            oninput: (event: Event) =>
+              sessionStorage.setItem(ACTING_KEY, (event.target as HTMLInputElement).value.trim()),
+          }),
+        )
       : h('span', { class: 'acting' }, 'signed in as ', h('strong', null, me.userId ?? '?'));
   const nav = h(
     'nav',
@@ -126,7 +147,8 @@ function start(token: string, me: Me): void {
     cleanup();
     const [path = '', queryString = ''] = location.hash.replace(/^#/, '').split('?');
     const parts = path.split('/').filter(Boolean);
-    for (const link of nav.querySelectorAll('a')) link.classList.toggle('active', path.startsWith(link.dataset['nav']?.slice(1) ?? '~'));
+    for (const link of nav.querySelectorAll('a'))
+      link.classList.toggle('active', path.startsWith(link.dataset['nav']?.slice(1) ?? '~'));
     main.removeAttribute('data-loaded');
     const page = parts[0] ?? 'queue';
     if (page === 'projects' && parts[1]) cleanup = projectPage(main, ctx, decodeURIComponent(parts[1]));

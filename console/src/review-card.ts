@@ -30,12 +30,23 @@ export function fragmentTable(entry: ReviewEntry): HTMLElement | null {
   return h(
     'table',
     { class: 'fragments' },
-    h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'fragment'), h('th', null, 'verdict'), h('th', null, 'effect'))),
+    h(
+      'thead',
+      null,
+      h('tr', null, h('th', null, '#'), h('th', null, 'fragment'), h('th', null, 'verdict'), h('th', null, 'effect')),
+    ),
     h(
       'tbody',
       null,
       entry.fragments.map((f, i) =>
-        h('tr', { class: `verdict-${f.verdict}` }, h('td', null, i + 1), h('td', null, h('code', null, f.text)), h('td', null, verdictText(f) + (f.via ? ` (via ${f.via})` : '')), h('td', null, f.effect ?? '')),
+        h(
+          'tr',
+          { class: `verdict-${f.verdict}` },
+          h('td', null, i + 1),
+          h('td', null, h('code', null, f.text)),
+          h('td', null, verdictText(f) + (f.via ? ` (via ${f.via})` : '')),
+          h('td', null, f.effect ?? ''),
+        ),
       ),
     ),
   );
@@ -50,8 +61,11 @@ export function commandOf(entry: ReviewEntry): string {
 export function alwaysAllowText(entry: ReviewEntry): string | null {
   const preview = entry.alwaysAllow;
   if (!preview.offered) return null;
-  if (preview.writes.kind === 'autonomy') return `writes agent_autonomy: ${preview.writes.agentId} ${preview.writes.actionType} → ${preview.writes.mode}`;
-  return preview.writes.patterns.length === 0 ? 'writes nothing new (already allowed)' : `writes allow: ${preview.writes.patterns.join(', ')}`;
+  if (preview.writes.kind === 'autonomy')
+    return `writes agent_autonomy: ${preview.writes.agentId} ${preview.writes.actionType} → ${preview.writes.mode}`;
+  return preview.writes.patterns.length === 0
+    ? 'writes nothing new (already allowed)'
+    : `writes allow: ${preview.writes.patterns.join(', ')}`;
 }
 
 export interface Decisions {
@@ -71,7 +85,11 @@ export function decisionsFor(ctx: Ctx, settled: (entry: ReviewEntry, what: strin
     card?.setAttribute('aria-busy', 'true');
     card?.classList.add('deciding');
     try {
-      const result = await ctx.api.post<{ desfecho: string; patterns?: string[]; notWritten?: { message: string } | null }>(`/api/actions/${entry.action.id}/${path}`, { userId, ...body });
+      const result = await ctx.api.post<{
+        desfecho: string;
+        patterns?: string[];
+        notWritten?: { message: string } | null;
+      }>(`/api/actions/${entry.action.id}/${path}`, { userId, ...body });
       settled(entry, what);
       const wrote = result.patterns && result.patterns.length > 0 ? ` — wrote ${result.patterns.join(', ')}` : '';
       toast(`${what}: ${commandOf(entry).slice(0, 80)} (${result.desfecho})${wrote}`);
@@ -106,25 +124,42 @@ export function reviewCard(entry: ReviewEntry, options: { link: boolean }): HTML
         { class: 'decide' },
         h('button', { class: 'approve primary', 'data-act': 'approve' }, 'Approve ', h('kbd', null, 'a')),
         h('button', { class: 'deny', 'data-act': 'deny' }, 'Deny… ', h('kbd', null, 'd')),
-        always !== null ? h('button', { class: 'always', 'data-act': 'always' }, 'Always allow ', h('kbd', null, 'A')) : null,
+        always !== null
+          ? h('button', { class: 'always', 'data-act': 'always' }, 'Always allow ', h('kbd', null, 'A'))
+          : null,
         always !== null ? h('span', { class: 'preview' }, always) : null,
         !preview.offered ? h('span', { class: 'no-always muted' }, `No “Always allow”: ${preview.message}`) : null,
       )
     : h('p', { class: 'decided' }, statusLine(entry));
   return h(
     'article',
-    { class: `entry status-${action.status}`, tabindex: 0, 'data-id': action.id, 'data-type': action.actionType, 'data-brief': brief },
+    {
+      class: `entry status-${action.status}`,
+      tabindex: 0,
+      'data-id': action.id,
+      'data-type': action.actionType,
+      'data-brief': brief,
+    },
     h(
       'header',
       null,
       h('span', { class: `badge type-${action.actionType}` }, action.actionType),
-      options.link ? h('a', { href: `#/actions/${action.id}` }, entry.project.name) : h('span', null, entry.project.name),
-      h('span', { class: 'muted' }, ` · proposed by ${action.proposerId} · `, h('time', { datetime: action.createdAt, title: action.createdAt }, ago(action.createdAt))),
+      options.link
+        ? h('a', { href: `#/actions/${action.id}` }, entry.project.name)
+        : h('span', null, entry.project.name),
+      h(
+        'span',
+        { class: 'muted' },
+        ` · proposed by ${action.proposerId} · `,
+        h('time', { datetime: action.createdAt, title: action.createdAt }, ago(action.createdAt)),
+      ),
     ),
     h('pre', { class: 'command' }, commandOf(entry)),
     h('p', { class: 'reason' }, action.reason),
     brief ? h('p', { class: 'fragments-pending muted' }, 'Fragment table loading…') : fragmentTable(entry),
-    entry.findings.length > 0 ? h('p', { class: 'findings' }, `Not read faithfully: ${entry.findings.join(', ')}`) : null,
+    entry.findings.length > 0
+      ? h('p', { class: 'findings' }, `Not read faithfully: ${entry.findings.join(', ')}`)
+      : null,
     controls,
   );
 }
@@ -134,7 +169,12 @@ export function reviewCard(entry: ReviewEntry, options: { link: boolean }): HTML
  * (built when asked for), and the keys on a focused card — a approve, d deny, A always allow,
  * Enter open (when `link`).
  */
-export function wireDecisions(container: HTMLElement, entryOf: (actionId: string) => ReviewEntry | undefined, decisions: Decisions, options: { link: boolean }): void {
+export function wireDecisions(
+  container: HTMLElement,
+  entryOf: (actionId: string) => ReviewEntry | undefined,
+  decisions: Decisions,
+  options: { link: boolean },
+): void {
   const cardOf = (target: EventTarget | null): { card: HTMLElement; entry: ReviewEntry } | null => {
     const card = (target as HTMLElement | null)?.closest?.('article.entry') as HTMLElement | null;
     const entry = card?.dataset['id'] ? entryOf(card.dataset['id']) : undefined;
@@ -143,8 +183,20 @@ export function wireDecisions(container: HTMLElement, entryOf: (actionId: string
   const openDeny = (card: HTMLElement, entry: ReviewEntry): void => {
     let form = card.querySelector('form.deny-form') as HTMLFormElement | null;
     if (!form) {
-      const input = h('input', { name: 'reason', placeholder: 'Why? The agent reads this.', maxlength: 2000, required: true, 'aria-label': 'Reason for the denial' });
-      form = h('form', { class: 'deny-form' }, input, h('button', { type: 'submit', class: 'danger' }, 'Deny'), h('button', { type: 'button', 'data-act': 'cancel-deny' }, 'Cancel'));
+      const input = h('input', {
+        name: 'reason',
+        placeholder: 'Why? The agent reads this.',
+        maxlength: 2000,
+        required: true,
+        'aria-label': 'Reason for the denial',
+      });
+      form = h(
+        'form',
+        { class: 'deny-form' },
+        input,
+        h('button', { type: 'submit', class: 'danger' }, 'Deny'),
+        h('button', { type: 'button', 'data-act': 'cancel-deny' }, 'Cancel'),
+      );
       form.addEventListener('submit', (event) => {
         event.preventDefault();
         const reason = input.value.trim();
@@ -189,7 +241,10 @@ export function wireDecisions(container: HTMLElement, entryOf: (actionId: string
 
 export function statusLine(entry: ReviewEntry): string {
   const { action } = entry;
-  if (action.status === 'denied') return action.decidedBy ? `Denied by ${action.decidedBy}${action.denialReason ? `: ${action.denialReason}` : ''}` : 'Denied by the policy';
+  if (action.status === 'denied')
+    return action.decidedBy
+      ? `Denied by ${action.decidedBy}${action.denialReason ? `: ${action.denialReason}` : ''}`
+      : 'Denied by the policy';
   if (action.status === 'approved') return `Approved by ${action.decidedBy ?? '?'}`;
   if (action.status === 'auto_approved') return 'Approved by the policy';
   return 'Waiting for a decision';

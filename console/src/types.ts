@@ -26,7 +26,12 @@ export interface FragmentRow {
 }
 
 export type AlwaysAllowPreview =
-  | { offered: true; writes: { kind: 'patterns'; patterns: string[] } | { kind: 'autonomy'; agentId: string; actionType: string; mode: string } }
+  | {
+      offered: true;
+      writes:
+        | { kind: 'patterns'; patterns: string[] }
+        | { kind: 'autonomy'; agentId: string; actionType: string; mode: string };
+    }
   | { offered: false; reason: string; message: string };
 
 export interface ReviewEntry {

@@ -10,7 +10,14 @@ import { type ActionDeps, nowIso } from './deps.ts';
 import { ActionError } from './errors.ts';
 import { EVENT } from './events.ts';
 import { permissionsFolder } from './project-root.ts';
-import { alreadyDenied, announceApproval, type ApprovalOutcome, approveInTransaction, loadForReview, type ReviewContext } from './review.ts';
+import {
+  alreadyDenied,
+  announceApproval,
+  type ApprovalOutcome,
+  approveInTransaction,
+  loadForReview,
+  type ReviewContext,
+} from './review.ts';
 
 export interface ApproveAlwaysResult {
   action: ProposedAction;
@@ -55,19 +62,43 @@ export async function approveAlways(deps: ActionDeps, actionId: string, userId: 
     const desfecho = await approveInTransaction(deps, tx, ctx, userId);
     const base = { action: (await tx.actions.get(actionId)) as ProposedAction, desfecho };
     if (plan.kind === 'refused') {
-      return { ...base, patterns: [], autonomy: null, notWritten: { reason: plan.reason, message: plan.message }, keptWhole: null };
+      return {
+        ...base,
+        patterns: [],
+        autonomy: null,
+        notWritten: { reason: plan.reason, message: plan.message },
+        keptWhole: null,
+      };
     }
     if (isModuleDevAgent(action.proposerId, ctx.project.moduleMap)) {
-      return { ...base, patterns: [], autonomy: await grantAutonomy(deps, tx, ctx, userId), notWritten: null, keptWhole: null };
+      return {
+        ...base,
+        patterns: [],
+        autonomy: await grantAutonomy(deps, tx, ctx, userId),
+        notWritten: null,
+        keptWhole: null,
+      };
     }
     const written = await grantPatterns(deps, tx, ctx, userId, plan.patterns);
-    return { ...base, patterns: written, autonomy: null, notWritten: null, keptWhole: keptWholeNote(plan.patterns, plan.keptWhole ?? []) };
+    return {
+      ...base,
+      patterns: written,
+      autonomy: null,
+      notWritten: null,
+      keptWhole: keptWholeNote(plan.patterns, plan.keptWhole ?? []),
+    };
   });
   announceApproval(deps, actionId, result.desfecho);
   return result;
 }
 
-async function grantPatterns(deps: ActionDeps, tx: Repositories, ctx: ReviewContext, userId: string, patterns: string[]): Promise<string[]> {
+async function grantPatterns(
+  deps: ActionDeps,
+  tx: Repositories,
+  ctx: ReviewContext,
+  userId: string,
+  patterns: string[],
+): Promise<string[]> {
   const root = permissionsFolder(ctx.project, deps.roots);
   let written: string[] = [];
   try {
@@ -78,9 +109,14 @@ async function grantPatterns(deps: ActionDeps, tx: Repositories, ctx: ReviewCont
   } catch (error) {
     if (error instanceof PermissionsWriteError) {
       // Thrown inside the transaction: the approval is rolled back with it (RN-642).
-      throw new ActionError('conflict', error.code, `the pattern could not be written, so the approval was undone: ${error.message}`, {
-        patterns,
-      });
+      throw new ActionError(
+        'conflict',
+        error.code,
+        `the pattern could not be written, so the approval was undone: ${error.message}`,
+        {
+          patterns,
+        },
+      );
     }
     throw error;
   }
@@ -98,12 +134,24 @@ async function grantPatterns(deps: ActionDeps, tx: Repositories, ctx: ReviewCont
   return written;
 }
 
-async function grantAutonomy(deps: ActionDeps, tx: Repositories, ctx: ReviewContext, userId: string): Promise<ApproveAlwaysResult['autonomy']> {
+async function grantAutonomy(
+  deps: ActionDeps,
+  tx: Repositories,
+  ctx: ReviewContext,
+  userId: string,
+): Promise<ApproveAlwaysResult['autonomy']> {
   const { action, project } = ctx;
   const existing = await tx.autonomy.get(project.id, action.proposerId, action.actionType);
   if (existing?.mode === 'auto_approve') return null;
   const at = nowIso(deps);
-  await tx.autonomy.set({ projectId: project.id, agentId: action.proposerId, actionType: action.actionType, mode: 'auto_approve', updatedBy: userId, updatedAt: at });
+  await tx.autonomy.set({
+    projectId: project.id,
+    agentId: action.proposerId,
+    actionType: action.actionType,
+    mode: 'auto_approve',
+    updatedBy: userId,
+    updatedAt: at,
+  });
   await tx.events.append({
     projectId: project.id,
     type: EVENT.permissionGranted,
@@ -117,6 +165,11 @@ async function grantAutonomy(deps: ActionDeps, tx: Repositories, ctx: ReviewCont
 }
 
 const alwaysAllowCeiling = (action: ProposedAction): ActionError =>
-  new ActionError('invalid', 'teto_do_sempre_permitir', `"Always allow" is never offered for ${action.actionType}; approve this instance instead`, {
-    reason: 'teto_do_sempre_permitir',
-  });
+  new ActionError(
+    'invalid',
+    'teto_do_sempre_permitir',
+    `"Always allow" is never offered for ${action.actionType}; approve this instance instead`,
+    {
+      reason: 'teto_do_sempre_permitir',
+    },
+  );

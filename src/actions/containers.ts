@@ -21,7 +21,12 @@ export async function listContainers(deps: ActionDeps): Promise<ContainerRow[]> 
   return out;
 }
 
-export async function proposeContainerChange(deps: ActionDeps, projectId: string, userId: string, change: 'stop' | 'remove'): Promise<ProposeOutcome> {
+export async function proposeContainerChange(
+  deps: ActionDeps,
+  projectId: string,
+  userId: string,
+  change: 'stop' | 'remove',
+): Promise<ProposeOutcome> {
   await requireProject(deps.store.read, projectId);
   // RN-495: the containers page's clicks are always a human's, never an agent's.
   await requireHuman(deps.store.read, projectId, userId, `proposing container_${change} from the containers page`);

@@ -24,7 +24,10 @@ export class HandoffNotifier implements ActionExecutionPort {
       try {
         listener(actionId);
       } catch (error) {
-        this.#logger.error({ actionId, err: error, code: 'handoff_listener_failed' }, 'a hand-off listener threw; the queued row stays for the next poll');
+        this.#logger.error(
+          { actionId, err: error, code: 'handoff_listener_failed' },
+          'a hand-off listener threw; the queued row stays for the next poll',
+        );
       }
     }
   }

@@ -24,7 +24,12 @@ export function credentialRefFor(project: Project, actionType: ActionType): stri
   return GIT_ACTION_TYPES.has(actionType) ? `owner:${project.ownerId}` : null;
 }
 
-export async function enqueueHandoff(tx: Repositories, project: Project, action: Pick<ProposedAction, 'id' | 'actionType'>, at: string): Promise<void> {
+export async function enqueueHandoff(
+  tx: Repositories,
+  project: Project,
+  action: Pick<ProposedAction, 'id' | 'actionType'>,
+  at: string,
+): Promise<void> {
   await tx.handoffs.enqueue({
     id: randomUUID(),
     actionId: action.id,

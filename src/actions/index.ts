@@ -9,7 +9,14 @@ import type { ActionDeps } from './deps.ts';
 import { recordMergeResult } from './merge.ts';
 import { getPermissions, putPermissions } from './permissions.ts';
 import { acceptInfraHandoff, activateExecution } from './presets.ts';
-import { type CreateProjectInput, createProject, getProject, listMembers, setMember, setSandboxRequirement } from './projects.ts';
+import {
+  type CreateProjectInput,
+  createProject,
+  getProject,
+  listMembers,
+  setMember,
+  setSandboxRequirement,
+} from './projects.ts';
 import { type ProposeInput, propose } from './propose.ts';
 import { getAction, listActions, listEvents } from './queries.ts';
 import { approve, deny } from './review.ts';
@@ -27,9 +34,11 @@ export function createActions(deps: ActionDeps) {
   return {
     createProject: (input: CreateProjectInput) => createProject(deps, input),
     getProject: (projectId: string) => getProject(deps, projectId),
-    setMember: (projectId: string, memberId: string, role: Role, kind?: MemberKind, actorId?: string) => setMember(deps, projectId, memberId, role, kind, actorId),
+    setMember: (projectId: string, memberId: string, role: Role, kind?: MemberKind, actorId?: string) =>
+      setMember(deps, projectId, memberId, role, kind, actorId),
     listMembers: (projectId: string) => listMembers(deps, projectId),
-    setSandboxRequirement: (projectId: string, required: boolean, actorId?: string) => setSandboxRequirement(deps, projectId, required, actorId),
+    setSandboxRequirement: (projectId: string, required: boolean, actorId?: string) =>
+      setSandboxRequirement(deps, projectId, required, actorId),
     getPermissions: (projectId: string) => getPermissions(deps, projectId),
     putPermissions: (projectId: string, userId: string, raw: unknown) => putPermissions(deps, projectId, userId, raw),
     setAgentAutonomy: (input: SetAutonomyInput) => setAgentAutonomy(deps, input),
@@ -42,11 +51,14 @@ export function createActions(deps: ActionDeps) {
     activateExecution: (projectId: string, userId: string) => activateExecution(deps, projectId, userId),
     acceptInfraHandoff: (projectId: string, userId: string) => acceptInfraHandoff(deps, projectId, userId),
     listContainers: () => listContainers(deps),
-    proposeContainerChange: (projectId: string, userId: string, change: 'stop' | 'remove') => proposeContainerChange(deps, projectId, userId, change),
-    createTask: (projectId: string, title: string, prNumber: number | null) => createTask(deps, projectId, title, prNumber),
+    proposeContainerChange: (projectId: string, userId: string, change: 'stop' | 'remove') =>
+      proposeContainerChange(deps, projectId, userId, change),
+    createTask: (projectId: string, title: string, prNumber: number | null) =>
+      createTask(deps, projectId, title, prNumber),
     getTask: (taskId: string) => getTask(deps, taskId),
     getAction: (actionId: string) => getAction(deps, actionId),
-    listActions: (projectId: string, status: ActionStatus | undefined, limit: number) => listActions(deps, projectId, status, limit),
+    listActions: (projectId: string, status: ActionStatus | undefined, limit: number) =>
+      listActions(deps, projectId, status, limit),
     listEvents: (projectId: string, after: number, limit: number) => listEvents(deps, projectId, after, limit),
   };
 }

@@ -8,7 +8,11 @@ import { EVENT } from './events.ts';
 export function prNumberOf(payload: Record<string, unknown>): number {
   const value = payload.prNumber;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw new ActionError('invalid', 'invalid_payload', 'git_merge needs payload.prNumber, a positive integer (the PR to merge)');
+  throw new ActionError(
+    'invalid',
+    'invalid_payload',
+    'git_merge needs payload.prNumber, a positive integer (the PR to merge)',
+  );
 }
 
 export const mergeKeyOf = (projectId: string, prNumber: number): string => `${projectId}:${prNumber}`;
@@ -20,7 +24,12 @@ export const prAlreadyMerged = (prNumber: number): ActionError =>
 export async function guardNewMerge(tx: Repositories, projectId: string, prNumber: number): Promise<void> {
   if (await tx.merges.isMerged(projectId, prNumber)) throw prAlreadyMerged(prNumber);
   if (await tx.actions.liveMergeExists(mergeKeyOf(projectId, prNumber))) {
-    throw new ActionError('conflict', 'merge_ja_proposto', `a merge of PR #${prNumber} is already proposed (pending, approved or auto-approved)`, { prNumber });
+    throw new ActionError(
+      'conflict',
+      'merge_ja_proposto',
+      `a merge of PR #${prNumber} is already proposed (pending, approved or auto-approved)`,
+      { prNumber },
+    );
   }
 }
 
@@ -71,6 +80,10 @@ function requireExecutableMerge(action: ProposedAction): void {
     throw new ActionError('invalid', 'not_a_merge', `action ${action.id} is a ${action.actionType}, not a git_merge`);
   }
   if (action.status !== 'approved' && action.status !== 'auto_approved') {
-    throw new ActionError('conflict', 'merge_not_approved', `action ${action.id} is ${action.status}; only an approved merge can have been executed`);
+    throw new ActionError(
+      'conflict',
+      'merge_not_approved',
+      `action ${action.id} is ${action.status}; only an approved merge can have been executed`,
+    );
   }
 }

@@ -18,10 +18,20 @@ export interface PermissionsView {
 export async function getPermissions(deps: ActionDeps, projectId: string): Promise<PermissionsView> {
   const project = await requireProject(deps.store.read, projectId);
   const snapshot = await deps.permissionsFile.read(permissionsFolder(project, deps.roots));
-  return { permissions: snapshot.permissions, broken: snapshot.broken, problem: snapshot.problem, exists: snapshot.exists };
+  return {
+    permissions: snapshot.permissions,
+    broken: snapshot.broken,
+    problem: snapshot.problem,
+    exists: snapshot.exists,
+  };
 }
 
-export async function putPermissions(deps: ActionDeps, projectId: string, userId: string, raw: unknown): Promise<Permissions> {
+export async function putPermissions(
+  deps: ActionDeps,
+  projectId: string,
+  userId: string,
+  raw: unknown,
+): Promise<Permissions> {
   const project = await requireProject(deps.store.read, projectId);
   await requireRole(deps.store.read, project.id, userId, 'maintainer', 'editing permissions.json');
   const root = permissionsFolder(project, deps.roots);
@@ -47,6 +57,11 @@ export async function putPermissions(deps: ActionDeps, projectId: string, userId
 
 export function asActionError(error: unknown): unknown {
   if (!(error instanceof PermissionsWriteError)) return error;
-  const kind = error.code === 'permissions_write_failed' ? 'unavailable' : error.code === 'project_folder_missing' ? 'conflict' : 'invalid';
+  const kind =
+    error.code === 'permissions_write_failed'
+      ? 'unavailable'
+      : error.code === 'project_folder_missing'
+        ? 'conflict'
+        : 'invalid';
   return new ActionError(kind, error.code, error.message, error.issues ? { issues: error.issues } : undefined);
 }

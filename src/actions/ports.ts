@@ -36,7 +36,12 @@ export interface ProposalHook {
 
 /** Measurements (Prometheus adapter in src/http/metrics.ts). */
 export interface ActionObserver {
-  proposed(event: { actionType: ActionType; status: ActionStatus; reasonCode: ReasonCode; decideSeconds: number }): void;
+  proposed(event: {
+    actionType: ActionType;
+    status: ActionStatus;
+    reasonCode: ReasonCode;
+    decideSeconds: number;
+  }): void;
   /** human = a click (approve / approve-always / deny); policy = auto-approved or denied at creation. */
   decided(event: { by: 'human' | 'policy'; outcome: 'approved' | 'denied' }): void;
 }

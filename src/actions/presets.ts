@@ -19,7 +19,11 @@ export interface ActivationResult {
   devAgents: string[];
 }
 
-export async function activateExecution(deps: ActionDeps, projectId: string, userId: string): Promise<ActivationResult> {
+export async function activateExecution(
+  deps: ActionDeps,
+  projectId: string,
+  userId: string,
+): Promise<ActivationResult> {
   const project = await requireProject(deps.store.read, projectId);
   await requireRole(deps.store.read, projectId, userId, 'maintainer', 'activating execution');
   const root = permissionsFolder(project, deps.roots);
@@ -63,7 +67,13 @@ export async function acceptInfraHandoff(deps: ActionDeps, projectId: string, us
     const infra = await tx.members.get(projectId, INFRA_AGENT_ID);
     if (!infra || infra.role === 'developer') {
       // container_start needs maintainer: the infra agent proposes it on the server's behalf.
-      await tx.members.upsert({ projectId, memberId: INFRA_AGENT_ID, kind: 'agent', role: 'maintainer', updatedAt: at });
+      await tx.members.upsert({
+        projectId,
+        memberId: INFRA_AGENT_ID,
+        kind: 'agent',
+        role: 'maintainer',
+        updatedAt: at,
+      });
     }
     await seedAutonomy(tx, projectId, INFRA_AGENT_ID, 'container_start', userId, at);
     await tx.events.append({
@@ -80,7 +90,14 @@ export async function acceptInfraHandoff(deps: ActionDeps, projectId: string, us
 }
 
 /** Pre-seeds only where nothing is configured: an explicit choice (even deny) is kept. */
-async function seedAutonomy(tx: Repositories, projectId: string, agentId: string, actionType: ActionType, userId: string, at: string): Promise<void> {
+async function seedAutonomy(
+  tx: Repositories,
+  projectId: string,
+  agentId: string,
+  actionType: ActionType,
+  userId: string,
+  at: string,
+): Promise<void> {
   if (await tx.autonomy.get(projectId, agentId, actionType)) return;
   await tx.autonomy.set({ projectId, agentId, actionType, mode: 'auto_approve', updatedBy: userId, updatedAt: at });
 }

@@ -29,9 +29,13 @@ export function isSafeSegment(segment: string): boolean {
 export function deriveScopeRoot(project: Project, roots: ProjectRoots): ScopeRoot {
   const label = scopeRootLabel(project.executionMode, project.workspaceDirName);
   if (project.executionMode !== 'runner' && !isSafeSegment(project.workspaceDirName)) {
-    throw invalidRoot(project, `workspace_dir_name ${JSON.stringify(project.workspaceDirName)} is not a plain relative folder name`);
+    throw invalidRoot(
+      project,
+      `workspace_dir_name ${JSON.stringify(project.workspaceDirName)} is not a plain relative folder name`,
+    );
   }
-  if (project.executionMode === 'container') return { root: join(roots.projectWorkspacesRoot, project.workspaceDirName), label };
+  if (project.executionMode === 'container')
+    return { root: join(roots.projectWorkspacesRoot, project.workspaceDirName), label };
   if (project.executionMode === 'mounted') return { root: join(roots.projectsBase, project.workspaceDirName), label };
   const checked = validateLocalRoot(project.root, { gatewayCheckout: roots.gatewayCheckout });
   if (!checked.ok) throw invalidRoot(project, checked.message);
@@ -47,20 +51,37 @@ export function deriveScopeRoot(project: Project, roots: ProjectRoots): ScopeRoo
  * projects (the file lives in the workspace); for runner projects a gateway-side folder, because
  * their root is a path on the user's machine, not on this disk.
  */
-export function permissionsFolder(project: Project, roots: ProjectRoots, scope: ScopeRoot = deriveScopeRoot(project, roots)): string {
+export function permissionsFolder(
+  project: Project,
+  roots: ProjectRoots,
+  scope: ScopeRoot = deriveScopeRoot(project, roots),
+): string {
   if (project.executionMode !== 'runner') return scope.root;
   if (!roots.runnerProjectsDir) {
-    throw new ActionError('unavailable', 'runner_permissions_unconfigured', 'this gateway has no folder for runner projects\' permissions.json (runnerProjectsDir); configure the data dir');
+    throw new ActionError(
+      'unavailable',
+      'runner_permissions_unconfigured',
+      "this gateway has no folder for runner projects' permissions.json (runnerProjectsDir); configure the data dir",
+    );
   }
-  if (!isSafeSegment(project.workspaceDirName) || project.workspaceDirName.includes('/')) throw invalidRoot(project, 'workspace_dir_name is not a plain folder name');
+  if (!isSafeSegment(project.workspaceDirName) || project.workspaceDirName.includes('/'))
+    throw invalidRoot(project, 'workspace_dir_name is not a plain folder name');
   const folder = join(roots.runnerProjectsDir, project.workspaceDirName);
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new ActionError('unavailable', 'runner_permissions_unavailable', `could not create ${folder} for the project's permissions.json (${(error as NodeJS.ErrnoException).code ?? String(error)}); check that the data dir is writable by the gateway's user`);
+    throw new ActionError(
+      'unavailable',
+      'runner_permissions_unavailable',
+      `could not create ${folder} for the project's permissions.json (${(error as NodeJS.ErrnoException).code ?? String(error)}); check that the data dir is writable by the gateway's user`,
+    );
   }
   return folder;
 }
 
 const invalidRoot = (project: Project, why: string): ActionError =>
-  new ActionError('conflict', 'project_root_invalid', `project ${project.id} has an unusable root (${why}); nothing is decided for it until the row is fixed`);
+  new ActionError(
+    'conflict',
+    'project_root_invalid',
+    `project ${project.id} has an unusable root (${why}); nothing is decided for it until the row is fixed`,
+  );

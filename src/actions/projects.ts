@@ -69,7 +69,12 @@ export async function createProject(deps: ActionDeps, input: CreateProjectInput)
       const clash = overlappingProject(root, realRoot, await tx.projects.lockedRoots());
       if (clash !== null) {
         const how = clash.root === root ? 'is already the root of' : 'overlaps the root of';
-        throw new ActionError('conflict', 'root_overlaps_project', `${root} ${how} project ${clash.id} (${clash.root}); two projects may not share a folder or nest one inside the other: choose another folder`, { projectId: clash.id });
+        throw new ActionError(
+          'conflict',
+          'root_overlaps_project',
+          `${root} ${how} project ${clash.id} (${clash.root}); two projects may not share a folder or nest one inside the other: choose another folder`,
+          { projectId: clash.id },
+        );
       }
     }
     await tx.projects.insert(project);
@@ -81,33 +86,57 @@ export async function createProject(deps: ActionDeps, input: CreateProjectInput)
       actorKind: 'user',
       actorId: input.ownerId,
       actionId: null,
-      payload: { executionMode: project.executionMode, workspaceDirName, sandboxRequired: project.sandboxRequired === true },
+      payload: {
+        executionMode: project.executionMode,
+        workspaceDirName,
+        sandboxRequired: project.sandboxRequired === true,
+      },
       createdAt: at,
     });
   });
   return project;
 }
 
-async function placeProject(deps: ActionDeps, input: CreateProjectInput, generatedDir: string): Promise<{ root: string; workspaceDirName: string; realRoot: string | null }> {
+async function placeProject(
+  deps: ActionDeps,
+  input: CreateProjectInput,
+  generatedDir: string,
+): Promise<{ root: string; workspaceDirName: string; realRoot: string | null }> {
   const { roots } = deps;
   if (input.executionMode === 'container') {
-    if (input.root !== undefined) throw invalidRoot('root_not_allowed', 'a container project\'s root is PROJECT_WORKSPACES_ROOT/<workspace_dir_name>; do not send root');
+    if (input.root !== undefined)
+      throw invalidRoot(
+        'root_not_allowed',
+        "a container project's root is PROJECT_WORKSPACES_ROOT/<workspace_dir_name>; do not send root",
+      );
     const root = join(roots.projectWorkspacesRoot, generatedDir);
     try {
       await mkdir(root, { recursive: true, mode: 0o755 });
       // The container runs as BRABO_CONTAINER_USER: its folder must be its own (issue 11.5).
       await giveToContainerUser(root, roots.containerUser);
     } catch (error) {
-      throw new ActionError('unavailable', 'workspace_create_failed', `could not create ${root} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check that PROJECT_WORKSPACES_ROOT=${roots.projectWorkspacesRoot} is writable by the gateway's user`);
+      throw new ActionError(
+        'unavailable',
+        'workspace_create_failed',
+        `could not create ${root} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check that PROJECT_WORKSPACES_ROOT=${roots.projectWorkspacesRoot} is writable by the gateway's user`,
+      );
     }
     return { root, workspaceDirName: generatedDir, realRoot: root };
   }
   if (input.executionMode === 'mounted') {
     // Only the format and the base are checked; the folder is created by container_start (RN-501).
-    const segment = input.root === undefined ? generatedDir : isAbsolute(input.root) ? relative(roots.projectsBase, input.root) : input.root;
+    const segment =
+      input.root === undefined
+        ? generatedDir
+        : isAbsolute(input.root)
+          ? relative(roots.projectsBase, input.root)
+          : input.root;
     const clean = stripTrailingSlashes(segment);
     if (!isSafeSegment(clean) || isAbsolute(clean)) {
-      throw invalidRoot('root_outside_projects_base', `a mounted project's root must be a folder under BRABO_PROJECTS_BASE=${roots.projectsBase} (got ${JSON.stringify(input.root)})`);
+      throw invalidRoot(
+        'root_outside_projects_base',
+        `a mounted project's root must be a folder under BRABO_PROJECTS_BASE=${roots.projectsBase} (got ${JSON.stringify(input.root)})`,
+      );
     }
     const root = join(roots.projectsBase, clean);
     // The folder may not exist yet (RN-501); when it does, its real path must stay under the base.
@@ -115,24 +144,32 @@ async function placeProject(deps: ActionDeps, input: CreateProjectInput, generat
     if (real !== null) {
       const base = realPathOrNull(roots.projectsBase) ?? roots.projectsBase;
       if (!real.startsWith(base.endsWith('/') ? base : `${base}/`)) {
-        throw invalidRoot('root_outside_projects_base', `${root} resolves through a symbolic link to ${real}, outside BRABO_PROJECTS_BASE=${roots.projectsBase}; a mounted project's folder must really be under the base`);
+        throw invalidRoot(
+          'root_outside_projects_base',
+          `${root} resolves through a symbolic link to ${real}, outside BRABO_PROJECTS_BASE=${roots.projectsBase}; a mounted project's folder must really be under the base`,
+        );
       }
       const checked = checkRealRoot(root, roots.gatewayCheckout);
       if (!checked.ok) throw invalidRoot(checked.code, checked.message);
     }
     return { root, workspaceDirName: clean, realRoot: real };
   }
-  if (input.root === undefined) throw invalidRoot('root_required', 'a runner project needs root: the absolute folder on the user\'s machine');
+  if (input.root === undefined)
+    throw invalidRoot('root_required', "a runner project needs root: the absolute folder on the user's machine");
   const checked = validateLocalRoot(input.root, { gatewayCheckout: roots.gatewayCheckout });
   if (!checked.ok) throw invalidRoot(checked.code, checked.message);
   const real = checkRealRoot(checked.root, roots.gatewayCheckout);
   if (!real.ok) throw invalidRoot(real.code, real.message);
   const info = await stat(checked.root).catch(() => null);
-  if (!info?.isDirectory()) throw invalidRoot('root_not_found', `${checked.root} does not exist or is not a folder; create it first`);
+  if (!info?.isDirectory())
+    throw invalidRoot('root_not_found', `${checked.root} does not exist or is not a folder; create it first`);
   try {
     await access(checked.root, constants.W_OK);
   } catch {
-    throw invalidRoot('root_not_writable', `${checked.root} is not writable by the gateway's user; fix its owner or permissions`);
+    throw invalidRoot(
+      'root_not_writable',
+      `${checked.root} is not writable by the gateway's user; fix its owner or permissions`,
+    );
   }
   return { root: checked.root, workspaceDirName: generatedDir, realRoot: real.real };
 }
@@ -149,15 +186,27 @@ export async function getProject(deps: ActionDeps, projectId: string): Promise<P
  * caller names one (then an owner of the project); without it the call is the upstream api's own
  * administration and is recorded as the system's.
  */
-export async function setMember(deps: ActionDeps, projectId: string, memberId: string, role: Role, kind?: MemberKind, actorId?: string): Promise<Member> {
+export async function setMember(
+  deps: ActionDeps,
+  projectId: string,
+  memberId: string,
+  role: Role,
+  kind?: MemberKind,
+  actorId?: string,
+): Promise<Member> {
   return deps.store.transaction(async (tx) => {
     await requireProject(tx, projectId);
     if (actorId !== undefined) await requireRole(tx, projectId, actorId, 'owner', 'changing members and roles');
     const existing = await tx.members.get(projectId, memberId);
     if (existing && kind !== undefined && kind !== existing.kind) {
-      throw new ActionError('conflict', 'member_kind_immutable', `${memberId} is already a member of project ${projectId} as ${existing.kind}; a member's kind never changes (use another id)`, {
-        kind: existing.kind,
-      });
+      throw new ActionError(
+        'conflict',
+        'member_kind_immutable',
+        `${memberId} is already a member of project ${projectId} as ${existing.kind}; a member's kind never changes (use another id)`,
+        {
+          kind: existing.kind,
+        },
+      );
     }
     const at = nowIso(deps);
     const member: Member = { projectId, memberId, kind: existing?.kind ?? kind ?? 'human', role, updatedAt: at };
@@ -180,10 +229,16 @@ export async function setMember(deps: ActionDeps, projectId: string, memberId: s
  * dispatcher fails them as `sandbox_required` instead of sending them to a runner that reports no
  * sandbox. `actorId`, when given, must be a human owner; without it the upstream api administers.
  */
-export async function setSandboxRequirement(deps: ActionDeps, projectId: string, required: boolean, actorId?: string): Promise<Project> {
+export async function setSandboxRequirement(
+  deps: ActionDeps,
+  projectId: string,
+  required: boolean,
+  actorId?: string,
+): Promise<Project> {
   return deps.store.transaction(async (tx) => {
     const project = await requireProject(tx, projectId);
-    if (actorId !== undefined) await requireRole(tx, projectId, actorId, 'owner', 'changing the project\'s sandbox requirement');
+    if (actorId !== undefined)
+      await requireRole(tx, projectId, actorId, 'owner', "changing the project's sandbox requirement");
     if ((project.sandboxRequired ?? false) === required) return project;
     await tx.projects.setSandboxRequired(projectId, required);
     await tx.events.append({

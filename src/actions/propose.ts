@@ -54,7 +54,10 @@ export async function propose(deps: ActionDeps, input: ProposeInput): Promise<Pr
     deps.permissionsFile.read(permissionsFolder(project, deps.roots, scope)),
   ]);
   if (file.broken) {
-    deps.logger.warn({ projectId: project.id, code: file.problem?.code, problem: file.problem?.message }, 'permissions.json is broken; deciding with its deny/ask only, nothing auto-approved');
+    deps.logger.warn(
+      { projectId: project.id, code: file.problem?.code, problem: file.problem?.message },
+      'permissions.json is broken; deciding with its deny/ask only, nothing auto-approved',
+    );
   }
   const started = performance.now();
   const decision = decide({
@@ -115,7 +118,12 @@ export async function propose(deps: ActionDeps, input: ProposeInput): Promise<Pr
   });
 
   deps.observer.proposed({ actionType: action.actionType, status, reasonCode: decision.reasonCode, decideSeconds });
-  if (status !== 'pending') deps.observer.decided({ by: 'policy', outcome: status === 'denied' ? 'denied' : 'approved' });
+  if (status !== 'pending')
+    deps.observer.decided({ by: 'policy', outcome: status === 'denied' ? 'denied' : 'approved' });
   if (status === 'auto_approved') deps.execution.notify(action.id);
-  return { action, decision, permissionsProblem: file.problem ? { code: file.problem.code, message: file.problem.message } : null };
+  return {
+    action,
+    decision,
+    permissionsProblem: file.problem ? { code: file.problem.code, message: file.problem.message } : null,
+  };
 }

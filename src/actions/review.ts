@@ -28,15 +28,25 @@ export async function loadForReview(tx: Repositories, actionId: string, userId: 
 }
 
 export const alreadyDenied = (action: ProposedAction): ActionError =>
-  new ActionError('conflict', 'acao_ja_recusada', `action ${action.id} was already denied${action.decidedBy ? ` by ${action.decidedBy}` : ''}; nothing was written`, {
-    reason: 'acao_ja_recusada',
-  });
+  new ActionError(
+    'conflict',
+    'acao_ja_recusada',
+    `action ${action.id} was already denied${action.decidedBy ? ` by ${action.decidedBy}` : ''}; nothing was written`,
+    {
+      reason: 'acao_ja_recusada',
+    },
+  );
 
 /**
  * Moves a pending action to approved (in `tx`), writes proposed_action.approved and the hand-off.
  * Returns `ja_aprovada` for an action already approved or auto-approved (no event).
  */
-export async function approveInTransaction(deps: ActionDeps, tx: Repositories, ctx: ReviewContext, userId: string): Promise<ApprovalOutcome> {
+export async function approveInTransaction(
+  deps: ActionDeps,
+  tx: Repositories,
+  ctx: ReviewContext,
+  userId: string,
+): Promise<ApprovalOutcome> {
   const { action, project } = ctx;
   if (action.status === 'denied') throw alreadyDenied(action);
   if (action.status !== 'pending') return 'ja_aprovada';
@@ -93,7 +103,11 @@ export async function deny(deps: ActionDeps, actionId: string, userId: string, r
     if (action.status === 'denied') return { action, desfecho: 'ja_recusada' };
     const at = nowIso(deps);
     if (action.status !== 'pending' || !(await tx.actions.decideIfPending(action.id, 'denied', userId, at, reason))) {
-      throw new ActionError('conflict', 'acao_ja_aprovada', `action ${action.id} was already approved; it can no longer be denied`);
+      throw new ActionError(
+        'conflict',
+        'acao_ja_aprovada',
+        `action ${action.id} was already approved; it can no longer be denied`,
+      );
     }
     await tx.actions.releaseMergeKey(action.id);
     await tx.events.append({

@@ -31,14 +31,29 @@ export function realPathOrNull(path: string): string | null {
  */
 export function checkRealRoot(root: string, gatewayCheckout: string): RootCheck {
   const virtual = inVirtualFilesystem(root);
-  if (virtual !== null) return { ok: false, code: 'root_in_virtual_filesystem', message: `The project root "${root}" is inside ${virtual}, a kernel file system: choose a folder on disk.` };
+  if (virtual !== null)
+    return {
+      ok: false,
+      code: 'root_in_virtual_filesystem',
+      message: `The project root "${root}" is inside ${virtual}, a kernel file system: choose a folder on disk.`,
+    };
   const real = realPathOrNull(root);
   if (real === null || real === root) return { ok: true, real };
   const realVirtual = inVirtualFilesystem(real);
-  if (realVirtual !== null) return { ok: false, code: 'root_in_virtual_filesystem', message: `The project root "${root}" resolves through a symbolic link to "${real}", inside ${realVirtual}: choose a real folder.` };
+  if (realVirtual !== null)
+    return {
+      ok: false,
+      code: 'root_in_virtual_filesystem',
+      message: `The project root "${root}" resolves through a symbolic link to "${real}", inside ${realVirtual}: choose a real folder.`,
+    };
   const checkout = realPathOrNull(gatewayCheckout) ?? gatewayCheckout;
   const checked = validateLocalRoot(real, { gatewayCheckout: checkout });
-  if (!checked.ok) return { ok: false, code: checked.code, message: `The project root "${root}" resolves through a symbolic link to "${real}". ${checked.message}` };
+  if (!checked.ok)
+    return {
+      ok: false,
+      code: checked.code,
+      message: `The project root "${root}" resolves through a symbolic link to "${real}". ${checked.message}`,
+    };
   return { ok: true, real };
 }
 
@@ -52,7 +67,11 @@ const CHOSEN_ROOT_MODES: ReadonlySet<ExecutionMode> = new Set(['mounted', 'runne
  * The first existing mounted/runner project whose root overlaps `root`, as written or once
  * symlinks are resolved on this machine; null when none does.
  */
-export function overlappingProject(root: string, real: string | null, existing: readonly ProjectRootRow[]): ProjectRootRow | null {
+export function overlappingProject(
+  root: string,
+  real: string | null,
+  existing: readonly ProjectRootRow[],
+): ProjectRootRow | null {
   for (const row of existing) {
     if (!CHOSEN_ROOT_MODES.has(row.executionMode)) continue;
     if (rootsOverlap(root, row.root)) return row;

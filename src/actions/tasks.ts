@@ -5,10 +5,22 @@ import { requireProject } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';
 import { notFound } from './errors.ts';
 
-export async function createTask(deps: ActionDeps, projectId: string, title: string, prNumber: number | null): Promise<Task> {
+export async function createTask(
+  deps: ActionDeps,
+  projectId: string,
+  title: string,
+  prNumber: number | null,
+): Promise<Task> {
   return deps.store.transaction(async (tx) => {
     await requireProject(tx, projectId);
-    const task = { id: randomUUID(), projectId, title, status: 'in_progress' as const, prNumber, updatedAt: nowIso(deps) };
+    const task = {
+      id: randomUUID(),
+      projectId,
+      title,
+      status: 'in_progress' as const,
+      prNumber,
+      updatedAt: nowIso(deps),
+    };
     await tx.tasks.insert(task);
     return { ...task, blockedReason: null, blockedSource: null };
   });

@@ -6,22 +6,35 @@ import type { Dispatch, ProposedAction } from '../store/types.ts';
 
 export type SettlementState = 'pending' | 'executing' | 'settled';
 
-export function settlementOf(action: ProposedAction, dispatch: Dispatch | null): { state: SettlementState; settlement: ActionSettled | null } {
+export function settlementOf(
+  action: ProposedAction,
+  dispatch: Dispatch | null,
+): { state: SettlementState; settlement: ActionSettled | null } {
   if (action.status === 'denied') {
     const reason = action.denialReason ?? action.reason;
     const code = action.decidedBy === null ? 'denied_by_policy' : 'denied';
-    return { state: 'settled', settlement: { actionId: action.id, status: 'denied', reason: { code, message: reason.slice(0, 4000) } } };
+    return {
+      state: 'settled',
+      settlement: { actionId: action.id, status: 'denied', reason: { code, message: reason.slice(0, 4000) } },
+    };
   }
   if (action.status === 'pending') return { state: 'pending', settlement: null };
-  if (!dispatch || (dispatch.state !== 'executed' && dispatch.state !== 'failed')) return { state: 'executing', settlement: null };
+  if (!dispatch || (dispatch.state !== 'executed' && dispatch.state !== 'failed'))
+    return { state: 'executing', settlement: null };
   const outcome = dispatch.outcome ?? {};
   const result = resultOf(outcome);
-  if (dispatch.state === 'executed') return { state: 'settled', settlement: { actionId: action.id, status: 'executed', result } };
+  if (dispatch.state === 'executed')
+    return { state: 'settled', settlement: { actionId: action.id, status: 'executed', result } };
   const code = typeof outcome.code === 'string' ? outcome.code : 'failed';
   const message = typeof outcome.message === 'string' ? outcome.message : 'the execution failed';
   return {
     state: 'settled',
-    settlement: { actionId: action.id, status: 'failed', reason: { code, message: message.slice(0, 4000) }, ...(hasOutput(outcome) ? { result } : {}) },
+    settlement: {
+      actionId: action.id,
+      status: 'failed',
+      reason: { code, message: message.slice(0, 4000) },
+      ...(hasOutput(outcome) ? { result } : {}),
+    },
   };
 }
 
@@ -34,4 +47,5 @@ function resultOf(outcome: Record<string, unknown>): NonNullable<ActionSettled['
   return result;
 }
 
-const hasOutput = (outcome: Record<string, unknown>): boolean => typeof outcome.stdout === 'string' || typeof outcome.stderr === 'string';
+const hasOutput = (outcome: Record<string, unknown>): boolean =>
+  typeof outcome.stdout === 'string' || typeof outcome.stderr === 'string';

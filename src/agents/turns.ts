@@ -65,7 +65,13 @@ export class AgentTurns {
   async withinProposal(tx: Repositories, action: ProposedAction, at: string): Promise<void> {
     if (action.status !== 'pending' || action.proposerKind !== 'agent') return;
     const taskId = typeof action.payload.taskId === 'string' ? action.payload.taskId : null;
-    await tx.turns.suspend({ actionId: action.id, projectId: action.projectId, agentId: action.proposerId, taskId, createdAt: at });
+    await tx.turns.suspend({
+      actionId: action.id,
+      projectId: action.projectId,
+      agentId: action.proposerId,
+      taskId,
+      createdAt: at,
+    });
     await tx.events.append({
       projectId: action.projectId,
       type: TURN_EVENTS.suspended,
@@ -90,7 +96,10 @@ export class AgentTurns {
     try {
       await this.deliver(actionId, turnEnded);
     } catch (error) {
-      this.#logger.error({ code: 'agent_notify_failed', actionId, err: error }, 'could not wake the agent after a denial; it can long-poll GET /api/actions/:id/settlement');
+      this.#logger.error(
+        { code: 'agent_notify_failed', actionId, err: error },
+        'could not wake the agent after a denial; it can long-poll GET /api/actions/:id/settlement',
+      );
     }
   }
 
@@ -104,14 +113,23 @@ export class AgentTurns {
     const view = await this.view(actionId);
     if (!view?.settlement || !view.turn) return;
     if (!this.#notifier) {
-      this.#logger.warn({ code: 'agent_socket_unavailable', actionId }, 'no agent socket is attached; the agent can still long-poll the settlement');
+      this.#logger.warn(
+        { code: 'agent_socket_unavailable', actionId },
+        'no agent socket is attached; the agent can still long-poll the settlement',
+      );
       return;
     }
     try {
       const listening = this.#notifier.notifyAgent(view.turn.agentId, AGENT_EVENTS.actionSettled, view.settlement);
-      this.#logger.info({ code: 'action_settled', actionId, agentId: view.turn.agentId, status: view.settlement.status, listening }, 'agent turn settled');
+      this.#logger.info(
+        { code: 'action_settled', actionId, agentId: view.turn.agentId, status: view.settlement.status, listening },
+        'agent turn settled',
+      );
     } catch (error) {
-      this.#logger.error({ code: 'agent_notify_failed', actionId, err: error }, 'could not push task.action_settled; the agent can long-poll GET /api/actions/:id/settlement');
+      this.#logger.error(
+        { code: 'agent_notify_failed', actionId, err: error },
+        'could not push task.action_settled; the agent can long-poll GET /api/actions/:id/settlement',
+      );
     }
   }
 
@@ -135,7 +153,11 @@ export class AgentTurns {
       let taskBlocked = false;
       if (turn.taskId) {
         const task = await tx.tasks.get(turn.taskId);
-        if (task && task.projectId === turn.projectId && (await tx.tasks.transition(task.id, 'blocked', at, { reason: TURN_LOST_REASON, source: 'infra' }))) {
+        if (
+          task &&
+          task.projectId === turn.projectId &&
+          (await tx.tasks.transition(task.id, 'blocked', at, { reason: TURN_LOST_REASON, source: 'infra' }))
+        ) {
           taskBlocked = true;
           await tx.events.append({
             projectId: turn.projectId,
@@ -158,7 +180,10 @@ export class AgentTurns {
         createdAt: at,
       });
     });
-    this.#logger.warn({ code: 'agent_turn_lost', actionId: turn.actionId, agentId: turn.agentId, taskId: turn.taskId, source: 'infra' }, TURN_LOST_REASON);
+    this.#logger.warn(
+      { code: 'agent_turn_lost', actionId: turn.actionId, agentId: turn.agentId, taskId: turn.taskId, source: 'infra' },
+      TURN_LOST_REASON,
+    );
   }
 
   async view(actionId: string): Promise<ActionSettlementView | null> {
@@ -175,19 +200,37 @@ export class AgentTurns {
    * it settled (executed or failed), so only that row is read. Returns the dispatch as it is then.
    */
   waitForExecution(actionId: string, waitMs: number, stopEarly: () => boolean): Promise<Dispatch | null> {
-    return this.#readUntil(actionId, waitMs, stopEarly, () => this.#store.read.dispatches.getByAction(actionId), isFinished);
+    return this.#readUntil(
+      actionId,
+      waitMs,
+      stopEarly,
+      () => this.#store.read.dispatches.getByAction(actionId),
+      isFinished,
+    );
   }
 
   /** Long-poll: answers at once when settled (or unknown), else waits up to `waitMs` for the settlement. */
   waitForSettlement(actionId: string, waitMs: number): Promise<ActionSettlementView | null> {
-    return this.#readUntil(actionId, waitMs, () => false, () => this.view(actionId), (view) => view === null || view.state === 'settled');
+    return this.#readUntil(
+      actionId,
+      waitMs,
+      () => false,
+      () => this.view(actionId),
+      (view) => view === null || view.state === 'settled',
+    );
   }
 
   /**
    * Reads until `done`, for at most `waitMs`: a wake-up only says "read again". `stopEarly` ends the
    * wait without `done` (e.g. the dispatch was parked). Returns the last read.
    */
-  async #readUntil<T>(actionId: string, waitMs: number, stopEarly: () => boolean, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  async #readUntil<T>(
+    actionId: string,
+    waitMs: number,
+    stopEarly: () => boolean,
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+  ): Promise<T> {
     const first = await read();
     if (done(first) || waitMs <= 0 || stopEarly()) return first;
     await this.#waiters.wait(actionId, waitMs, async () => stopEarly() || done(await read()));
@@ -195,7 +238,8 @@ export class AgentTurns {
   }
 }
 
-const isFinished = (dispatch: Dispatch | null): boolean => dispatch?.state === 'executed' || dispatch?.state === 'failed';
+const isFinished = (dispatch: Dispatch | null): boolean =>
+  dispatch?.state === 'executed' || dispatch?.state === 'failed';
 
 export function describeTurn(turn: AgentTurn): TurnView {
   const message =

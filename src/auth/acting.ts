@@ -5,9 +5,15 @@ import { ActionError } from '../actions/errors.ts';
 
 export function actingUserOf(request: FastifyRequest): string {
   const id = request.auth?.actingUserId;
-  if (!id) throw new ActionError('invalid', 'acting_user_required', 'name the acting user: actingUserId (or userId) in the body, or call with that user\'s own human token');
+  if (!id)
+    throw new ActionError(
+      'invalid',
+      'acting_user_required',
+      "name the acting user: actingUserId (or userId) in the body, or call with that user's own human token",
+    );
   return id;
 }
 
 /** For provisioning routes where the admin token may act without naming anyone. */
-export const optionalActingUserOf = (request: FastifyRequest): string | undefined => request.auth?.actingUserId ?? undefined;
+export const optionalActingUserOf = (request: FastifyRequest): string | undefined =>
+  request.auth?.actingUserId ?? undefined;

@@ -12,11 +12,21 @@ export type AuthResult = { ok: true; principal: Principal } | { ok: false; failu
 
 /** The 401 sentence for each failure: what happened and what to do, never the secret. */
 export const FAILURE_ANSWER: Record<AuthFailure, { code: string; message: string }> = {
-  missing: { code: 'unauthorized', message: 'send Authorization: Bearer <token> (a human, agent or service token; the admin token for provisioning)' },
-  unknown: { code: 'unauthorized', message: 'the bearer token is not one this gateway issued; check for a truncated value, or mint a new one with `brabo token mint`' },
+  missing: {
+    code: 'unauthorized',
+    message: 'send Authorization: Bearer <token> (a human, agent or service token; the admin token for provisioning)',
+  },
+  unknown: {
+    code: 'unauthorized',
+    message:
+      'the bearer token is not one this gateway issued; check for a truncated value, or mint a new one with `brabo token mint`',
+  },
   revoked: { code: 'credential_revoked', message: 'this token was revoked; mint a new one with `brabo token mint`' },
   expired: { code: 'credential_expired', message: 'this token has expired; mint a new one with `brabo token mint`' },
-  kind_disabled: { code: 'service_tokens_disabled', message: 'service tokens are turned off on this gateway (BRABO_SERVICE_TOKENS=0); use a human or agent token' },
+  kind_disabled: {
+    code: 'service_tokens_disabled',
+    message: 'service tokens are turned off on this gateway (BRABO_SERVICE_TOKENS=0); use a human or agent token',
+  },
 };
 
 export interface AuthenticatorOptions {
@@ -66,7 +76,8 @@ export class Authenticator {
   async authenticate(secret: string | null | undefined): Promise<AuthResult> {
     if (typeof secret !== 'string' || secret.length === 0) return { ok: false, failure: 'missing' };
     if (secret.length > MAX_SECRET_LENGTH) return { ok: false, failure: 'unknown' };
-    if (this.#isAdmin(secret)) return { ok: true, principal: { kind: 'admin', credentialId: ADMIN_CREDENTIAL_ID, expiresAt: null } };
+    if (this.#isAdmin(secret))
+      return { ok: true, principal: { kind: 'admin', credentialId: ADMIN_CREDENTIAL_ID, expiresAt: null } };
     const record = await this.#options.store.read.credentials.findByHash(hashSecret(secret));
     if (!record) return { ok: false, failure: 'unknown' };
     const checked = this.check(record);
@@ -78,7 +89,8 @@ export class Authenticator {
   /** Is this stored credential usable now? (Also used to re-check live sockets.) */
   check(record: CredentialRecord): AuthResult {
     if (record.revokedAt !== null) return { ok: false, failure: 'revoked' };
-    if (record.expiresAt !== null && Date.parse(record.expiresAt) <= this.#now()) return { ok: false, failure: 'expired' };
+    if (record.expiresAt !== null && Date.parse(record.expiresAt) <= this.#now())
+      return { ok: false, failure: 'expired' };
     if (record.kind === 'service' && !this.#options.serviceTokens) return { ok: false, failure: 'kind_disabled' };
     return { ok: true, principal: principalOf(record) };
   }
@@ -90,9 +102,14 @@ export class Authenticator {
     if (this.#touched.size > 10_000) this.#touched.clear();
     this.#touched.set(id, now);
     const at = new Date(now).toISOString();
-    this.#options.store.transaction((tx) => tx.credentials.touch(id, at)).catch((err: unknown) => {
-      this.#touched.delete(id);
-      this.#options.logger.warn({ code: 'credential_touch_failed', credentialId: id, err }, 'could not record a credential\'s last use; it will be retried on its next use');
-    });
+    this.#options.store
+      .transaction((tx) => tx.credentials.touch(id, at))
+      .catch((err: unknown) => {
+        this.#touched.delete(id);
+        this.#options.logger.warn(
+          { code: 'credential_touch_failed', credentialId: id, err },
+          "could not record a credential's last use; it will be retried on its next use",
+        );
+      });
   }
 }

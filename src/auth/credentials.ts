@@ -57,7 +57,12 @@ export class CredentialService {
   readonly #disconnect: (credentialId: string) => number;
   readonly #now: () => number;
 
-  constructor(options: { store: Store; serviceTokens: boolean; disconnect: (credentialId: string) => number; now?: () => number }) {
+  constructor(options: {
+    store: Store;
+    serviceTokens: boolean;
+    disconnect: (credentialId: string) => number;
+    now?: () => number;
+  }) {
     this.#store = options.store;
     this.#serviceTokens = options.serviceTokens;
     this.#disconnect = options.disconnect;
@@ -70,11 +75,19 @@ export class CredentialService {
     let subject: string | null = null;
     switch (request.kind) {
       case 'agent': {
-        if (!request.projectId || !request.agentId) throw invalid('binding_required', 'an agent token is bound to one project and one agent: send projectId and agentId');
+        if (!request.projectId || !request.agentId)
+          throw invalid(
+            'binding_required',
+            'an agent token is bound to one project and one agent: send projectId and agentId',
+          );
         await this.#project(request.projectId);
         const member = await this.#store.read.members.get(request.projectId, request.agentId);
         if (!member || member.kind !== 'agent') {
-          throw new ActionError('conflict', 'not_an_agent_member', `${request.agentId} is not an agent member of project ${request.projectId}; add it with PUT /api/projects/${request.projectId}/members/${request.agentId} {"role": ..., "kind": "agent"}`);
+          throw new ActionError(
+            'conflict',
+            'not_an_agent_member',
+            `${request.agentId} is not an agent member of project ${request.projectId}; add it with PUT /api/projects/${request.projectId}/members/${request.agentId} {"role": ..., "kind": "agent"}`,
+          );
         }
         projectId = request.projectId;
         subject = request.agentId;
@@ -85,12 +98,22 @@ export class CredentialService {
         subject = request.memberId;
         break;
       case 'service':
-        if (!this.#serviceTokens) throw new ActionError('forbidden', 'service_tokens_disabled', 'service tokens are turned off on this gateway (BRABO_SERVICE_TOKENS=0)');
-        if (!request.name) throw invalid('binding_required', 'a service token has a name (recorded on every event it causes as via: service:<name>): send name');
+        if (!this.#serviceTokens)
+          throw new ActionError(
+            'forbidden',
+            'service_tokens_disabled',
+            'service tokens are turned off on this gateway (BRABO_SERVICE_TOKENS=0)',
+          );
+        if (!request.name)
+          throw invalid(
+            'binding_required',
+            'a service token has a name (recorded on every event it causes as via: service:<name>): send name',
+          );
         subject = request.name;
         break;
       case 'runner':
-        if (!request.projectId) throw invalid('binding_required', 'a runner token is bound to one project: send projectId');
+        if (!request.projectId)
+          throw invalid('binding_required', 'a runner token is bound to one project: send projectId');
         await this.#project(request.projectId);
         projectId = request.projectId;
         break;
@@ -110,12 +133,26 @@ export class CredentialService {
     };
     await this.#store.transaction(async (tx) => {
       await tx.credentials.insert({ ...record, tokenHash: hashSecret(token) });
-      if (projectId) await tx.events.append({ projectId, type: 'credential.minted', actorKind: 'system', actorId: null, actionId: null, payload: { minted: { id: record.id, kind: record.kind, subject }, by: stampOf(by) } });
+      if (projectId)
+        await tx.events.append({
+          projectId,
+          type: 'credential.minted',
+          actorKind: 'system',
+          actorId: null,
+          actionId: null,
+          payload: { minted: { id: record.id, kind: record.kind, subject }, by: stampOf(by) },
+        });
     });
     return { ...viewOf(record), token };
   }
 
-  async list(filter: { kind?: MintableKind | undefined; projectId?: string | undefined; subject?: string | undefined; includeRevoked?: boolean | undefined; limit?: number | undefined }): Promise<CredentialView[]> {
+  async list(filter: {
+    kind?: MintableKind | undefined;
+    projectId?: string | undefined;
+    subject?: string | undefined;
+    includeRevoked?: boolean | undefined;
+    limit?: number | undefined;
+  }): Promise<CredentialView[]> {
     const records = await this.#store.read.credentials.list({
       limit: filter.limit ?? 500,
       ...(filter.kind ? { kind: filter.kind } : {}),
@@ -134,7 +171,14 @@ export class CredentialService {
     await this.#store.transaction(async (tx) => {
       const changed = await tx.credentials.revoke(id, at);
       if (changed && existing.projectId) {
-        await tx.events.append({ projectId: existing.projectId, type: 'credential.revoked', actorKind: 'system', actorId: null, actionId: null, payload: { revoked: { id, kind: existing.kind }, by: stampOf(by) } });
+        await tx.events.append({
+          projectId: existing.projectId,
+          type: 'credential.revoked',
+          actorKind: 'system',
+          actorId: null,
+          actionId: null,
+          payload: { revoked: { id, kind: existing.kind }, by: stampOf(by) },
+        });
       }
     });
     const socketsClosed = this.#disconnect(id);
@@ -146,11 +190,19 @@ export class CredentialService {
   }
 
   #expiry(request: MintRequest): string | null {
-    if (request.expiresAt !== undefined && request.expiresInSeconds !== undefined) throw invalid('invalid_expiry', 'send expiresAt or expiresInSeconds, not both');
-    const at = request.expiresInSeconds !== undefined ? this.#now() + request.expiresInSeconds * 1000 : request.expiresAt !== undefined ? Date.parse(request.expiresAt) : null;
+    if (request.expiresAt !== undefined && request.expiresInSeconds !== undefined)
+      throw invalid('invalid_expiry', 'send expiresAt or expiresInSeconds, not both');
+    const at =
+      request.expiresInSeconds !== undefined
+        ? this.#now() + request.expiresInSeconds * 1000
+        : request.expiresAt !== undefined
+          ? Date.parse(request.expiresAt)
+          : null;
     if (at === null) return null;
-    if (!Number.isFinite(at)) throw invalid('invalid_expiry', `expiresAt ${JSON.stringify(request.expiresAt)} is not an ISO-8601 time`);
-    if (at <= this.#now()) throw invalid('invalid_expiry', 'the expiry is in the past; a credential must be usable when it is minted');
+    if (!Number.isFinite(at))
+      throw invalid('invalid_expiry', `expiresAt ${JSON.stringify(request.expiresAt)} is not an ISO-8601 time`);
+    if (at <= this.#now())
+      throw invalid('invalid_expiry', 'the expiry is in the past; a credential must be usable when it is minted');
     return new Date(at).toISOString();
   }
 }

@@ -37,7 +37,8 @@ export interface HttpGuardOptions {
   metricsToken: string | null;
 }
 
-const forbidden = (reply: FastifyReply, code: string, message: string) => reply.code(403).send({ error: code, message });
+const forbidden = (reply: FastifyReply, code: string, message: string) =>
+  reply.code(403).send({ error: code, message });
 
 /** The acting-user fields of a body (`userId` is the historical name, `actingUserId` the explicit one). */
 function namedUsers(body: unknown): string[] {
@@ -54,7 +55,10 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
   const fail = (request: FastifyRequest, reply: FastifyReply, failure: AuthFailure) => {
     limiter.recordFailure(request.ip);
     // Never the presented secret: only what kind of failure and from where.
-    request.log.warn({ code: 'auth_failed', failure, remoteAddress: request.ip, route: request.routeOptions.url ?? 'unmatched' }, 'authentication failed');
+    request.log.warn(
+      { code: 'auth_failed', failure, remoteAddress: request.ip, route: request.routeOptions.url ?? 'unmatched' },
+      'authentication failed',
+    );
     const answer = FAILURE_ANSWER[failure];
     return reply.code(401).send({ error: answer.code, message: answer.message });
   };
@@ -65,15 +69,26 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
       if (url === '/metrics' && isMetricsToken) {
         const presented = bearerOf(request.headers.authorization);
         if (presented === null || !isMetricsToken(presented)) {
-          return reply.code(401).send({ error: 'metrics_token_required', message: 'this gateway protects /metrics: send Authorization: Bearer <BRABO_METRICS_TOKEN>' });
+          return reply
+            .code(401)
+            .send({
+              error: 'metrics_token_required',
+              message: 'this gateway protects /metrics: send Authorization: Bearer <BRABO_METRICS_TOKEN>',
+            });
         }
       }
       return;
     }
     const retryAfterMs = limiter.retryAfterMs(request.ip);
     if (retryAfterMs > 0) {
-      request.log.warn({ code: RATE_LIMITED.code, remoteAddress: request.ip }, 'authentication refused: too many failures from this address');
-      return reply.code(429).header('retry-after', String(Math.ceil(retryAfterMs / 1000))).send({ error: RATE_LIMITED.code, message: RATE_LIMITED.message(retryAfterMs) });
+      request.log.warn(
+        { code: RATE_LIMITED.code, remoteAddress: request.ip },
+        'authentication refused: too many failures from this address',
+      );
+      return reply
+        .code(429)
+        .header('retry-after', String(Math.ceil(retryAfterMs / 1000)))
+        .send({ error: RATE_LIMITED.code, message: RATE_LIMITED.message(retryAfterMs) });
     }
     const result = await authenticator.authenticate(bearerOf(request.headers.authorization));
     if (!result.ok) return fail(request, reply, result.failure);
@@ -85,8 +100,15 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
     }
     const rule = ruleFor(request.method, url);
     if (!rule) {
-      request.log.error({ code: SCOPE_DENY.notInTable, method: request.method, route: url }, 'a route without a row in the authorization table was refused; add it to src/auth/table.ts');
-      return forbidden(reply, SCOPE_DENY.notInTable, `${request.method} ${url} has no rule in the authorization table, so it is refused`);
+      request.log.error(
+        { code: SCOPE_DENY.notInTable, method: request.method, route: url },
+        'a route without a row in the authorization table was refused; add it to src/auth/table.ts',
+      );
+      return forbidden(
+        reply,
+        SCOPE_DENY.notInTable,
+        `${request.method} ${url} has no rule in the authorization table, so it is refused`,
+      );
     }
     const access = rule.access[principal.kind];
     if ('deny' in access) return forbidden(reply, access.deny, denySentence(access.deny, principal, rule));
@@ -106,21 +128,39 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
     if (rule.acting === 'agent') {
       const agentId = (request.body as { agentId?: unknown } | undefined)?.agentId;
       if (principal.kind === 'agent' && agentId !== principal.agentId) {
-        return forbidden(reply, SCOPE_DENY.actingAgentMismatch, `this agent token acts as ${principal.agentId} only; the body names ${JSON.stringify(agentId)}`);
+        return forbidden(
+          reply,
+          SCOPE_DENY.actingAgentMismatch,
+          `this agent token acts as ${principal.agentId} only; the body names ${JSON.stringify(agentId)}`,
+        );
       }
     } else if (rule.acting) {
       const named = namedUsers(request.body);
       if (principal.kind === 'human') {
         const other = named.find((u) => u !== principal.memberId);
         if (other !== undefined) {
-          return forbidden(reply, SCOPE_DENY.actingUserMismatch, `this token acts as ${principal.memberId} only; the body names ${other} (leave userId out, or send your own)`);
+          return forbidden(
+            reply,
+            SCOPE_DENY.actingUserMismatch,
+            `this token acts as ${principal.memberId} only; the body names ${other} (leave userId out, or send your own)`,
+          );
         }
         auth.actingUserId = principal.memberId;
       } else if (principal.kind === 'service') {
         if (new Set(named).size > 1) {
-          return forbidden(reply, SCOPE_DENY.actingUserMismatch, `userId and actingUserId name different users (${named.join(', ')}); name one acting user`);
+          return forbidden(
+            reply,
+            SCOPE_DENY.actingUserMismatch,
+            `userId and actingUserId name different users (${named.join(', ')}); name one acting user`,
+          );
         }
-        if (named.length === 0) return reply.code(400).send({ error: 'acting_user_required', message: 'a service token acts for a user: name them with actingUserId (or userId) in the body' });
+        if (named.length === 0)
+          return reply
+            .code(400)
+            .send({
+              error: 'acting_user_required',
+              message: 'a service token acts for a user: name them with actingUserId (or userId) in the body',
+            });
         auth.actingUserId = named[0] ?? null;
       } else {
         auth.actingUserId = named[0] ?? null;
@@ -139,7 +179,12 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
 type Scope = { projectId: string | null; proposerId: string | null } | 'missing';
 
 /** The project (and, for actions, the proposer) a request is about; 'missing' lets the route 404. */
-async function resourceOf(store: Pick<Store, 'read'>, rule: RouteRule, params: Record<string, string>, query: Record<string, unknown>): Promise<Scope> {
+async function resourceOf(
+  store: Pick<Store, 'read'>,
+  rule: RouteRule,
+  params: Record<string, string>,
+  query: Record<string, unknown>,
+): Promise<Scope> {
   switch (rule.resource) {
     case 'query-project': {
       const id = typeof query.projectId === 'string' ? query.projectId : '';
@@ -148,9 +193,13 @@ async function resourceOf(store: Pick<Store, 'read'>, rule: RouteRule, params: R
     case 'none':
       return { projectId: null, proposerId: null };
     case 'project':
-      return (await store.read.projects.get(params.id ?? '')) ? { projectId: params.id ?? null, proposerId: null } : 'missing';
+      return (await store.read.projects.get(params.id ?? ''))
+        ? { projectId: params.id ?? null, proposerId: null }
+        : 'missing';
     case 'container-project':
-      return (await store.read.projects.get(params.projectId ?? '')) ? { projectId: params.projectId ?? null, proposerId: null } : 'missing';
+      return (await store.read.projects.get(params.projectId ?? ''))
+        ? { projectId: params.projectId ?? null, proposerId: null }
+        : 'missing';
     case 'action': {
       const action = await store.read.actions.get(params.id ?? '');
       return action ? { projectId: action.projectId, proposerId: action.proposerId } : 'missing';
@@ -162,20 +211,36 @@ async function resourceOf(store: Pick<Store, 'read'>, rule: RouteRule, params: R
   }
 }
 
-async function checkScope(store: Pick<Store, 'read'>, access: Access, principal: Principal, scope: Exclude<Scope, 'missing'>): Promise<{ code: string; message: string } | null> {
+async function checkScope(
+  store: Pick<Store, 'read'>,
+  access: Access,
+  principal: Principal,
+  scope: Exclude<Scope, 'missing'>,
+): Promise<{ code: string; message: string } | null> {
   if (!('allow' in access) || access.allow === 'any' || scope.projectId === null) return null;
   const projectId = scope.projectId;
   if (access.allow === 'member') {
     if (principal.kind !== 'human') return null;
     const m = await store.read.members.get(projectId, principal.memberId);
-    if (!m || m.kind !== 'human') return { code: SCOPE_DENY.notAMember, message: `${principal.memberId} is not a human member of project ${projectId}` };
+    if (!m || m.kind !== 'human')
+      return {
+        code: SCOPE_DENY.notAMember,
+        message: `${principal.memberId} is not a human member of project ${projectId}`,
+      };
     if (access.minRole && !roleAtLeast(m.role, access.minRole)) {
-      return { code: SCOPE_DENY.roleTooLow, message: `this needs the role ${access.minRole} or above in project ${projectId}; ${principal.memberId} is ${m.role}` };
+      return {
+        code: SCOPE_DENY.roleTooLow,
+        message: `this needs the role ${access.minRole} or above in project ${projectId}; ${principal.memberId} is ${m.role}`,
+      };
     }
     return null;
   }
   if (principal.kind !== 'agent' && principal.kind !== 'runner') return null;
-  if (principal.projectId !== projectId) return { code: SCOPE_DENY.otherProject, message: `this ${principal.kind} token is bound to project ${principal.projectId}, not ${projectId}` };
+  if (principal.projectId !== projectId)
+    return {
+      code: SCOPE_DENY.otherProject,
+      message: `this ${principal.kind} token is bound to project ${principal.projectId}, not ${projectId}`,
+    };
   if (access.allow === 'own-action' && principal.kind === 'agent' && scope.proposerId !== principal.agentId) {
     return { code: SCOPE_DENY.otherAgent, message: `this agent token reads the actions of ${principal.agentId} only` };
   }
@@ -190,11 +255,11 @@ function denySentence(code: string, principal: Principal, rule: RouteRule): stri
     case 'admin_token_required':
       return `${what} is provisioning: it needs the admin token, not a ${principal.kind} token`;
     case 'runner_token_socket_only':
-      return 'a runner token only connects a runner to its project\'s socket topic; it calls no HTTP route';
+      return "a runner token only connects a runner to its project's socket topic; it calls no HTTP route";
     case 'agent_cannot_decide':
       return 'an agent token never decides (approve, deny, always allow); a human decides with their own token';
     case 'propose_needs_agent_token':
-      return 'agents propose actions: use the agent\'s token (or a service token naming agentId)';
+      return "agents propose actions: use the agent's token (or a service token naming agentId)";
     default:
       return `a ${principal.kind} token may not call ${what}`;
   }

@@ -56,5 +56,6 @@ export class AuthRateLimiter {
 
 export const RATE_LIMITED = {
   code: 'auth_rate_limited',
-  message: (retryAfterMs: number) => `too many failed authentications from this address; try again in ${Math.ceil(retryAfterMs / 1000)} s`,
+  message: (retryAfterMs: number) =>
+    `too many failed authentications from this address; try again in ${Math.ceil(retryAfterMs / 1000)} s`,
 };

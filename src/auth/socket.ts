@@ -27,18 +27,28 @@ export function identityOf(principal: Principal): SocketIdentity {
   }
 }
 
-export function socketAuthenticator(authenticator: Authenticator, limiter: AuthRateLimiter, logger: Logger): SocketAuthenticator {
+export function socketAuthenticator(
+  authenticator: Authenticator,
+  limiter: AuthRateLimiter,
+  logger: Logger,
+): SocketAuthenticator {
   return {
     async authenticate(params, info) {
       const source = info.remoteAddress ?? 'unknown';
       if (limiter.retryAfterMs(source) > 0) {
-        logger.warn({ code: RATE_LIMITED.code, remoteAddress: source }, 'socket upgrade refused: too many failed authentications from this address');
+        logger.warn(
+          { code: RATE_LIMITED.code, remoteAddress: source },
+          'socket upgrade refused: too many failed authentications from this address',
+        );
         return null;
       }
       const result = await authenticator.authenticate(params['token'] ?? info.authToken);
       if (!result.ok) {
         limiter.recordFailure(source);
-        logger.warn({ code: 'auth_failed', failure: result.failure, remoteAddress: source, route: 'socket' }, 'socket authentication failed');
+        logger.warn(
+          { code: 'auth_failed', failure: result.failure, remoteAddress: source, route: 'socket' },
+          'socket authentication failed',
+        );
         return null;
       }
       return identityOf(result.principal);
@@ -64,7 +74,12 @@ export function joinAuthorizer(store: Pick<Store, 'read'>): JoinAuthorizer {
       case 'any':
         return null;
       case 'own-agent':
-        return identity.kind === 'agent' && identity.agentId === suffix ? null : refuse(SCOPE_DENY.otherAgent, `this agent token joins agent:${identity.kind === 'agent' ? identity.agentId : '?'} only`);
+        return identity.kind === 'agent' && identity.agentId === suffix
+          ? null
+          : refuse(
+              SCOPE_DENY.otherAgent,
+              `this agent token joins agent:${identity.kind === 'agent' ? identity.agentId : '?'} only`,
+            );
       case 'own-project':
       case 'own-action':
         return (identity.kind === 'runner' || identity.kind === 'agent') && identity.projectId === suffix
@@ -73,8 +88,10 @@ export function joinAuthorizer(store: Pick<Store, 'read'>): JoinAuthorizer {
       case 'member': {
         if (identity.kind !== 'human') return null;
         const m = await store.read.members.get(suffix, identity.memberId);
-        if (!m || m.kind !== 'human') return refuse(SCOPE_DENY.notAMember, `${identity.memberId} is not a human member of project ${suffix}`);
-        if (access.minRole && !roleAtLeast(m.role, access.minRole)) return refuse(SCOPE_DENY.roleTooLow, `joining ${topic} needs the role ${access.minRole}`);
+        if (!m || m.kind !== 'human')
+          return refuse(SCOPE_DENY.notAMember, `${identity.memberId} is not a human member of project ${suffix}`);
+        if (access.minRole && !roleAtLeast(m.role, access.minRole))
+          return refuse(SCOPE_DENY.roleTooLow, `joining ${topic} needs the role ${access.minRole}`);
         return null;
       }
     }
@@ -95,7 +112,14 @@ function liveIdentities(gateway: Gateway): SocketIdentity[] {
  * Every `intervalMs`: sockets whose credential expired are closed at once; the others' credentials
  * are re-read from the store, so a revocation on another node closes sockets here too.
  */
-export function startCredentialSweep(options: { gateway: Gateway; store: Pick<Store, 'read'>; authenticator: Authenticator; logger: Logger; intervalMs: number; now?: () => number }): () => void {
+export function startCredentialSweep(options: {
+  gateway: Gateway;
+  store: Pick<Store, 'read'>;
+  authenticator: Authenticator;
+  logger: Logger;
+  intervalMs: number;
+  now?: () => number;
+}): () => void {
   const now = options.now ?? Date.now;
   let running = false;
   const sweep = async () => {
@@ -103,18 +127,34 @@ export function startCredentialSweep(options: { gateway: Gateway; store: Pick<St
     running = true;
     try {
       const ids = new Set<string>();
-      for (const identity of liveIdentities(options.gateway)) if (identity.credentialId && identity.credentialId !== 'admin') ids.add(identity.credentialId);
+      for (const identity of liveIdentities(options.gateway))
+        if (identity.credentialId && identity.credentialId !== 'admin') ids.add(identity.credentialId);
       for (const id of ids) {
         const record = await options.store.read.credentials.get(id);
-        const verdict = record ? options.authenticator.check(record) : { ok: false as const, failure: 'revoked' as const };
+        const verdict = record
+          ? options.authenticator.check(record)
+          : { ok: false as const, failure: 'revoked' as const };
         if (verdict.ok) continue;
-        const closed = options.gateway.disconnect((identity) => identity.credentialId === id, { code: 1008, reason: `token ${verdict.failure}` });
-        if (closed > 0) options.logger.info({ code: 'credential_sockets_closed', credentialId: id, failure: verdict.failure, socketsClosed: closed }, 'closed the live sockets of a credential that is no longer valid');
+        const closed = options.gateway.disconnect((identity) => identity.credentialId === id, {
+          code: 1008,
+          reason: `token ${verdict.failure}`,
+        });
+        if (closed > 0)
+          options.logger.info(
+            { code: 'credential_sockets_closed', credentialId: id, failure: verdict.failure, socketsClosed: closed },
+            'closed the live sockets of a credential that is no longer valid',
+          );
       }
       const t = now();
-      options.gateway.disconnect((identity) => typeof identity.expiresAt === 'string' && Date.parse(identity.expiresAt) <= t, { code: 1008, reason: 'token expired' });
+      options.gateway.disconnect(
+        (identity) => typeof identity.expiresAt === 'string' && Date.parse(identity.expiresAt) <= t,
+        { code: 1008, reason: 'token expired' },
+      );
     } catch (err) {
-      options.logger.warn({ code: 'credential_sweep_failed', err }, 'could not re-check the credentials of live sockets; retrying on the next sweep');
+      options.logger.warn(
+        { code: 'credential_sweep_failed', err },
+        'could not re-check the credentials of live sockets; retrying on the next sweep',
+      );
     } finally {
       running = false;
     }
@@ -123,4 +163,3 @@ export function startCredentialSweep(options: { gateway: Gateway; store: Pick<St
   timer.unref();
   return () => clearInterval(timer);
 }
-

@@ -114,12 +114,44 @@ export const STATIC_ROUTES: ReadonlyArray<{ method: 'GET'; url: string }> = [
 export const ROUTE_TABLE: readonly RouteRule[] = [
   // Provisioning
   { method: 'POST', url: '/api/projects', resource: 'none', access: provisioning() },
-  { method: 'GET', url: '/api/projects/:id', resource: 'project', access: provisioning({ human: member, service: any, agent: ownProject }) },
-  { method: 'PUT', url: '/api/projects/:id/members/:userId', resource: 'project', acting: 'optional-user', access: provisioning({ human: member, service: any }) },
-  { method: 'GET', url: '/api/projects/:id/members', resource: 'project', access: provisioning({ human: member, service: any }) },
-  { method: 'PUT', url: '/api/projects/:id/sandbox', resource: 'project', acting: 'optional-user', access: provisioning({ human: member, service: any }) },
-  { method: 'POST', url: '/api/projects/:id/runner-tokens', resource: 'project', access: provisioning({ human: maintainer, service: any }) },
-  { method: 'DELETE', url: '/api/projects/:id/runner-tokens/:tokenId', resource: 'project', access: provisioning({ human: maintainer, service: any }) },
+  {
+    method: 'GET',
+    url: '/api/projects/:id',
+    resource: 'project',
+    access: provisioning({ human: member, service: any, agent: ownProject }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/projects/:id/members/:userId',
+    resource: 'project',
+    acting: 'optional-user',
+    access: provisioning({ human: member, service: any }),
+  },
+  {
+    method: 'GET',
+    url: '/api/projects/:id/members',
+    resource: 'project',
+    access: provisioning({ human: member, service: any }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/projects/:id/sandbox',
+    resource: 'project',
+    acting: 'optional-user',
+    access: provisioning({ human: member, service: any }),
+  },
+  {
+    method: 'POST',
+    url: '/api/projects/:id/runner-tokens',
+    resource: 'project',
+    access: provisioning({ human: maintainer, service: any }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/projects/:id/runner-tokens/:tokenId',
+    resource: 'project',
+    access: provisioning({ human: maintainer, service: any }),
+  },
   { method: 'POST', url: '/api/credentials', resource: 'none', access: provisioning() },
   { method: 'GET', url: '/api/credentials', resource: 'none', access: provisioning() },
   { method: 'DELETE', url: '/api/credentials/:id', resource: 'none', access: provisioning() },
@@ -131,19 +163,61 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: 'GET', url: '/api/projects/:id/agent-autonomy', resource: 'project', access: daily() },
   { method: 'PUT', url: '/api/projects/:id/agent-autonomy', resource: 'project', acting: 'user', access: daily() },
   // Actions: agents propose and read their own; humans decide
-  { method: 'POST', url: '/api/projects/:id/actions', resource: 'project', acting: 'agent', access: daily({ agent: ownProject, human: deny(DENY.proposeNeedsAgent) }) },
+  {
+    method: 'POST',
+    url: '/api/projects/:id/actions',
+    resource: 'project',
+    acting: 'agent',
+    access: daily({ agent: ownProject, human: deny(DENY.proposeNeedsAgent) }),
+  },
   { method: 'GET', url: '/api/projects/:id/actions', resource: 'project', access: daily({ agent: ownProject }) },
   { method: 'GET', url: '/api/actions/:id', resource: 'action', access: daily({ agent: ownAction }) },
   { method: 'GET', url: '/api/actions/:id/settlement', resource: 'action', access: daily({ agent: ownAction }) },
-  { method: 'POST', url: '/api/actions/:id/approve', resource: 'action', acting: 'user', access: daily({ agent: deny(DENY.agentCannotDecide) }) },
-  { method: 'POST', url: '/api/actions/:id/deny', resource: 'action', acting: 'user', access: daily({ agent: deny(DENY.agentCannotDecide) }) },
-  { method: 'POST', url: '/api/actions/:id/approve-always', resource: 'action', acting: 'user', access: daily({ agent: deny(DENY.agentCannotDecide) }) },
+  {
+    method: 'POST',
+    url: '/api/actions/:id/approve',
+    resource: 'action',
+    acting: 'user',
+    access: daily({ agent: deny(DENY.agentCannotDecide) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/actions/:id/deny',
+    resource: 'action',
+    acting: 'user',
+    access: daily({ agent: deny(DENY.agentCannotDecide) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/actions/:id/approve-always',
+    resource: 'action',
+    acting: 'user',
+    access: daily({ agent: deny(DENY.agentCannotDecide) }),
+  },
   { method: 'GET', url: '/api/projects/:id/events', resource: 'project', access: daily() },
   // Containers page and hand-offs (a human proposes or accepts)
   { method: 'GET', url: '/api/containers', resource: 'none', access: daily() },
-  { method: 'POST', url: '/api/containers/:projectId/stop', resource: 'container-project', acting: 'user', access: daily() },
-  { method: 'POST', url: '/api/containers/:projectId/remove', resource: 'container-project', acting: 'user', access: daily() },
-  { method: 'POST', url: '/api/projects/:id/handoffs/infra/accept', resource: 'project', acting: 'user', access: daily() },
+  {
+    method: 'POST',
+    url: '/api/containers/:projectId/stop',
+    resource: 'container-project',
+    acting: 'user',
+    access: daily(),
+  },
+  {
+    method: 'POST',
+    url: '/api/containers/:projectId/remove',
+    resource: 'container-project',
+    acting: 'user',
+    access: daily(),
+  },
+  {
+    method: 'POST',
+    url: '/api/projects/:id/handoffs/infra/accept',
+    resource: 'project',
+    acting: 'user',
+    access: daily(),
+  },
   // Tasks
   { method: 'POST', url: '/api/projects/:id/tasks', resource: 'project', access: daily() },
   { method: 'GET', url: '/api/tasks/:id', resource: 'task', access: daily({ agent: ownProject }) },
@@ -171,7 +245,9 @@ export function ruleFor(method: string, url: string): RouteRule | null {
 }
 
 export const isOpenRoute = (method: string, url: string | undefined): boolean =>
-  url !== undefined && (method === 'GET' || method === 'HEAD') && [...OPEN_ROUTES, ...STATIC_ROUTES].some((r) => r.url === url);
+  url !== undefined &&
+  (method === 'GET' || method === 'HEAD') &&
+  [...OPEN_ROUTES, ...STATIC_ROUTES].some((r) => r.url === url);
 
 // ---- socket topics ----------------------------------------------------------------------------
 

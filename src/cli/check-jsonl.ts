@@ -13,12 +13,16 @@ const NEWLINE = 0x0a;
 export type Line = { text: string } | { tooLongBytes: number };
 
 /** Splits a byte stream on `\n`; a final line without `\n` still counts when non-empty. */
-export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes = MAX_LINE_BYTES): AsyncGenerator<Line> {
+export async function* readLines(
+  input: AsyncIterable<Buffer | string>,
+  maxBytes = MAX_LINE_BYTES,
+): AsyncGenerator<Line> {
   let parts: Buffer[] = [];
   let size = 0;
   let dropped = 0; // bytes of the current line thrown away because it is too long
   const finish = (): Line => {
-    const line: Line = dropped > 0 ? { tooLongBytes: dropped + size } : { text: Buffer.concat(parts, size).toString('utf8') };
+    const line: Line =
+      dropped > 0 ? { tooLongBytes: dropped + size } : { text: Buffer.concat(parts, size).toString('utf8') };
     parts = [];
     size = 0;
     dropped = 0;
@@ -48,9 +52,7 @@ export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes
   if (size > 0 || dropped > 0) yield finish();
 }
 
-export type Answer =
-  | { policy: string; reasonCode: string; reason: string; fragments?: unknown[] }
-  | { error: string };
+export type Answer = { policy: string; reasonCode: string; reason: string; fragments?: unknown[] } | { error: string };
 
 /** The answer for one input line. Never throws. */
 export function answerLine(line: Line, defaultRoot: string): Answer {
@@ -85,7 +87,11 @@ interface Output {
   once(event: 'drain' | 'error' | 'close', listener: (...args: unknown[]) => void): unknown;
 }
 
-export async function runJsonl(input: AsyncIterable<Buffer | string>, output: Output & NodeJS.EventEmitter, defaultRoot = process.cwd()): Promise<number> {
+export async function runJsonl(
+  input: AsyncIterable<Buffer | string>,
+  output: Output & NodeJS.EventEmitter,
+  defaultRoot = process.cwd(),
+): Promise<number> {
   try {
     for await (const line of readLines(input)) {
       if (!output.write(`${JSON.stringify(answerLine(line, defaultRoot))}\n`)) await once(output, 'drain');

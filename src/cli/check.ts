@@ -12,7 +12,16 @@ import {
   parsePermissions,
   parsePermissionsText,
 } from '../policy/index.ts';
-import type { ActionType, Decision, DecisionInput, FragmentVerdict, Permissions, Policy, ResolvedAutonomy, Role } from '../policy/index.ts';
+import type {
+  ActionType,
+  Decision,
+  DecisionInput,
+  FragmentVerdict,
+  Permissions,
+  Policy,
+  ResolvedAutonomy,
+  Role,
+} from '../policy/index.ts';
 
 const EXIT_OK = 0;
 const EXIT_USAGE = 2;
@@ -85,7 +94,12 @@ export function describeVerdict(fragment: FragmentVerdict): string {
   }
 }
 
-export function renderHuman(command: string, input: DecisionInput, decision: Decision, permissionsSource: string): string {
+export function renderHuman(
+  command: string,
+  input: DecisionInput,
+  decision: Decision,
+  permissionsSource: string,
+): string {
   const lines = [
     `decision:    ${DECISION_WORDS[decision.policy]}`,
     `rule:        ${decision.reasonCode}: ${decision.reason}`,
@@ -123,7 +137,11 @@ async function loadPermissions(file: string | undefined, root: string): Promise<
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (file === undefined && code === 'ENOENT') {
-      return { permissions: EMPTY_PERMISSIONS, source: `none (${path} does not exist: every list is empty)`, broken: null };
+      return {
+        permissions: EMPTY_PERMISSIONS,
+        source: `none (${path} does not exist: every list is empty)`,
+        broken: null,
+      };
     }
     throw new CheckUsageError(`cannot read permissions file ${path}: ${code ?? (error as Error).message}`);
   }
@@ -139,7 +157,11 @@ async function loadPermissions(file: string | undefined, root: string): Promise<
     };
   }
   const { allow, deny, ask } = parsed.value;
-  return { permissions: parsed.value, source: `${path} (${allow.length} allow, ${deny.length} deny, ${ask.length} ask)`, broken: null };
+  return {
+    permissions: parsed.value,
+    source: `${path} (${allow.length} allow, ${deny.length} deny, ${ask.length} ask)`,
+    broken: null,
+  };
 }
 
 type CheckValues = ReturnType<typeof parseCheckArgs>['values'];
@@ -185,9 +207,13 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (values.jsonl) {
-    const extra = Object.entries(values).filter(([k, v]) => k !== 'jsonl' && v !== undefined).map(([k]) => k);
+    const extra = Object.entries(values)
+      .filter(([k, v]) => k !== 'jsonl' && v !== undefined)
+      .map(([k]) => k);
     if (extra.length > 0 || positionals.length > 0) {
-      process.stderr.write(`brabo check: --jsonl takes its requests from stdin only (drop ${[...extra.map((k) => `--${k}`), ...positionals].join(' ')})\n`);
+      process.stderr.write(
+        `brabo check: --jsonl takes its requests from stdin only (drop ${[...extra.map((k) => `--${k}`), ...positionals].join(' ')})\n`,
+      );
       return EXIT_USAGE;
     }
     const { runJsonl } = await import('./check-jsonl.ts');
@@ -229,7 +255,8 @@ export function requestToInput(request: unknown, defaultRoot: string): DecisionI
   const actionType: unknown = r['actionType'] ?? 'terminal';
   if (!isActionType(actionType)) throw new CheckUsageError(`unknown actionType ${JSON.stringify(actionType)}`);
   const role: unknown = r['role'] ?? 'maintainer';
-  if (!isRole(role)) throw new CheckUsageError(`role must be developer, maintainer or owner (got ${JSON.stringify(role)})`);
+  if (!isRole(role))
+    throw new CheckUsageError(`role must be developer, maintainer or owner (got ${JSON.stringify(role)})`);
   const root = r['root'] ?? defaultRoot;
   if (typeof root !== 'string') throw new CheckUsageError('root must be a string');
   const cwd = r['cwd'] ?? root;
@@ -248,7 +275,9 @@ export function requestToInput(request: unknown, defaultRoot: string): DecisionI
   }
   const parsedPermissions = r['permissions'] === undefined ? null : parsePermissions(r['permissions']);
   if (parsedPermissions && !parsedPermissions.ok) {
-    throw new CheckUsageError(`permissions: ${parsedPermissions.error.name} (${parsedPermissions.error.code}): ${parsedPermissions.error.message}`);
+    throw new CheckUsageError(
+      `permissions: ${parsedPermissions.error.name} (${parsedPermissions.error.code}): ${parsedPermissions.error.message}`,
+    );
   }
   return {
     actionType: actionType as ActionType,

@@ -39,8 +39,16 @@ export async function run(argv: string[]): Promise<number> {
   // --log-file (or on stderr when --log-level is asked for explicitly without a file).
   const explicitLevel = argv.some((arg) => arg === '--log-level' || arg.startsWith('--log-level='));
   const destination: JsonLogDestination =
-    config.logFile !== null ? { kind: 'file', path: config.logFile } : explicitLevel ? { kind: 'fd', fd: 2 } : { kind: 'none' };
-  const logger: Logger & { close(): void } = createJsonLog({ name: 'brabo-runner', level: config.logLevel, destination });
+    config.logFile !== null
+      ? { kind: 'file', path: config.logFile }
+      : explicitLevel
+        ? { kind: 'fd', fd: 2 }
+        : { kind: 'none' };
+  const logger: Logger & { close(): void } = createJsonLog({
+    name: 'brabo-runner',
+    level: config.logLevel,
+    destination,
+  });
   const logTarget =
     destination.kind === 'file'
       ? `${config.logFile} (JSON, level ${config.logLevel})`

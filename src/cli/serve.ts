@@ -82,8 +82,12 @@ export async function run(argv: string[]): Promise<number> {
       ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
       ...(values.docker ? { docker: true } : {}),
       ...(values['container-image'] !== undefined ? { containerImage: values['container-image'] } : {}),
-      ...(values['runner-grace-ms'] !== undefined ? { runnerGraceMs: parsePositive('--runner-grace-ms', values['runner-grace-ms']) } : {}),
-      ...(values['delivery-timeout-ms'] !== undefined ? { deliveryTimeoutMs: parsePositive('--delivery-timeout-ms', values['delivery-timeout-ms']) } : {}),
+      ...(values['runner-grace-ms'] !== undefined
+        ? { runnerGraceMs: parsePositive('--runner-grace-ms', values['runner-grace-ms']) }
+        : {}),
+      ...(values['delivery-timeout-ms'] !== undefined
+        ? { deliveryTimeoutMs: parsePositive('--delivery-timeout-ms', values['delivery-timeout-ms']) }
+        : {}),
     });
   } catch (error) {
     return reportStartupFailure('brabo serve', error);
@@ -102,8 +106,13 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const address = await app.http.listen({ port: config.port, host: config.host });
     await app.start();
-    const where = app.adminToken.source === 'env' ? 'BRABO_ADMIN_TOKEN (from the environment)' : `${app.adminToken.path} (mode 0600)`;
-    const docker = config.execution?.docker.enabled ? `Docker broker on (image ${config.execution.docker.image})` : 'no Docker broker (BRABO_DOCKER unset)';
+    const where =
+      app.adminToken.source === 'env'
+        ? 'BRABO_ADMIN_TOKEN (from the environment)'
+        : `${app.adminToken.path} (mode 0600)`;
+    const docker = config.execution?.docker.enabled
+      ? `Docker broker on (image ${config.execution.docker.image})`
+      : 'no Docker broker (BRABO_DOCKER unset)';
     process.stdout.write(
       `brabo serve: listening on ${address} (data dir ${config.dataDir}; store ${config.databaseUrl ? 'Postgres (BRABO_DATABASE_URL)' : 'SQLite'})\n` +
         `brabo serve: runner socket at ${address.replace(/^http/, 'ws')}/socket (${docker})\n` +

@@ -32,30 +32,63 @@ export function describeStartupFailure(error: unknown, context: FailureContext =
   if (error instanceof ConfigError || error instanceof ClusterConfigError || error instanceof StorePoolConfigError) {
     return { code: error.code, message: error.message, exitCode: EXIT_USAGE };
   }
-  if (error instanceof PostgresUnreachableError || error instanceof PostgresStartError || error instanceof StoreCorruptError) {
+  if (
+    error instanceof PostgresUnreachableError ||
+    error instanceof PostgresStartError ||
+    error instanceof StoreCorruptError
+  ) {
     return { code: error.code, message: error.message, exitCode: EXIT_FAILURE };
   }
   const errno = errnoOf(error);
   const message = error instanceof Error ? error.message : String(error);
-  const where = context.host !== undefined && context.port !== undefined ? `${context.host}:${context.port}` : 'the address';
+  const where =
+    context.host !== undefined && context.port !== undefined ? `${context.host}:${context.port}` : 'the address';
   if (errno === 'EADDRINUSE') {
-    return { code: 'port_in_use', message: `${where} is already in use by another process; pass --port N (or BRABO_PORT), or stop the other process`, exitCode: EXIT_FAILURE };
+    return {
+      code: 'port_in_use',
+      message: `${where} is already in use by another process; pass --port N (or BRABO_PORT), or stop the other process`,
+      exitCode: EXIT_FAILURE,
+    };
   }
   if (errno === 'EADDRNOTAVAIL' || errno === 'ENOTFOUND' || errno === 'EAI_AGAIN') {
-    return { code: 'host_not_available', message: `cannot listen on ${where}: this machine has no such address (${errno}); pass --host 127.0.0.1 or an address of this machine`, exitCode: EXIT_FAILURE };
+    return {
+      code: 'host_not_available',
+      message: `cannot listen on ${where}: this machine has no such address (${errno}); pass --host 127.0.0.1 or an address of this machine`,
+      exitCode: EXIT_FAILURE,
+    };
   }
   if ((errno === 'EACCES' || errno === 'EPERM') && /listen/i.test(message)) {
-    return { code: 'port_not_allowed', message: `this user may not listen on ${where} (${errno}); pass --port 1024 or above`, exitCode: EXIT_FAILURE };
+    return {
+      code: 'port_not_allowed',
+      message: `this user may not listen on ${where} (${errno}); pass --port 1024 or above`,
+      exitCode: EXIT_FAILURE,
+    };
   }
-  if (errno !== undefined && ['ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'EEXIST', 'ENOENT', 'ENOSPC', 'EISDIR'].includes(errno)) {
+  if (
+    errno !== undefined &&
+    ['ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'EEXIST', 'ENOENT', 'ENOSPC', 'EISDIR'].includes(errno)
+  ) {
     const dir = context.dataDir ?? 'the data dir';
-    return { code: 'data_dir_unusable', message: `cannot use the data dir ${dir} (${message.startsWith(errno) ? message : `${errno}: ${message}`}); pass --data-dir (or BRABO_DATA_DIR) a folder this user can create and write`, exitCode: EXIT_FAILURE };
+    return {
+      code: 'data_dir_unusable',
+      message: `cannot use the data dir ${dir} (${message.startsWith(errno) ? message : `${errno}: ${message}`}); pass --data-dir (or BRABO_DATA_DIR) a folder this user can create and write`,
+      exitCode: EXIT_FAILURE,
+    };
   }
-  return { code: 'start_failed', message: `${message}; run again with BRABO_DEBUG=1 for the stack trace`, exitCode: EXIT_FAILURE };
+  return {
+    code: 'start_failed',
+    message: `${message}; run again with BRABO_DEBUG=1 for the stack trace`,
+    exitCode: EXIT_FAILURE,
+  };
 }
 
 /** Writes the one line (plus the stack under BRABO_DEBUG) and returns the exit code. */
-export function reportStartupFailure(command: string, error: unknown, context: FailureContext = {}, env: NodeJS.ProcessEnv = process.env): number {
+export function reportStartupFailure(
+  command: string,
+  error: unknown,
+  context: FailureContext = {},
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   const failure = describeStartupFailure(error, context);
   process.stderr.write(`${command}: ${failure.code}: ${failure.message}\n`);
   if (isDebug(env) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);

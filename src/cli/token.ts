@@ -38,7 +38,10 @@ export function parseDuration(text: string): number {
   return seconds;
 }
 
-function bearer(values: { token?: string | undefined; 'data-dir'?: string | undefined }, env: NodeJS.ProcessEnv): string {
+function bearer(
+  values: { token?: string | undefined; 'data-dir'?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): string {
   const given = values.token ?? env.BRABO_TOKEN ?? env.BRABO_ADMIN_TOKEN;
   if (given) return given;
   const file = join(resolve(values['data-dir'] ?? env.BRABO_DATA_DIR ?? './.brabo'), 'admin-token');
@@ -56,10 +59,23 @@ interface Io {
 
 const table = (rows: string[][]): string => {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 };
 
-export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
+export async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) },
+): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -88,11 +104,16 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
   try {
     response = await fetch(`${base}${request.path}`, {
       method: request.method,
-      headers: { authorization: `Bearer ${token}`, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     });
   } catch (error) {
-    io.err(`brabo token: cannot reach the gateway at ${base} (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); is \`brabo serve\` running there? (--url / BRABO_URL)\n`);
+    io.err(
+      `brabo token: cannot reach the gateway at ${base} (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); is \`brabo serve\` running there? (--url / BRABO_URL)\n`,
+    );
     return EXIT.failed;
   }
   const text = await response.text();
@@ -112,20 +133,36 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
   }
   switch (action) {
     case 'mint':
-      io.err(`minted ${body.kind} token ${body.id}${body.expiresAt ? ` (expires ${body.expiresAt})` : ''}; it is shown once, keep it secret:\n`);
+      io.err(
+        `minted ${body.kind} token ${body.id}${body.expiresAt ? ` (expires ${body.expiresAt})` : ''}; it is shown once, keep it secret:\n`,
+      );
       io.out(`${body.token}\n`);
       break;
     case 'list': {
       const rows = [['ID', 'KIND', 'PROJECT', 'SUBJECT', 'LABEL', 'EXPIRES', 'LAST USED', 'REVOKED']];
-      for (const c of body.credentials) rows.push([c.id, c.kind, c.projectId ?? '-', c.agentId ?? c.memberId ?? c.name ?? '-', c.label ?? '-', c.expiresAt ?? 'never', c.lastUsedAt ?? 'never', c.revokedAt ?? '-']);
+      for (const c of body.credentials)
+        rows.push([
+          c.id,
+          c.kind,
+          c.projectId ?? '-',
+          c.agentId ?? c.memberId ?? c.name ?? '-',
+          c.label ?? '-',
+          c.expiresAt ?? 'never',
+          c.lastUsedAt ?? 'never',
+          c.revokedAt ?? '-',
+        ]);
       io.out(table(rows));
       break;
     }
     case 'revoke':
-      io.out(`revoked ${body.credential.kind} token ${body.credential.id}${body.socketsClosed > 0 ? `; ${body.socketsClosed} live socket(s) closed` : ''}\n`);
+      io.out(
+        `revoked ${body.credential.kind} token ${body.credential.id}${body.socketsClosed > 0 ? `; ${body.socketsClosed} live socket(s) closed` : ''}\n`,
+      );
       break;
     case 'whoami':
-      io.out(`${body.kind} ${body.memberId ?? body.agentId ?? body.name ?? ''} (credential ${body.credentialId}${body.expiresAt ? `, expires ${body.expiresAt}` : ''})\n`);
+      io.out(
+        `${body.kind} ${body.memberId ?? body.agentId ?? body.name ?? ''} (credential ${body.credentialId}${body.expiresAt ? `, expires ${body.expiresAt}` : ''})\n`,
+      );
       for (const p of body.projects) io.out(`  ${p.projectId}  ${p.projectName}${p.role ? `  ${p.role}` : ''}\n`);
       if (body.allProjects) io.out('  (every project)\n');
       break;
@@ -136,7 +173,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
 function parse(argv: string[]) {
   const [action, ...rest] = argv;
   if (action === undefined || action === '--help' || action === '-h' || action === 'help') return 'help' as const;
-  if (!['mint', 'list', 'revoke', 'whoami'].includes(action)) throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`);
+  if (!['mint', 'list', 'revoke', 'whoami'].includes(action))
+    throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -162,7 +200,11 @@ function parse(argv: string[]) {
 
 type Values = Exclude<ReturnType<typeof parse>, 'help'>['values'];
 
-function requestOf(action: 'mint' | 'list' | 'revoke' | 'whoami', values: Values, positionals: string[]): { method: string; path: string; body?: unknown } {
+function requestOf(
+  action: 'mint' | 'list' | 'revoke' | 'whoami',
+  values: Values,
+  positionals: string[],
+): { method: string; path: string; body?: unknown } {
   switch (action) {
     case 'mint': {
       if (!values.kind) throw new UsageError('mint needs --kind agent|human|service|runner');
@@ -191,7 +233,8 @@ function requestOf(action: 'mint' | 'list' | 'revoke' | 'whoami', values: Values
     }
     case 'revoke': {
       const [id, ...extra] = positionals;
-      if (!id || extra.length > 0) throw new UsageError('revoke takes exactly one credential id (see `brabo token list`)');
+      if (!id || extra.length > 0)
+        throw new UsageError('revoke takes exactly one credential id (see `brabo token list`)');
       return { method: 'DELETE', path: `/api/credentials/${encodeURIComponent(id)}` };
     }
     case 'whoami':

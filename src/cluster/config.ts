@@ -20,7 +20,10 @@ const NODE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new ClusterConfigError(`${name} must be a positive whole number of milliseconds, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ClusterConfigError(
+      `${name} must be a positive whole number of milliseconds, got ${JSON.stringify(value)}`,
+    );
   return n;
 }
 
@@ -30,10 +33,30 @@ function positive(name: string, value: string | undefined, fallback: number): nu
  * id when the port is chosen by the OS.
  */
 export function clusterConfigFrom(env: NodeJS.ProcessEnv, port: number): ClusterConfig {
-  const nodeId = env.BRABO_NODE_ID || (port > 0 ? `${hostname()}:${port}` : `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`);
-  if (!NODE_ID.test(nodeId)) throw new ClusterConfigError(`BRABO_NODE_ID ${JSON.stringify(nodeId).slice(0, 120)} must be 1-100 letters, digits, '.', '_', ':' or '-'`);
-  const heartbeatMs = positive('BRABO_NODE_HEARTBEAT_MS', env.BRABO_NODE_HEARTBEAT_MS, DEFAULT_NODE_TIMINGS.heartbeatMs);
-  const leaseMs = positive('BRABO_NODE_LEASE_MS', env.BRABO_NODE_LEASE_MS, Math.max(DEFAULT_NODE_TIMINGS.leaseMs, heartbeatMs * 3));
-  if (leaseMs < heartbeatMs * 2) throw new ClusterConfigError(`BRABO_NODE_LEASE_MS (${leaseMs}) must be at least twice BRABO_NODE_HEARTBEAT_MS (${heartbeatMs}), or one late heartbeat kills the node`);
-  return { nodeId, timings: { heartbeatMs, leaseMs }, pollMs: positive('BRABO_CLUSTER_POLL_MS', env.BRABO_CLUSTER_POLL_MS, 1_000) };
+  const nodeId =
+    env.BRABO_NODE_ID ||
+    (port > 0 ? `${hostname()}:${port}` : `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`);
+  if (!NODE_ID.test(nodeId))
+    throw new ClusterConfigError(
+      `BRABO_NODE_ID ${JSON.stringify(nodeId).slice(0, 120)} must be 1-100 letters, digits, '.', '_', ':' or '-'`,
+    );
+  const heartbeatMs = positive(
+    'BRABO_NODE_HEARTBEAT_MS',
+    env.BRABO_NODE_HEARTBEAT_MS,
+    DEFAULT_NODE_TIMINGS.heartbeatMs,
+  );
+  const leaseMs = positive(
+    'BRABO_NODE_LEASE_MS',
+    env.BRABO_NODE_LEASE_MS,
+    Math.max(DEFAULT_NODE_TIMINGS.leaseMs, heartbeatMs * 3),
+  );
+  if (leaseMs < heartbeatMs * 2)
+    throw new ClusterConfigError(
+      `BRABO_NODE_LEASE_MS (${leaseMs}) must be at least twice BRABO_NODE_HEARTBEAT_MS (${heartbeatMs}), or one late heartbeat kills the node`,
+    );
+  return {
+    nodeId,
+    timings: { heartbeatMs, leaseMs },
+    pollMs: positive('BRABO_CLUSTER_POLL_MS', env.BRABO_CLUSTER_POLL_MS, 1_000),
+  };
 }

@@ -37,21 +37,57 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export async function openCluster(options: { store: Store; databaseUrl: string | null | undefined; port: number; logger: Logger; env?: NodeJS.ProcessEnv }): Promise<Cluster> {
+export async function openCluster(options: {
+  store: Store;
+  databaseUrl: string | null | undefined;
+  port: number;
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+}): Promise<Cluster> {
   if (!options.databaseUrl) {
     const membership = new SingleNode(options.store);
     const pubsub = new LocalPubSub();
-    return { membership, pubsub, presence: new LocalPresence(pubsub), waiters: new SettlementWaiters(), directory: null, config: null, onLeaseLost: () => {}, close: () => membership.close() };
+    return {
+      membership,
+      pubsub,
+      presence: new LocalPresence(pubsub),
+      waiters: new SettlementWaiters(),
+      directory: null,
+      config: null,
+      onLeaseLost: () => {},
+      close: () => membership.close(),
+    };
   }
   const config = clusterConfigFrom(options.env ?? process.env, options.port);
   const logger = options.logger;
   // Its own small pool: coordination must not queue behind the store's writers (pool exhaustion
   // would otherwise stop heartbeats and get a busy node reaped). Plus one LISTEN connection.
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 3, idleTimeoutMillis: 30_000, application_name: `brabo-cluster ${config.nodeId}` });
-  pool.on('error', (err) => logger.warn({ code: 'postgres_connection_lost', err }, 'an idle cluster connection was closed; the pool opens a new one on demand'));
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: 3,
+    idleTimeoutMillis: 30_000,
+    application_name: `brabo-cluster ${config.nodeId}`,
+  });
+  pool.on('error', (err) =>
+    logger.warn(
+      { code: 'postgres_connection_lost', err },
+      'an idle cluster connection was closed; the pool opens a new one on demand',
+    ),
+  );
   const node = new PostgresNode({ pool, nodeId: config.nodeId, logger, timings: config.timings });
-  const pubsub = new PostgresPubSub({ pool, url: options.databaseUrl, nodeId: config.nodeId, logger, pollMs: config.pollMs });
-  const presence = new PostgresPresence({ pubsub, pool, logger, resyncMs: Math.max(config.pollMs, config.timings.heartbeatMs) });
+  const pubsub = new PostgresPubSub({
+    pool,
+    url: options.databaseUrl,
+    nodeId: config.nodeId,
+    logger,
+    pollMs: config.pollMs,
+  });
+  const presence = new PostgresPresence({
+    pubsub,
+    pool,
+    logger,
+    resyncMs: Math.max(config.pollMs, config.timings.heartbeatMs),
+  });
   const closeAll = async (): Promise<void> => {
     await presence.close().catch(() => {});
     await pubsub.close().catch(() => {});

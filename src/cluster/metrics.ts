@@ -5,7 +5,10 @@ import type { RunnerHub } from '../../gateway/runner-hub.ts';
 import type { ClusterMembership } from './membership.ts';
 import type { RunnerDirectory } from './runner-directory.ts';
 
-export function registerClusterMetrics(registry: Registry, deps: { membership: ClusterMembership; directory: RunnerDirectory | null; hub: RunnerHub }): void {
+export function registerClusterMetrics(
+  registry: Registry,
+  deps: { membership: ClusterMembership; directory: RunnerDirectory | null; hub: RunnerHub },
+): void {
   new Gauge({
     name: 'brabo_cluster_nodes',
     help: 'Gateway nodes whose lease is live (1 on a single node)',

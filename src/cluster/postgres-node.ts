@@ -35,7 +35,13 @@ export class PostgresNode implements ClusterMembership {
   #beating: Promise<void> | null = null;
   #closed = false;
 
-  constructor(options: { pool: pg.Pool; nodeId: string; address?: string | null; logger: Logger; timings?: Partial<NodeTimings> }) {
+  constructor(options: {
+    pool: pg.Pool;
+    nodeId: string;
+    address?: string | null;
+    logger: Logger;
+    timings?: Partial<NodeTimings>;
+  }) {
     this.#pool = options.pool;
     this.nodeId = options.nodeId;
     this.#address = options.address ?? null;
@@ -50,7 +56,10 @@ export class PostgresNode implements ClusterMembership {
   /** Registers (epoch + 1) and starts heartbeating. */
   async join(): Promise<void> {
     this.#epoch = await registerNode(this.#pool, this.nodeId, this.#address, this.#timings.leaseMs);
-    this.#logger.info({ code: 'node_joined', nodeId: this.nodeId, epoch: this.#epoch, leaseMs: this.#timings.leaseMs }, 'gateway node joined the cluster');
+    this.#logger.info(
+      { code: 'node_joined', nodeId: this.nodeId, epoch: this.#epoch, leaseMs: this.#timings.leaseMs },
+      'gateway node joined the cluster',
+    );
     this.#timer = setInterval(() => {
       if (!this.#beating) this.#beating = this.#beat().finally(() => (this.#beating = null));
     }, this.#timings.heartbeatMs);
@@ -91,8 +100,16 @@ export class PostgresNode implements ClusterMembership {
     // A clean stop gives its lease up at once: its rows (none in flight after a drain, normally)
     // become adoptable without waiting for the lease to run out.
     await this.#pool
-      .query('UPDATE cluster_nodes SET lease_until = now() - interval \'1 millisecond\' WHERE node_id = $1 AND epoch = $2', [this.nodeId, this.#epoch])
-      .catch((err: unknown) => this.#logger.warn({ code: 'node_leave_failed', err }, 'could not give the node lease up; it expires on its own'));
+      .query(
+        "UPDATE cluster_nodes SET lease_until = now() - interval '1 millisecond' WHERE node_id = $1 AND epoch = $2",
+        [this.nodeId, this.#epoch],
+      )
+      .catch((err: unknown) =>
+        this.#logger.warn(
+          { code: 'node_leave_failed', err },
+          'could not give the node lease up; it expires on its own',
+        ),
+      );
   }
 
   async #beat(): Promise<void> {
@@ -112,7 +129,10 @@ export class PostgresNode implements ClusterMembership {
       const adopted = await this.#adopt();
       if (adopted.length > 0) this.#events.emit('adopted', adopted);
     } catch (err) {
-      this.#logger.warn({ code: 'node_heartbeat_failed', nodeId: this.nodeId, err }, 'cluster heartbeat failed (Postgres unreachable?); retrying at the next beat');
+      this.#logger.warn(
+        { code: 'node_heartbeat_failed', nodeId: this.nodeId, err },
+        'cluster heartbeat failed (Postgres unreachable?); retrying at the next beat',
+      );
     }
   }
 
@@ -140,7 +160,12 @@ export class PostgresNode implements ClusterMembership {
       }
       return adopted;
     } catch (error) {
-      reusable = !broken && (await client.query('ROLLBACK').then(() => true, () => false));
+      reusable =
+        !broken &&
+        (await client.query('ROLLBACK').then(
+          () => true,
+          () => false,
+        ));
       throw error;
     } finally {
       client.removeListener('error', onError);

@@ -5,7 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
-import { PRESENCE_EVENTS, type PresenceMeta, type PresenceState, type PresenceTracker } from '../../gateway/presence.ts';
+import {
+  PRESENCE_EVENTS,
+  type PresenceMeta,
+  type PresenceState,
+  type PresenceTracker,
+} from '../../gateway/presence.ts';
 import type { BroadcastMessage, Subscriber } from '../../gateway/pubsub.ts';
 import type { Logger } from '../logger.ts';
 import type { ClusterPubSub } from './postgres-pubsub.ts';
@@ -79,10 +84,17 @@ export class PostgresPresence extends EventEmitter<PresenceEvents> implements Pr
   }
 
   track(topic: string, key: string, meta: Record<string, unknown>): () => void {
-    const entry: Entry = { topic, key, meta: { ...meta, phx_ref: randomBytes(8).toString('base64url') }, nodeId: this.nodeId };
+    const entry: Entry = {
+      topic,
+      key,
+      meta: { ...meta, phx_ref: randomBytes(8).toString('base64url') },
+      nodeId: this.nodeId,
+    };
     this.#apply(entry, 'join');
     this.#replicate(entry, 'join');
-    this.#write(insertPresence(this.#pool, { topic, key, ref: entry.meta.phx_ref, nodeId: this.nodeId, meta: entry.meta }));
+    this.#write(
+      insertPresence(this.#pool, { topic, key, ref: entry.meta.phx_ref, nodeId: this.nodeId, meta: entry.meta }),
+    );
     let tracked = true;
     return () => {
       if (!tracked) return;
@@ -102,14 +114,23 @@ export class PostgresPresence extends EventEmitter<PresenceEvents> implements Pr
       for (const entry of entries.values()) {
         if (entry.nodeId !== this.nodeId) continue;
         this.#replicate(entry, 'join');
-        this.#write(insertPresence(this.#pool, { topic: entry.topic, key: entry.key, ref: entry.meta.phx_ref, nodeId: this.nodeId, meta: entry.meta }));
+        this.#write(
+          insertPresence(this.#pool, {
+            topic: entry.topic,
+            key: entry.key,
+            ref: entry.meta.phx_ref,
+            nodeId: this.nodeId,
+            meta: entry.meta,
+          }),
+        );
       }
     }
   }
 
   list(topic: string): PresenceState {
     const state: PresenceState = {};
-    for (const entry of this.#topics.get(topic)?.values() ?? []) (state[entry.key] ??= { metas: [] }).metas.push(entry.meta);
+    for (const entry of this.#topics.get(topic)?.values() ?? [])
+      (state[entry.key] ??= { metas: [] }).metas.push(entry.meta);
     return state;
   }
 
@@ -146,10 +167,17 @@ export class PostgresPresence extends EventEmitter<PresenceEvents> implements Pr
         }
         for (const row of rows) {
           if (this.#departed.has(`${row.topic}\u0000${row.ref}`)) continue;
-          if (!this.#topics.get(row.topic)?.has(row.ref)) this.#apply({ topic: row.topic, key: row.key, meta: { ...row.meta, phx_ref: row.ref }, nodeId: row.nodeId }, 'join');
+          if (!this.#topics.get(row.topic)?.has(row.ref))
+            this.#apply(
+              { topic: row.topic, key: row.key, meta: { ...row.meta, phx_ref: row.ref }, nodeId: row.nodeId },
+              'join',
+            );
         }
       } catch (err) {
-        this.#logger.warn({ code: 'presence_resync_failed', err }, 'presence resync from Postgres failed; the replica may be stale until the next one');
+        this.#logger.warn(
+          { code: 'presence_resync_failed', err },
+          'presence resync from Postgres failed; the replica may be stale until the next one',
+        );
       }
     })().finally(() => (this.#syncing = null));
     return this.#syncing;
@@ -167,16 +195,35 @@ export class PostgresPresence extends EventEmitter<PresenceEvents> implements Pr
       if (entries.size === 0) this.#topics.delete(entry.topic);
     }
     const change = { [entry.key]: { metas: [entry.meta] } };
-    this.#pubsub.broadcastLocal({ topic: entry.topic, event: PRESENCE_EVENTS.diff, payload: kind === 'join' ? { joins: change, leaves: {} } : { joins: {}, leaves: change } });
+    this.#pubsub.broadcastLocal({
+      topic: entry.topic,
+      event: PRESENCE_EVENTS.diff,
+      payload: kind === 'join' ? { joins: change, leaves: {} } : { joins: {}, leaves: change },
+    });
     this.emit(kind, entry.topic, entry.key, entry.meta);
   }
 
   #replicate(entry: Entry, kind: 'join' | 'leave'): void {
-    this.#pubsub.broadcast({ topic: TRACKER_TOPIC, event: kind, payload: { nodeId: this.nodeId, topic: entry.topic, key: entry.key, meta: entry.meta, kind } satisfies TrackerDiff });
+    this.#pubsub.broadcast({
+      topic: TRACKER_TOPIC,
+      event: kind,
+      payload: {
+        nodeId: this.nodeId,
+        topic: entry.topic,
+        key: entry.key,
+        meta: entry.meta,
+        kind,
+      } satisfies TrackerDiff,
+    });
   }
 
   #write(work: Promise<void>): void {
-    const tracked = work.catch((err: unknown) => this.#logger.warn({ code: 'presence_write_failed', err }, 'a presence row could not be written; the next resync of other nodes may miss it until it is tracked again'));
+    const tracked = work.catch((err: unknown) =>
+      this.#logger.warn(
+        { code: 'presence_write_failed', err },
+        'a presence row could not be written; the next resync of other nodes may miss it until it is tracked again',
+      ),
+    );
     this.#writes.add(tracked);
     void tracked.finally(() => this.#writes.delete(tracked));
   }

@@ -23,9 +23,12 @@ const MAX_GAP = 1_000;
 
 /** Binary payloads travel base64-encoded in the jsonb log. */
 const BINARY = '__brabo_binary';
-const encodePayload = (payload: unknown): unknown => (payload instanceof Uint8Array ? { [BINARY]: Buffer.from(payload).toString('base64') } : payload);
+const encodePayload = (payload: unknown): unknown =>
+  payload instanceof Uint8Array ? { [BINARY]: Buffer.from(payload).toString('base64') } : payload;
 const decodePayload = (payload: unknown): unknown =>
-  payload !== null && typeof payload === 'object' && BINARY in payload ? new Uint8Array(Buffer.from(String((payload as Record<string, unknown>)[BINARY]), 'base64')) : payload;
+  payload !== null && typeof payload === 'object' && BINARY in payload
+    ? new Uint8Array(Buffer.from(String((payload as Record<string, unknown>)[BINARY]), 'base64'))
+    : payload;
 
 export class PostgresPubSub implements ClusterPubSub {
   readonly nodeId: string;
@@ -59,7 +62,10 @@ export class PostgresPubSub implements ClusterPubSub {
   async start(): Promise<void> {
     const schema = await this.#pool.query('SELECT current_schema() AS s');
     // Channels are database-wide: one per schema, so clusters in different schemas never mix.
-    this.#channel = `brabo_${createHash('sha256').update(String((schema.rows[0] as { s: string }).s)).digest('hex').slice(0, 40)}`;
+    this.#channel = `brabo_${createHash('sha256')
+      .update(String((schema.rows[0] as { s: string }).s))
+      .digest('hex')
+      .slice(0, 40)}`;
     this.#after = await lastMessageId(this.#pool);
     await this.#listen();
     this.#poll = setInterval(() => this.#read(), this.#pollMs);
@@ -115,7 +121,10 @@ export class PostgresPubSub implements ClusterPubSub {
         try {
           await publishMessages(this.#pool, this.#channel, this.nodeId, batch);
         } catch (err) {
-          this.#logger.warn({ code: 'pubsub_publish_failed', count: batch.length, err }, 'cluster broadcast could not be written (Postgres unreachable?); other nodes miss it, their polling of durable state covers it');
+          this.#logger.warn(
+            { code: 'pubsub_publish_failed', count: batch.length, err },
+            'cluster broadcast could not be written (Postgres unreachable?); other nodes miss it, their polling of durable state covers it',
+          );
         }
       }
     })().finally(() => (this.#flushing = null));
@@ -128,7 +137,12 @@ export class PostgresPubSub implements ClusterPubSub {
       return;
     }
     this.#reading = this.#readOnce()
-      .catch((err: unknown) => this.#logger.warn({ code: 'pubsub_read_failed', err }, 'reading the cluster message log failed; retrying at the next poll'))
+      .catch((err: unknown) =>
+        this.#logger.warn(
+          { code: 'pubsub_read_failed', err },
+          'reading the cluster message log failed; retrying at the next poll',
+        ),
+      )
       .finally(() => {
         this.#reading = null;
         if (this.#readAgain) {
@@ -146,7 +160,9 @@ export class PostgresPubSub implements ClusterPubSub {
       for (const message of messages) {
         if (message.id > this.#after) {
           // Ids skipped here may still be committing; a jump too large to be that is a rollback or a restart of the sequence.
-          if (message.id - this.#after <= MAX_GAP) for (let missing = this.#after + 1; missing < message.id; missing++) this.#gaps.set(missing, now + GAP_TTL_MS);
+          if (message.id - this.#after <= MAX_GAP)
+            for (let missing = this.#after + 1; missing < message.id; missing++)
+              this.#gaps.set(missing, now + GAP_TTL_MS);
           this.#after = message.id;
         } else if (!this.#gaps.delete(message.id)) continue; // already delivered
         if (message.originNode === this.nodeId) continue; // delivered locally when broadcast
@@ -166,7 +182,10 @@ export class PostgresPubSub implements ClusterPubSub {
       if (this.#listener !== client || this.#closed) return;
       this.#listener = null;
       client.end().catch(() => {});
-      this.#logger.warn({ code: 'pubsub_listen_lost', err }, 'the LISTEN connection dropped; polling continues, reconnecting');
+      this.#logger.warn(
+        { code: 'pubsub_listen_lost', err },
+        'the LISTEN connection dropped; polling continues, reconnecting',
+      );
       this.#reconnect = setTimeout(() => void this.#listen().catch((e: unknown) => lost(e)), 1_000);
       this.#reconnect.unref();
     };

@@ -23,7 +23,13 @@ export class RunnerDirectory implements RunnerSessions {
   readonly #membership: ClusterMembership;
   readonly #logger: Logger;
 
-  constructor(options: { presence: PostgresPresence; pubsub: ClusterPubSub; pool: pg.Pool; membership: ClusterMembership; logger: Logger }) {
+  constructor(options: {
+    presence: PostgresPresence;
+    pubsub: ClusterPubSub;
+    pool: pg.Pool;
+    membership: ClusterMembership;
+    logger: Logger;
+  }) {
     this.#presence = options.presence;
     this.#pubsub = options.pubsub;
     this.#pool = options.pool;
@@ -51,7 +57,11 @@ export class RunnerDirectory implements RunnerSessions {
   }
 
   forward(nodeId: string, actionId: string): void {
-    this.#pubsub.broadcast({ topic: nodeTopic(nodeId), event: FORWARD_EVENT, payload: { actionId, from: this.#membership.nodeId } });
+    this.#pubsub.broadcast({
+      topic: nodeTopic(nodeId),
+      event: FORWARD_EVENT,
+      payload: { actionId, from: this.#membership.nodeId },
+    });
   }
 
   /** Takes the actions other nodes forward to this one. */
@@ -69,9 +79,19 @@ export class RunnerDirectory implements RunnerSessions {
 
   /** Runners connected anywhere: `{projectId, nodeId, hostname, ...}` (for /api/cluster and metrics). */
   runners(): Array<{ projectId: string; nodeId: string; tokenId: string; hostname: unknown; onlineAt: unknown }> {
-    return this.#presence.topics(RUNNER_PREFIX).flatMap((topic) =>
-      this.#presence.entries(topic).map((e) => ({ projectId: topic.slice(RUNNER_PREFIX.length), nodeId: e.nodeId, tokenId: e.key, hostname: e.meta.hostname ?? null, onlineAt: e.meta.online_at ?? null })),
-    );
+    return this.#presence
+      .topics(RUNNER_PREFIX)
+      .flatMap((topic) =>
+        this.#presence
+          .entries(topic)
+          .map((e) => ({
+            projectId: topic.slice(RUNNER_PREFIX.length),
+            nodeId: e.nodeId,
+            tokenId: e.key,
+            hostname: e.meta.hostname ?? null,
+            onlineAt: e.meta.online_at ?? null,
+          })),
+      );
   }
 
   // RunnerSessions: the cluster-wide one-runner lock.
@@ -89,7 +109,10 @@ export class RunnerDirectory implements RunnerSessions {
 
   release(info: RunnerInfo): void {
     releaseRunnerSession(this.#pool, info.projectId, this.#membership.nodeId, info.socketId).catch((err: unknown) =>
-      this.#logger.warn({ code: 'runner_session_release_failed', projectId: info.projectId, err }, 'the runner lock could not be released; it frees itself when this node restarts or its lease runs out'),
+      this.#logger.warn(
+        { code: 'runner_session_release_failed', projectId: info.projectId, err },
+        'the runner lock could not be released; it frees itself when this node restarts or its lease runs out',
+      ),
     );
   }
 }

@@ -27,7 +27,16 @@ export class SingleNode implements ClusterMembership {
 
   async liveNodes(): Promise<NodeInfo[]> {
     const now = new Date().toISOString();
-    return [{ nodeId: this.nodeId, epoch: this.epoch, address: null, startedAt: this.#startedAt, heartbeatAt: now, leaseUntil: now }];
+    return [
+      {
+        nodeId: this.nodeId,
+        epoch: this.epoch,
+        address: null,
+        startedAt: this.#startedAt,
+        heartbeatAt: now,
+        leaseUntil: now,
+      },
+    ];
   }
 
   async close(): Promise<void> {}

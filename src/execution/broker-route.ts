@@ -17,15 +17,31 @@ export interface Routed {
 
 export async function runTerminalOnBroker(
   broker: ContainerBrokerPort,
-  request: { projectId: string; scopeRoot: string; command: string; cwd: string; timeoutMs: number; maxOutputBytes: number },
+  request: {
+    projectId: string;
+    scopeRoot: string;
+    command: string;
+    cwd: string;
+    timeoutMs: number;
+    maxOutputBytes: number;
+  },
   onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
 ): Promise<Routed> {
   const cwd = toContainerCwd(request.scopeRoot, request.cwd);
   if (typeof cwd !== 'string') return { outcome: { ...cwd, origin: 'gateway' } };
   try {
-    const result = await broker.exec(request.projectId, { command: request.command, cwd, timeoutMs: request.timeoutMs, maxOutputBytes: request.maxOutputBytes, ...(onOutput ? { onOutput } : {}) });
+    const result = await broker.exec(request.projectId, {
+      command: request.command,
+      cwd,
+      timeoutMs: request.timeoutMs,
+      maxOutputBytes: request.maxOutputBytes,
+      ...(onOutput ? { onOutput } : {}),
+    });
     if (!result.ok) {
-      const message = result.failure.code === 'container_not_running' ? howToStart(request.projectId, result.failure.detail) : result.failure.message;
+      const message =
+        result.failure.code === 'container_not_running'
+          ? howToStart(request.projectId, result.failure.detail)
+          : result.failure.message;
       return { outcome: { ...failedOutcome(result.failure.code, message, result.failure.detail), origin: 'broker' } };
     }
     const { exitCode, stdout, stderr, truncated, durationMs } = result.value;
@@ -37,12 +53,22 @@ export async function runTerminalOnBroker(
 
 export async function runContainerOnBroker(
   broker: ContainerBrokerPort,
-  request: { projectId: string; scopeRoot: string; actionType: ContainerActionType; resources: Resources | null; previousContainerId: string | null },
+  request: {
+    projectId: string;
+    scopeRoot: string;
+    actionType: ContainerActionType;
+    resources: Resources | null;
+    previousContainerId: string | null;
+  },
 ): Promise<Routed> {
   let result: BrokerResult<ContainerInfo>;
   try {
     if (request.actionType === 'container_start') {
-      result = await broker.start({ projectId: request.projectId, workspaceHostPath: request.scopeRoot, resources: request.resources as Resources });
+      result = await broker.start({
+        projectId: request.projectId,
+        workspaceHostPath: request.scopeRoot,
+        resources: request.resources as Resources,
+      });
     } else if (request.actionType === 'container_stop') {
       result = await broker.stop(request.projectId);
     } else {
@@ -51,7 +77,11 @@ export async function runContainerOnBroker(
   } catch (error) {
     return failed(request, { ...portFailed('Docker broker', error), origin: 'gateway' });
   }
-  if (!result.ok) return failed(request, { ...failedOutcome(result.failure.code, result.failure.message, result.failure.detail), origin: 'broker' });
+  if (!result.ok)
+    return failed(request, {
+      ...failedOutcome(result.failure.code, result.failure.message, result.failure.detail),
+      origin: 'broker',
+    });
   const info = result.value;
   const state = lifecycleOf(info.state);
   return {
@@ -80,10 +110,14 @@ export function howToStart(projectId: string, detail: Record<string, unknown> | 
   );
 }
 
-const lifecycleOf = (state: ContainerInfo['state']): ContainerLifecycle => (state === 'running' ? 'running' : state === 'stopped' ? 'stopped' : 'absent');
+const lifecycleOf = (state: ContainerInfo['state']): ContainerLifecycle =>
+  state === 'running' ? 'running' : state === 'stopped' ? 'stopped' : 'absent';
 
 /** A failed start leaves the lifecycle `failed` (it was `provisioning`); stop/remove keep theirs. */
-function failed(request: { actionType: ContainerActionType; previousContainerId: string | null }, outcome: ExecutionOutcome): Routed {
+function failed(
+  request: { actionType: ContainerActionType; previousContainerId: string | null },
+  outcome: ExecutionOutcome,
+): Routed {
   const lifecycle = lifecycleAfter(request.actionType, outcome, request.previousContainerId);
   return lifecycle ? { outcome, lifecycle } : { outcome };
 }

@@ -21,7 +21,13 @@ export class BrokerTarget implements ExecutionTarget {
   /** Projects whose parked-without-broker warning was logged already (debug after that). */
   readonly #warned = new Set<string>();
 
-  constructor(options: { broker: ContainerBrokerPort | null; recorder: OutcomeRecorder; limits: ExecutionLimits; logger: Logger; observer?: ExecutionObserver }) {
+  constructor(options: {
+    broker: ContainerBrokerPort | null;
+    recorder: OutcomeRecorder;
+    limits: ExecutionLimits;
+    logger: Logger;
+    observer?: ExecutionObserver;
+  }) {
     this.#broker = options.broker;
     this.#recorder = options.recorder;
     this.#limits = options.limits;
@@ -63,9 +69,28 @@ export class BrokerTarget implements ExecutionTarget {
     const { action, project, plan, scopeRoot, resources } = job;
     if (plan.kind === 'terminal') {
       const observer = this.#observer;
-      const onOutput = observer?.output ? (stream: 'stdout' | 'stderr', chunk: Buffer) => observer.output?.(action, stream, chunk) : undefined;
-      return runTerminalOnBroker(broker, { projectId: project.id, scopeRoot, command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs, maxOutputBytes: this.#limits.outputCapBytes }, onOutput);
+      const onOutput = observer?.output
+        ? (stream: 'stdout' | 'stderr', chunk: Buffer) => observer.output?.(action, stream, chunk)
+        : undefined;
+      return runTerminalOnBroker(
+        broker,
+        {
+          projectId: project.id,
+          scopeRoot,
+          command: plan.command,
+          cwd: plan.cwd,
+          timeoutMs: plan.timeoutMs,
+          maxOutputBytes: this.#limits.outputCapBytes,
+        },
+        onOutput,
+      );
     }
-    return runContainerOnBroker(broker, { projectId: project.id, scopeRoot, actionType: plan.actionType, resources, previousContainerId });
+    return runContainerOnBroker(broker, {
+      projectId: project.id,
+      scopeRoot,
+      actionType: plan.actionType,
+      resources,
+      previousContainerId,
+    });
   }
 }

@@ -86,14 +86,40 @@ export class Dispatcher implements ActionExecutionPort {
   constructor(options: DispatcherOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
-    this.#recorder = new OutcomeRecorder({ store: options.store, logger: options.logger, turns: options.turns, outputCapBytes: options.limits.outputCapBytes, now: this.#now, ...(options.observer?.settled ? { onSettled: options.observer.settled.bind(options.observer) } : {}) });
+    this.#recorder = new OutcomeRecorder({
+      store: options.store,
+      logger: options.logger,
+      turns: options.turns,
+      outputCapBytes: options.limits.outputCapBytes,
+      now: this.#now,
+      ...(options.observer?.settled ? { onSettled: options.observer.settled.bind(options.observer) } : {}),
+    });
     this.#cluster = options.cluster ?? new SingleNode(options.store);
     const owns = (dispatch: Dispatch): boolean => this.#cluster.owns(dispatch.ownerNode);
     this.#runner = options.runners
-      ? new RunnerRoute({ store: options.store, runners: options.runners, recorder: this.#recorder, limits: options.limits, logger: options.logger, now: this.#now, owns })
+      ? new RunnerRoute({
+          store: options.store,
+          runners: options.runners,
+          recorder: this.#recorder,
+          limits: options.limits,
+          logger: options.logger,
+          now: this.#now,
+          owns,
+        })
       : null;
-    this.#brokerTarget = new BrokerTarget({ broker: options.broker, recorder: this.#recorder, limits: options.limits, logger: options.logger, ...(options.observer ? { observer: options.observer } : {}) });
-    this.#runnerTarget = new RunnerTarget({ route: this.#runner, runners: options.runners, limits: options.limits, now: this.#now });
+    this.#brokerTarget = new BrokerTarget({
+      broker: options.broker,
+      recorder: this.#recorder,
+      limits: options.limits,
+      logger: options.logger,
+      ...(options.observer ? { observer: options.observer } : {}),
+    });
+    this.#runnerTarget = new RunnerTarget({
+      route: this.#runner,
+      runners: options.runners,
+      limits: options.limits,
+      now: this.#now,
+    });
     if (options.runners) this.#unsubscribe.push(options.runners.onJoined((projectId) => this.#runnerJoined(projectId)));
     this.#unsubscribe.push(this.#cluster.onAdopted((dispatches) => this.#track(this.#settleInFlight(dispatches))));
   }
@@ -126,13 +152,29 @@ export class Dispatcher implements ActionExecutionPort {
       if (error instanceof StoreFaultError && !progress.sent && progress.claim === null) {
         // Nothing went out and the store is away (failover, exhausted pool): the dispatch stays
         // queued and the sweep runs it once the store answers again; no "not run" is recorded.
-        this.#o.logger.warn({ code: 'dispatch_deferred', err: error, actionId, dispatchId: dispatch.id }, 'the store failed before the action was sent; it stays queued and is retried');
+        this.#o.logger.warn(
+          { code: 'dispatch_deferred', err: error, actionId, dispatchId: dispatch.id },
+          'the store failed before the action was sent; it stays queued and is retried',
+        );
         return;
       }
       // A bug or a store failure must not leave the action silently stuck or crash the server.
-      this.#o.logger.error({ code: 'dispatch_crashed', err: error, actionId, dispatchId: dispatch.id, sent: progress.sent, claimed: progress.claim !== null }, 'the dispatcher failed while handling an action');
+      this.#o.logger.error(
+        {
+          code: 'dispatch_crashed',
+          err: error,
+          actionId,
+          dispatchId: dispatch.id,
+          sent: progress.sent,
+          claimed: progress.claim !== null,
+        },
+        'the dispatcher failed while handling an action',
+      );
       await this.#recordCrash(dispatch, progress, error).catch((again: unknown) =>
-        this.#o.logger.error({ code: 'dispatch_record_failed', err: again, actionId }, 'could not record the failure either; it is retried at the next start'),
+        this.#o.logger.error(
+          { code: 'dispatch_record_failed', err: again, actionId },
+          'could not record the failure either; it is retried at the next start',
+        ),
       );
     } finally {
       this.#active.delete(dispatch.id);
@@ -146,21 +188,54 @@ export class Dispatcher implements ActionExecutionPort {
    */
   async #recordCrash(dispatch: Dispatch, progress: Progress, error: unknown): Promise<void> {
     const action = await this.#o.store.read.actions.get(dispatch.actionId);
-    const target = { id: dispatch.actionId, projectId: dispatch.projectId, actionType: action?.actionType ?? ('terminal' as const) };
+    const target = {
+      id: dispatch.actionId,
+      projectId: dispatch.projectId,
+      actionType: action?.actionType ?? ('terminal' as const),
+    };
     const message = error instanceof Error ? error.message : String(error);
     if (progress.claim) {
       const claim = progress.claim;
-      await this.#recorder.record({ dispatch: claim, fence: { attempt: claim.attempt, from: IN_FLIGHT }, action: target, outcome: { ...outcomeUnknown(dispatch.projectId, claim.attempt, 'dispatcher_failed_after_send', message), origin: 'gateway' } });
+      await this.#recorder.record({
+        dispatch: claim,
+        fence: { attempt: claim.attempt, from: IN_FLIGHT },
+        action: target,
+        outcome: {
+          ...outcomeUnknown(dispatch.projectId, claim.attempt, 'dispatcher_failed_after_send', message),
+          origin: 'gateway',
+        },
+      });
       return;
     }
     if (progress.sent) {
       // The claim transaction pushed attempt N+1 and then failed: its COMMIT may or may not have landed.
-      const unknown = { ...outcomeUnknown(dispatch.projectId, dispatch.attempt + 1, 'claim_not_committed', message), origin: 'gateway' as const };
-      if (await this.#recorder.record({ dispatch, fence: { attempt: dispatch.attempt, from: ['queued'] }, action: target, outcome: unknown })) return;
-      await this.#recorder.record({ dispatch, fence: { attempt: dispatch.attempt + 1, from: IN_FLIGHT }, action: target, outcome: unknown });
+      const unknown = {
+        ...outcomeUnknown(dispatch.projectId, dispatch.attempt + 1, 'claim_not_committed', message),
+        origin: 'gateway' as const,
+      };
+      if (
+        await this.#recorder.record({
+          dispatch,
+          fence: { attempt: dispatch.attempt, from: ['queued'] },
+          action: target,
+          outcome: unknown,
+        })
+      )
+        return;
+      await this.#recorder.record({
+        dispatch,
+        fence: { attempt: dispatch.attempt + 1, from: IN_FLIGHT },
+        action: target,
+        outcome: unknown,
+      });
       return;
     }
-    await this.#recorder.record({ dispatch, fence: { attempt: dispatch.attempt, from: ['queued'] }, action: target, outcome: { ...portFailed('dispatcher', error), origin: 'gateway' } });
+    await this.#recorder.record({
+      dispatch,
+      fence: { attempt: dispatch.attempt, from: ['queued'] },
+      action: target,
+      outcome: { ...portFailed('dispatcher', error), origin: 'gateway' },
+    });
   }
 
   /**
@@ -175,7 +250,10 @@ export class Dispatcher implements ActionExecutionPort {
     for (const dispatch of queued) this.#track(this.dispatchAction(dispatch.actionId, 'resume'));
     this.#poll = setInterval(() => void this.#sweep(), this.#o.limits.pollIntervalMs);
     this.#poll.unref();
-    this.#o.logger.info({ code: 'dispatcher_started', queued: queued.length, inFlight: inFlight.length, broker: this.hasBroker }, 'execution dispatcher started');
+    this.#o.logger.info(
+      { code: 'dispatcher_started', queued: queued.length, inFlight: inFlight.length, broker: this.hasBroker },
+      'execution dispatcher started',
+    );
     return { queued: queued.length, inFlight: inFlight.length };
   }
 
@@ -187,7 +265,10 @@ export class Dispatcher implements ActionExecutionPort {
     for (const { timer } of this.#awaitingRunner.values()) clearTimeout(timer);
     this.#awaitingRunner.clear();
     this.#runner?.close();
-    await Promise.race([Promise.allSettled([...this.#work]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    await Promise.race([
+      Promise.allSettled([...this.#work]),
+      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ]);
   }
 
   /** In-flight rows this node now owns without having run them: the broker's are unknown, the runners' get grace. */
@@ -202,17 +283,27 @@ export class Dispatcher implements ActionExecutionPort {
   }
 
   #track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => this.#o.logger.error({ code: 'dispatch_crashed', err: error }, 'unexpected dispatcher error'));
+    const tracked = work.catch((error: unknown) =>
+      this.#o.logger.error({ code: 'dispatch_crashed', err: error }, 'unexpected dispatcher error'),
+    );
     this.#work.add(tracked);
     void tracked.finally(() => this.#work.delete(tracked));
   }
 
   async #run(dispatch: Dispatch, mode: Mode, progress: Progress): Promise<void> {
     const { store, logger } = this.#o;
-    const [action, project] = await Promise.all([store.read.actions.get(dispatch.actionId), store.read.projects.get(dispatch.projectId)]);
+    const [action, project] = await Promise.all([
+      store.read.actions.get(dispatch.actionId),
+      store.read.projects.get(dispatch.projectId),
+    ]);
     if (!action || !project) throw new Error(`dispatch ${dispatch.id} refers to a missing action or project`);
     const fail = (outcome: ExecutionOutcome): Promise<boolean> =>
-      this.#recorder.record({ dispatch, fence: { attempt: dispatch.attempt, from: ['queued'] }, action, outcome: { origin: 'gateway', ...outcome } });
+      this.#recorder.record({
+        dispatch,
+        fence: { attempt: dispatch.attempt, from: ['queued'] },
+        action,
+        outcome: { origin: 'gateway', ...outcome },
+      });
 
     let scopeRoot: string;
     try {
@@ -228,7 +319,10 @@ export class Dispatcher implements ActionExecutionPort {
     }
     if (plan.kind === 'elsewhere') {
       this.#park(action.id);
-      logger.debug({ actionId: action.id, actionType: action.actionType }, 'no executor for this action type in the gateway; the hand-off stays queued for its own executor');
+      logger.debug(
+        { actionId: action.id, actionType: action.actionType },
+        'no executor for this action type in the gateway; the hand-off stays queued for its own executor',
+      );
       return;
     }
 
@@ -266,23 +360,42 @@ export class Dispatcher implements ActionExecutionPort {
    * queued -> the target's claimed state, with the workspace stamp and `provisioning` in the same
    * transaction; `handOff` runs inside it once the claim has won, before the commit.
    */
-  async #claim<H>(dispatch: Dispatch, project: Project, plan: ExecutionPlan, shape: ClaimShape, verifiedAt: string | null, handOff: (claim: Dispatch) => H): Promise<Claimed<H> | null> {
+  async #claim<H>(
+    dispatch: Dispatch,
+    project: Project,
+    plan: ExecutionPlan,
+    shape: ClaimShape,
+    verifiedAt: string | null,
+    handOff: (claim: Dispatch) => H,
+  ): Promise<Claimed<H> | null> {
     const now = this.#now();
     const at = now.toISOString();
     const leaseUntil = shape.leaseMs === null ? null : new Date(now.getTime() + shape.leaseMs).toISOString();
     return this.#o.store.transaction(async (tx) => {
       if (verifiedAt) await tx.projects.markWorkspaceVerified(project.id, verifiedAt);
       const previousContainerId = (await tx.containers.get(project.id))?.containerId ?? null;
-      const claim = await tx.dispatches.claim(dispatch.id, shape.to, shape.target, leaseUntil, at, this.#cluster.nodeId);
+      const claim = await tx.dispatches.claim(
+        dispatch.id,
+        shape.to,
+        shape.target,
+        leaseUntil,
+        at,
+        this.#cluster.nodeId,
+      );
       if (!claim) return null;
-      if (plan.kind === 'container' && plan.actionType === 'container_start') await tx.containers.setState(project.id, 'provisioning', previousContainerId, at);
+      if (plan.kind === 'container' && plan.actionType === 'container_start')
+        await tx.containers.setState(project.id, 'provisioning', previousContainerId, at);
       return { claim, previousContainerId, handedOff: handOff(claim) };
     });
   }
 
   /** The previous process died while the broker ran this: its outcome is unknown; never re-run. */
   async #brokerInterrupted(dispatch: Dispatch): Promise<void> {
-    await this.#recorder.recordForDispatch(dispatch, { attempt: dispatch.attempt, from: IN_FLIGHT }, { ...serverRestarted(dispatch.projectId, dispatch.attempt), origin: 'gateway' });
+    await this.#recorder.recordForDispatch(
+      dispatch,
+      { attempt: dispatch.attempt, from: IN_FLIGHT },
+      { ...serverRestarted(dispatch.projectId, dispatch.attempt), origin: 'gateway' },
+    );
   }
 
   /** Whether this process parked the action's dispatch: it stays queued for another executor. */
@@ -302,7 +415,10 @@ export class Dispatcher implements ActionExecutionPort {
       timer.unref();
       entry = { actionIds: new Set(), timer };
       this.#awaitingRunner.set(projectId, entry);
-      this.#o.logger.info({ code: 'awaiting_runner', projectId, waitMs: this.#o.limits.resumeWaitMs }, 'queued dispatches wait for the project runner to connect');
+      this.#o.logger.info(
+        { code: 'awaiting_runner', projectId, waitMs: this.#o.limits.resumeWaitMs },
+        'queued dispatches wait for the project runner to connect',
+      );
     }
     entry.actionIds.add(actionId);
   }
@@ -328,7 +444,8 @@ export class Dispatcher implements ActionExecutionPort {
     const waiting = new Set([...this.#awaitingRunner.values()].flatMap((entry) => [...entry.actionIds]));
     const queued = await this.#o.store.read.dispatches.listInStates(['queued'], 1000).catch(() => []);
     for (const dispatch of queued) {
-      if (this.#parked.has(dispatch.actionId) || this.#active.has(dispatch.id) || waiting.has(dispatch.actionId)) continue;
+      if (this.#parked.has(dispatch.actionId) || this.#active.has(dispatch.id) || waiting.has(dispatch.actionId))
+        continue;
       if (Date.now() - Date.parse(dispatch.createdAt) < this.#o.limits.pollIntervalMs) continue; // its notify is on the way
       this.#track(this.dispatchAction(dispatch.actionId, 'live'));
     }

@@ -19,7 +19,12 @@ export const EXECUTION_FAILURES = {
 } as const;
 
 /** Why the gateway cannot know whether a command started (detail.cause of outcome_unknown). */
-export type UnknownCause = 'runner_disconnected_before_ack' | 'delivery_timeout' | 'claim_not_committed' | 'dispatcher_failed_after_send' | 'gateway_restarted_during_broker_exec';
+export type UnknownCause =
+  | 'runner_disconnected_before_ack'
+  | 'delivery_timeout'
+  | 'claim_not_committed'
+  | 'dispatcher_failed_after_send'
+  | 'gateway_restarted_during_broker_exec';
 
 const UNKNOWN_WHY: Record<UnknownCause, string> = {
   runner_disconnected_before_ack: 'the runner disconnected after the command was sent and before it acknowledged it',
@@ -34,7 +39,12 @@ const UNKNOWN_WHY: Record<UnknownCause, string> = {
  * Never "not run": the runner may have run it, and its report (from its journal) replaces this
  * outcome when it arrives. Proposing it again could run it twice.
  */
-export function outcomeUnknown(projectId: string, attempt: number, cause: UnknownCause, message?: string): FailedOutcome {
+export function outcomeUnknown(
+  projectId: string,
+  attempt: number,
+  cause: UnknownCause,
+  message?: string,
+): FailedOutcome {
   return failedOutcome(
     EXECUTION_FAILURES.outcomeUnknown,
     `The outcome of this action is unknown: ${UNKNOWN_WHY[cause]}${message ? ` (${message.slice(0, 300)})` : ''}, so the command may have run on the machine of project ${projectId}. ` +
@@ -46,7 +56,10 @@ export function outcomeUnknown(projectId: string, attempt: number, cause: Unknow
 export function runnerNotConnected(projectId: string, lastSeen: Date | null): FailedOutcome {
   // Says only what the gateway knows: with several nodes, "since the gateway started" was false
   // (another node may have held the runner), so the sentence names the whole cluster.
-  const seen = lastSeen === null ? 'the gateway has no record of its runner connecting' : `its runner was last seen at ${lastSeen.toISOString()}`;
+  const seen =
+    lastSeen === null
+      ? 'the gateway has no record of its runner connecting'
+      : `its runner was last seen at ${lastSeen.toISOString()}`;
   return failedOutcome(
     EXECUTION_FAILURES.runnerNotConnected,
     `No runner is connected for project ${projectId} on any gateway node (${seen}), so the approved action was not run. ` +
@@ -77,7 +90,9 @@ export function deliveryFailed(projectId: string, code: string, message: string)
     code === EXECUTION_FAILURES.deliveryTimeout
       ? 'The runner may be overloaded or its connection stalled; check it (its log) and propose the action again.'
       : `Start or reconnect \`brabo runner --project ${projectId}\` and propose the action again.`;
-  return failedOutcome(code, `Dispatch to the runner of project ${projectId} failed: ${message}. ${next}`, { projectId });
+  return failedOutcome(code, `Dispatch to the runner of project ${projectId} failed: ${message}. ${next}`, {
+    projectId,
+  });
 }
 
 export function noBroker(projectId: string): FailedOutcome {
@@ -100,7 +115,10 @@ export function portFailed(port: string, error: unknown): FailedOutcome {
 }
 
 export function invalidPayload(actionType: string, why: string): FailedOutcome {
-  return failedOutcome(EXECUTION_FAILURES.invalidPayload, `The approved ${actionType} cannot be executed: ${why}. Propose it again with a valid payload.`);
+  return failedOutcome(
+    EXECUTION_FAILURES.invalidPayload,
+    `The approved ${actionType} cannot be executed: ${why}. Propose it again with a valid payload.`,
+  );
 }
 
 /** The gateway restarted while the broker ran this: it may have run; no report can come, so it stays outcome_unknown. */
@@ -109,6 +127,11 @@ export function serverRestarted(projectId: string, attempt: number): FailedOutco
     EXECUTION_FAILURES.outcomeUnknown,
     `The outcome of this action is unknown: ${UNKNOWN_WHY.gateway_restarted_during_broker_exec}, so the command may have run in the container of project ${projectId}; it was not re-run. ` +
       'Inspect the container, then propose the action again if needed: it could run twice.',
-    { projectId, attempt, cause: 'gateway_restarted_during_broker_exec', formerCode: EXECUTION_FAILURES.serverRestarted },
+    {
+      projectId,
+      attempt,
+      cause: 'gateway_restarted_during_broker_exec',
+      formerCode: EXECUTION_FAILURES.serverRestarted,
+    },
   );
 }

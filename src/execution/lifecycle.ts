@@ -10,7 +10,8 @@ export function lifecycleAfter(
   previousContainerId: string | null,
 ): { state: ContainerLifecycle; containerId: string | null } | undefined {
   if (!isContainerAction(actionType)) return undefined;
-  if (outcome.status === 'failed') return actionType === 'container_start' ? { state: 'failed', containerId: previousContainerId } : undefined;
+  if (outcome.status === 'failed')
+    return actionType === 'container_start' ? { state: 'failed', containerId: previousContainerId } : undefined;
   const containerId = outcome.container?.containerId ?? previousContainerId;
   if (actionType === 'container_start') return { state: 'running', containerId };
   if (actionType === 'container_stop') return { state: 'stopped', containerId };

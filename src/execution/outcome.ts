@@ -60,6 +60,7 @@ export function capOutcome<T extends ExecutionOutcome>(outcome: T, maxBytes: num
     capped[stream] = text;
     truncated ||= cut;
   }
-  if (outcome.stdout !== undefined || outcome.stderr !== undefined || outcome.truncated !== undefined) capped.truncated = truncated;
+  if (outcome.stdout !== undefined || outcome.stderr !== undefined || outcome.truncated !== undefined)
+    capped.truncated = truncated;
   return capped;
 }

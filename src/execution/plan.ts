@@ -19,14 +19,26 @@ export const isContainerAction = (type: string): type is ContainerActionType => 
 
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
-export function planOf(action: ProposedAction, scopeRoot: string, defaultTimeoutMs: number): ExecutionPlan | FailedOutcome {
+export function planOf(
+  action: ProposedAction,
+  scopeRoot: string,
+  defaultTimeoutMs: number,
+): ExecutionPlan | FailedOutcome {
   const { payload } = action;
   if (action.actionType === 'terminal') {
     const { command, cwd, timeoutMs } = payload;
-    if (typeof command !== 'string' || command.trim() === '') return invalidPayload('terminal', 'payload.command is not a non-empty string');
-    if (cwd !== undefined && (typeof cwd !== 'string' || !cwd.startsWith('/'))) return invalidPayload('terminal', 'payload.cwd is not an absolute path');
-    if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-      return invalidPayload('terminal', `payload.timeoutMs is not a whole number of milliseconds between 1 and ${MAX_TIMEOUT_MS}`);
+    if (typeof command !== 'string' || command.trim() === '')
+      return invalidPayload('terminal', 'payload.command is not a non-empty string');
+    if (cwd !== undefined && (typeof cwd !== 'string' || !cwd.startsWith('/')))
+      return invalidPayload('terminal', 'payload.cwd is not an absolute path');
+    if (
+      timeoutMs !== undefined &&
+      !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)
+    ) {
+      return invalidPayload(
+        'terminal',
+        `payload.timeoutMs is not a whole number of milliseconds between 1 and ${MAX_TIMEOUT_MS}`,
+      );
     }
     return {
       kind: 'terminal',

@@ -34,7 +34,11 @@ export type SinkAnswer = { ok: true } | { ok: false; reason: { code: string; mes
  */
 export interface ExecutionObserver {
   /** Broker exec output of a running terminal action, raw bytes in arrival order. */
-  output?(action: { id: string; projectId: string; proposerId: string }, stream: 'stdout' | 'stderr', chunk: Buffer): void;
+  output?(
+    action: { id: string; projectId: string; proposerId: string },
+    stream: 'stdout' | 'stderr',
+    chunk: Buffer,
+  ): void;
   /** The dispatch's outcome was recorded (after the commit); `code` is the failure code, null when executed. */
   settled?(actionId: string, status: 'executed' | 'failed', code?: string | null): void;
 }

@@ -30,7 +30,14 @@ export class OutcomeRecorder {
   readonly #onSettled: ((actionId: string, status: 'executed' | 'failed', code: string | null) => void) | undefined;
 
   /** `onSettled`: after a recorded outcome's commit (live output viewers end their stream). */
-  constructor(options: { store: Store; logger: Logger; turns: AgentTurns; outputCapBytes: number; now?: () => Date; onSettled?: (actionId: string, status: 'executed' | 'failed', code: string | null) => void }) {
+  constructor(options: {
+    store: Store;
+    logger: Logger;
+    turns: AgentTurns;
+    outputCapBytes: number;
+    now?: () => Date;
+    onSettled?: (actionId: string, status: 'executed' | 'failed', code: string | null) => void;
+  }) {
     this.#onSettled = options.onSettled;
     this.#store = options.store;
     this.#logger = options.logger;
@@ -45,7 +52,15 @@ export class OutcomeRecorder {
     const at = this.#now().toISOString();
     const { action, dispatch } = input;
     const result = await this.#store.transaction(async (tx) => {
-      if (!(await tx.dispatches.finish(dispatch.id, input.fence, outcome.status, outcome as unknown as Record<string, unknown>, at))) {
+      if (
+        !(await tx.dispatches.finish(
+          dispatch.id,
+          input.fence,
+          outcome.status,
+          outcome as unknown as Record<string, unknown>,
+          at,
+        ))
+      ) {
         return { applied: false, turnEnded: false };
       }
       const current = await tx.dispatches.get(dispatch.id);
@@ -55,21 +70,37 @@ export class OutcomeRecorder {
         actorKind: 'system',
         actorId: null,
         actionId: action.id,
-        payload: { actionType: action.actionType, dispatchId: dispatch.id, attempt: current?.attempt ?? 0, target: current?.target ?? dispatch.target, ...outcome },
+        payload: {
+          actionType: action.actionType,
+          dispatchId: dispatch.id,
+          attempt: current?.attempt ?? 0,
+          target: current?.target ?? dispatch.target,
+          ...outcome,
+        },
         createdAt: at,
       });
-      if (input.lifecycle) await tx.containers.setState(action.projectId, input.lifecycle.state, input.lifecycle.containerId, at);
+      if (input.lifecycle)
+        await tx.containers.setState(action.projectId, input.lifecycle.state, input.lifecycle.containerId, at);
       const turnEnded = await tx.turns.end(action.id, 'settled', at);
       return { applied: true, turnEnded };
     });
     if (!result.applied) return false;
-    const fields = { actionId: action.id, dispatchId: dispatch.id, projectId: action.projectId, actionType: action.actionType };
-    if (outcome.status === 'executed') this.#logger.info({ ...fields, code: 'action_executed', exitCode: outcome.exitCode }, 'action executed');
+    const fields = {
+      actionId: action.id,
+      dispatchId: dispatch.id,
+      projectId: action.projectId,
+      actionType: action.actionType,
+    };
+    if (outcome.status === 'executed')
+      this.#logger.info({ ...fields, code: 'action_executed', exitCode: outcome.exitCode }, 'action executed');
     else this.#logger.warn({ ...fields, code: outcome.code, detail: outcome.detail }, outcome.message);
     try {
       this.#onSettled?.(action.id, outcome.status, outcome.status === 'failed' ? outcome.code : null);
     } catch (error) {
-      this.#logger.error({ code: 'settled_observer_failed', err: error, actionId: action.id }, 'a settlement observer threw; the outcome is recorded');
+      this.#logger.error(
+        { code: 'settled_observer_failed', err: error, actionId: action.id },
+        'a settlement observer threw; the outcome is recorded',
+      );
     }
     await this.#turns.deliver(action.id, result.turnEnded);
     return true;
@@ -87,7 +118,9 @@ export class OutcomeRecorder {
    */
   async recordForDispatch(dispatch: Dispatch, fence: DispatchFence, outcome: ExecutionOutcome): Promise<boolean> {
     const action = await this.#actionOf(dispatch);
-    const previous = isContainerAction(action.actionType) ? await this.#store.read.containers.get(dispatch.projectId) : null;
+    const previous = isContainerAction(action.actionType)
+      ? await this.#store.read.containers.get(dispatch.projectId)
+      : null;
     return this.recordDerivingLifecycle({ dispatch, fence, action, outcome }, previous?.containerId ?? null);
   }
 
@@ -99,11 +132,22 @@ export class OutcomeRecorder {
   async resolveUnknown(dispatch: Dispatch, attempt: number, input: ExecutionOutcome): Promise<boolean> {
     const outcome = capOutcome(input, this.#capBytes);
     const action = await this.#actionOf(dispatch);
-    const previous = isContainerAction(action.actionType) ? await this.#store.read.containers.get(dispatch.projectId) : null;
+    const previous = isContainerAction(action.actionType)
+      ? await this.#store.read.containers.get(dispatch.projectId)
+      : null;
     const lifecycle = lifecycleAfter(action.actionType, outcome, previous?.containerId ?? null);
     const at = this.#now().toISOString();
     const applied = await this.#store.transaction(async (tx) => {
-      if (!(await tx.dispatches.resolveUnknown(dispatch.id, attempt, outcome.status, outcome as unknown as Record<string, unknown>, at))) return false;
+      if (
+        !(await tx.dispatches.resolveUnknown(
+          dispatch.id,
+          attempt,
+          outcome.status,
+          outcome as unknown as Record<string, unknown>,
+          at,
+        ))
+      )
+        return false;
       await tx.dispatches.noteReport(dispatch.id, attempt, at);
       await tx.events.append({
         projectId: action.projectId,
@@ -111,7 +155,14 @@ export class OutcomeRecorder {
         actorKind: 'system',
         actorId: null,
         actionId: action.id,
-        payload: { actionType: action.actionType, dispatchId: dispatch.id, attempt, target: dispatch.target, resolves: 'outcome_unknown', ...outcome },
+        payload: {
+          actionType: action.actionType,
+          dispatchId: dispatch.id,
+          attempt,
+          target: dispatch.target,
+          resolves: 'outcome_unknown',
+          ...outcome,
+        },
         createdAt: at,
       });
       if (lifecycle) await tx.containers.setState(action.projectId, lifecycle.state, lifecycle.containerId, at);
@@ -119,7 +170,14 @@ export class OutcomeRecorder {
     });
     if (!applied) return false;
     this.#logger.warn(
-      { actionId: action.id, dispatchId: dispatch.id, projectId: action.projectId, code: 'outcome_resolved', status: outcome.status, attempt },
+      {
+        actionId: action.id,
+        dispatchId: dispatch.id,
+        projectId: action.projectId,
+        code: 'outcome_resolved',
+        status: outcome.status,
+        attempt,
+      },
       'a runner report replaced the outcome_unknown recorded for this action with its real outcome',
     );
     await this.#turns.deliver(action.id, false);

@@ -35,7 +35,10 @@ const isPositiveNumber = (v: unknown): v is number => typeof v === 'number' && N
  * The minimum per field: the sum of each module's declaration, floored at the default while any
  * module declares nothing for that field (an empty module_map is "nothing declared").
  */
-export function minimumFromModuleMap(moduleMap: ModuleMap, limits: ResourceLimits = DEFAULT_RESOURCE_LIMITS): Resources {
+export function minimumFromModuleMap(
+  moduleMap: ModuleMap,
+  limits: ResourceLimits = DEFAULT_RESOURCE_LIMITS,
+): Resources {
   const modules = Object.values(moduleMap);
   const minimum = { ...limits.defaults };
   for (const field of RESOURCE_FIELDS) {

@@ -10,13 +10,35 @@ export const RUNNER_EVENTS_LOG = { joined: 'runner.joined', left: 'runner.left' 
 export function logRunnerPresence(hub: RunnerHub, store: Store, logger: Logger): () => void {
   const append = (projectId: string, type: string, payload: Record<string, unknown>): void => {
     void store
-      .transaction((tx) => tx.events.append({ projectId, type, actorKind: 'system', actorId: null, actionId: null, payload }))
-      .catch((error: unknown) => logger.warn({ code: 'runner_event_unrecorded', projectId, type, err: error }, 'a runner join/leave could not be written to the event log'));
+      .transaction((tx) =>
+        tx.events.append({ projectId, type, actorKind: 'system', actorId: null, actionId: null, payload }),
+      )
+      .catch((error: unknown) =>
+        logger.warn(
+          { code: 'runner_event_unrecorded', projectId, type, err: error },
+          'a runner join/leave could not be written to the event log',
+        ),
+      );
   };
-  const joined = (info: { projectId: string; tokenId: string; hostname: string | null; runnerVersion: string | null; sandbox: unknown }): void =>
-    append(info.projectId, RUNNER_EVENTS_LOG.joined, { tokenId: info.tokenId, hostname: info.hostname, runnerVersion: info.runnerVersion, sandbox: info.sandbox ?? null });
+  const joined = (info: {
+    projectId: string;
+    tokenId: string;
+    hostname: string | null;
+    runnerVersion: string | null;
+    sandbox: unknown;
+  }): void =>
+    append(info.projectId, RUNNER_EVENTS_LOG.joined, {
+      tokenId: info.tokenId,
+      hostname: info.hostname,
+      runnerVersion: info.runnerVersion,
+      sandbox: info.sandbox ?? null,
+    });
   const left = (info: { projectId: string; tokenId: string; hostname: string | null; reason: string }): void =>
-    append(info.projectId, RUNNER_EVENTS_LOG.left, { tokenId: info.tokenId, hostname: info.hostname, reason: info.reason });
+    append(info.projectId, RUNNER_EVENTS_LOG.left, {
+      tokenId: info.tokenId,
+      hostname: info.hostname,
+      reason: info.reason,
+    });
   hub.on('runnerJoined', joined);
   hub.on('runnerLeft', left);
   return () => {

@@ -10,10 +10,24 @@
 // dropped, never twice), and a report for another project's dispatch is refused.
 import type { Execute, Output, Result, RunnerAction } from '../../runner-protocol/index.ts';
 import type { Logger } from '../logger.ts';
-import { type Dispatch, type DispatchFence, type DispatchState, OUTCOME_UNKNOWN, type ProposedAction, type Store } from '../store/types.ts';
+import {
+  type Dispatch,
+  type DispatchFence,
+  type DispatchState,
+  OUTCOME_UNKNOWN,
+  type ProposedAction,
+  type Store,
+} from '../store/types.ts';
 import type { ExecutionLimits } from './config.ts';
 import { EXECUTION_EVENTS } from './events.ts';
-import { deliveryFailed, outcomeUnknown, portFailed, runnerLost, runnerRefused, type UnknownCause } from './failures.ts';
+import {
+  deliveryFailed,
+  outcomeUnknown,
+  portFailed,
+  runnerLost,
+  runnerRefused,
+  type UnknownCause,
+} from './failures.ts';
 import { capText, type ExecutionOutcome } from './outcome.ts';
 import type { ExecutionPlan } from './plan.ts';
 import type { Delivery, RunnerPort, RunnerResultSink } from './ports.ts';
@@ -66,7 +80,15 @@ export class RunnerRoute implements RunnerResultSink {
   /** Whether this node settles the dispatch (its own row; src/cluster). Another live node's are never touched. */
   readonly #owns: (dispatch: Dispatch) => boolean;
 
-  constructor(options: { store: Store; runners: RunnerPort; recorder: OutcomeRecorder; limits: ExecutionLimits; logger: Logger; now: () => Date; owns?: (dispatch: Dispatch) => boolean }) {
+  constructor(options: {
+    store: Store;
+    runners: RunnerPort;
+    recorder: OutcomeRecorder;
+    limits: ExecutionLimits;
+    logger: Logger;
+    now: () => Date;
+    owns?: (dispatch: Dispatch) => boolean;
+  }) {
     this.#owns = options.owns ?? (() => true);
     this.#store = options.store;
     this.#runners = options.runners;
@@ -74,7 +96,9 @@ export class RunnerRoute implements RunnerResultSink {
     this.#limits = options.limits;
     this.#logger = options.logger;
     this.#now = options.now;
-    this.#unsubscribe = this.#runners.onLeft((projectId, reason) => this.#armGrace(projectId, `disconnected (${reason})`));
+    this.#unsubscribe = this.#runners.onLeft((projectId, reason) =>
+      this.#armGrace(projectId, `disconnected (${reason})`),
+    );
   }
 
   /** How long a delivered dispatch may stay in flight: delivery + its command timeout + grace. */
@@ -83,8 +107,16 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   static actionFor(plan: ExecutionPlan, resources: Resources | null): RunnerAction | null {
-    if (plan.kind === 'terminal') return { type: 'terminal', command: plan.command, cwd: plan.cwd, timeoutMs: plan.timeoutMs, approval: plan.approval };
-    if (plan.kind === 'container') return { type: plan.actionType, ...(resources ? { resources: { ...resources } } : {}) };
+    if (plan.kind === 'terminal')
+      return {
+        type: 'terminal',
+        command: plan.command,
+        cwd: plan.cwd,
+        timeoutMs: plan.timeoutMs,
+        approval: plan.approval,
+      };
+    if (plan.kind === 'container')
+      return { type: plan.actionType, ...(resources ? { resources: { ...resources } } : {}) };
     return null;
   }
 
@@ -123,47 +155,75 @@ export class RunnerRoute implements RunnerResultSink {
   }
 
   /** Settles the delivery of a pushed, committed claim (state `sent`): resolves on the ack, not the command. */
-  async deliver(dispatch: Dispatch, actionType: ProposedAction['actionType'], pushed: Pushed, previousContainerId: string | null): Promise<void> {
+  async deliver(
+    dispatch: Dispatch,
+    actionType: ProposedAction['actionType'],
+    pushed: Pushed,
+    previousContainerId: string | null,
+  ): Promise<void> {
     this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil);
     const answer = await pushed;
     if ('delivery' in answer && answer.delivery.ok) {
       try {
-        await this.#store.transaction((tx) => tx.dispatches.advance(dispatch.id, dispatch.attempt, ['sent'], 'accepted', this.#now().toISOString()));
+        await this.#store.transaction((tx) =>
+          tx.dispatches.advance(dispatch.id, dispatch.attempt, ['sent'], 'accepted', this.#now().toISOString()),
+        );
       } catch (error) {
         // The runner has it: a store fault here must not turn into "nothing ran". The dispatch
         // stays `sent`; the runner's result (or its lease) settles it.
-        this.#logger.warn({ code: 'dispatch_accept_unrecorded', err: error, dispatchId: dispatch.id }, 'the runner acknowledged the dispatch but the store could not record it; its result still settles it');
+        this.#logger.warn(
+          { code: 'dispatch_accept_unrecorded', err: error, dispatchId: dispatch.id },
+          'the runner acknowledged the dispatch but the store could not record it; its result still settles it',
+        );
       }
       return;
     }
     let outcome: ExecutionOutcome;
     const { projectId } = dispatch;
     if ('thrown' in answer) {
-      this.#logger.error({ code: 'execution_port_failed', err: answer.thrown, dispatchId: dispatch.id, sent: answer.sent }, 'the runner gateway threw while delivering');
-      outcome = answer.sent ? outcomeUnknown(projectId, dispatch.attempt, 'dispatcher_failed_after_send', String(answer.thrown)) : portFailed('runner gateway', answer.thrown);
+      this.#logger.error(
+        { code: 'execution_port_failed', err: answer.thrown, dispatchId: dispatch.id, sent: answer.sent },
+        'the runner gateway threw while delivering',
+      );
+      outcome = answer.sent
+        ? outcomeUnknown(projectId, dispatch.attempt, 'dispatcher_failed_after_send', String(answer.thrown))
+        : portFailed('runner gateway', answer.thrown);
     } else if (!answer.delivery.ok) {
       const { code, message } = answer.delivery;
       const cause: UnknownCause = code === 'delivery_timeout' ? 'delivery_timeout' : 'runner_disconnected_before_ack';
-      outcome = answer.sent ? outcomeUnknown(projectId, dispatch.attempt, cause, message) : deliveryFailed(projectId, code, message);
+      outcome = answer.sent
+        ? outcomeUnknown(projectId, dispatch.attempt, cause, message)
+        : deliveryFailed(projectId, code, message);
     } else {
       return;
     }
     this.#forget(dispatch.id);
     const action = { id: dispatch.actionId, projectId, actionType };
-    await this.#recorder.recordDerivingLifecycle({ dispatch, fence: inFlightFence(dispatch.attempt), action, outcome: { ...outcome, origin: 'gateway' } }, previousContainerId);
+    await this.#recorder.recordDerivingLifecycle(
+      { dispatch, fence: inFlightFence(dispatch.attempt), action, outcome: { ...outcome, origin: 'gateway' } },
+      previousContainerId,
+    );
   }
 
   async onResult(projectId: string, result: Result): Promise<SinkAnswer> {
     await this.#claims.get(result.dispatchId)?.catch(() => {}); // read the claim, not the row before it
     const dispatch = await this.#store.read.dispatches.get(result.dispatchId);
-    if (!dispatch) return refuse('unknown_dispatch', `dispatch ${result.dispatchId} is not known; the result was not recorded`);
+    if (!dispatch)
+      return refuse('unknown_dispatch', `dispatch ${result.dispatchId} is not known; the result was not recorded`);
     if (dispatch.projectId !== projectId) return this.#forbidden(projectId, dispatch, 'result');
-    if (dispatch.state === 'executed' || dispatch.state === 'failed') return this.#afterSettled(projectId, dispatch, result);
+    if (dispatch.state === 'executed' || dispatch.state === 'failed')
+      return this.#afterSettled(projectId, dispatch, result);
     if (dispatch.state === 'queued') return this.#beforeClaimCommitted(projectId, dispatch, result);
     if (result.attempt !== dispatch.attempt) {
-      return this.#lateReport(dispatch, result, 'stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} is stale (current attempt ${dispatch.attempt}); it is kept as action.late_result`);
+      return this.#lateReport(
+        dispatch,
+        result,
+        'stale_attempt',
+        `attempt ${result.attempt} of dispatch ${result.dispatchId} is stale (current attempt ${dispatch.attempt}); it is kept as action.late_result`,
+      );
     }
-    if (!(await this.#settle(dispatch, inFlightFence(dispatch.attempt), outcomeOf(projectId, result)))) return this.onResult(projectId, result); // settled meanwhile: judge it against that
+    if (!(await this.#settle(dispatch, inFlightFence(dispatch.attempt), outcomeOf(projectId, result))))
+      return this.onResult(projectId, result); // settled meanwhile: judge it against that
     return { ok: true };
   }
 
@@ -179,7 +239,7 @@ export class RunnerRoute implements RunnerResultSink {
     const message =
       `The runner's result was ${bytes} bytes, over the gateway's frame limit, so it was recorded with its output cut to ${keep} bytes per stream ` +
       `(the command ${result.status === 'executed' ? `ran and exited with ${String(result.exitCode ?? 'no code')}` : `ended ${result.status}${result.reason ? ` (${result.reason.code})` : ''}`}). ` +
-      'Lower the runner\'s --max-output-bytes, or write large output to a file and print its path.';
+      "Lower the runner's --max-output-bytes, or write large output to a file and print its path.";
     const fitted: Result = {
       dispatchId: result.dispatchId,
       attempt: result.attempt,
@@ -193,7 +253,10 @@ export class RunnerRoute implements RunnerResultSink {
     };
     const answer = await this.onResult(projectId, fitted);
     if (!answer.ok) return answer;
-    this.#logger.warn({ code: RESULT_TOO_LARGE, dispatchId: result.dispatchId, bytes, keptBytes: keep }, 'a runner result over the frame limit was recorded with its output cut');
+    this.#logger.warn(
+      { code: RESULT_TOO_LARGE, dispatchId: result.dispatchId, bytes, keptBytes: keep },
+      'a runner result over the frame limit was recorded with its output cut',
+    );
     return refuse(RESULT_TOO_LARGE, message);
   }
 
@@ -202,21 +265,37 @@ export class RunnerRoute implements RunnerResultSink {
     if (this.#runningSeen.get(output.dispatchId) === output.attempt) return { ok: true };
     await this.#claims.get(output.dispatchId)?.catch(() => {});
     const dispatch = await this.#store.read.dispatches.get(output.dispatchId);
-    if (!dispatch) return refuse('unknown_dispatch', `dispatch ${output.dispatchId} is not known; the output was dropped`);
+    if (!dispatch)
+      return refuse('unknown_dispatch', `dispatch ${output.dispatchId} is not known; the output was dropped`);
     if (dispatch.projectId !== projectId) return this.#forbidden(projectId, dispatch, 'output');
     if (dispatch.attempt !== output.attempt || !IN_FLIGHT.includes(dispatch.state)) return { ok: true }; // output of a settled or stale attempt: nothing to move
     // Bounded: only known dispatches of this project get here, and the oldest are forgotten first.
-    if (this.#runningSeen.size >= RUNNING_SEEN_MAX) this.#runningSeen.delete(this.#runningSeen.keys().next().value as string);
+    if (this.#runningSeen.size >= RUNNING_SEEN_MAX)
+      this.#runningSeen.delete(this.#runningSeen.keys().next().value as string);
     this.#runningSeen.set(output.dispatchId, output.attempt);
     if (dispatch.state !== 'running') {
-      await this.#store.transaction((tx) => tx.dispatches.advance(output.dispatchId, output.attempt, ['sent', 'accepted'], 'running', this.#now().toISOString()));
+      await this.#store.transaction((tx) =>
+        tx.dispatches.advance(
+          output.dispatchId,
+          output.attempt,
+          ['sent', 'accepted'],
+          'running',
+          this.#now().toISOString(),
+        ),
+      );
     }
     return { ok: true };
   }
 
   #forbidden(projectId: string, dispatch: Dispatch, what: string): SinkAnswer {
-    this.#logger.warn({ code: FORBIDDEN_DISPATCH, projectId, dispatchId: dispatch.id, dispatchProjectId: dispatch.projectId, what }, `a runner pushed ${what} for another project's dispatch; refused`);
-    return refuse(FORBIDDEN_DISPATCH, `dispatch ${dispatch.id} does not belong to project ${projectId}; this ${what} was refused and not recorded`);
+    this.#logger.warn(
+      { code: FORBIDDEN_DISPATCH, projectId, dispatchId: dispatch.id, dispatchProjectId: dispatch.projectId, what },
+      `a runner pushed ${what} for another project's dispatch; refused`,
+    );
+    return refuse(
+      FORBIDDEN_DISPATCH,
+      `dispatch ${dispatch.id} does not belong to project ${projectId}; this ${what} was refused and not recorded`,
+    );
   }
 
   /**
@@ -227,7 +306,13 @@ export class RunnerRoute implements RunnerResultSink {
   async resumeInFlight(dispatches: Dispatch[]): Promise<void> {
     const projects = new Set<string>();
     for (const dispatch of dispatches) {
-      this.#armLease(dispatch.id, dispatch.attempt, dispatch.projectId, dispatch.leaseUntil, this.#limits.runnerGraceMs);
+      this.#armLease(
+        dispatch.id,
+        dispatch.attempt,
+        dispatch.projectId,
+        dispatch.leaseUntil,
+        this.#limits.runnerGraceMs,
+      );
       projects.add(dispatch.projectId);
     }
     for (const projectId of projects) this.#armGrace(projectId, 'was not connected when the gateway restarted');
@@ -262,12 +347,22 @@ export class RunnerRoute implements RunnerResultSink {
    */
   async #beforeClaimCommitted(projectId: string, dispatch: Dispatch, result: Result): Promise<SinkAnswer> {
     if (result.attempt !== dispatch.attempt + 1) {
-      return refuse('stale_attempt', `attempt ${result.attempt} of dispatch ${result.dispatchId} was never sent (it is queued at attempt ${dispatch.attempt}); the result was not recorded`);
+      return refuse(
+        'stale_attempt',
+        `attempt ${result.attempt} of dispatch ${result.dispatchId} was never sent (it is queued at attempt ${dispatch.attempt}); the result was not recorded`,
+      );
     }
     const outcome: ExecutionOutcome = { ...outcomeOf(projectId, result), runnerAttempt: result.attempt };
     if (await this.#settle(dispatch, { attempt: dispatch.attempt, from: ['queued'] }, outcome)) {
       this.#logger.warn(
-        { code: 'result_before_claim', dispatchId: dispatch.id, actionId: dispatch.actionId, attempt: result.attempt, status: result.status, runnerCode: result.reason?.code },
+        {
+          code: 'result_before_claim',
+          dispatchId: dispatch.id,
+          actionId: dispatch.actionId,
+          attempt: result.attempt,
+          status: result.status,
+          runnerCode: result.reason?.code,
+        },
         'the runner reported attempt N+1 of a dispatch still queued (its claim was lost with the previous gateway process); recorded, it is not delivered again',
       );
       return { ok: true };
@@ -283,15 +378,25 @@ export class RunnerRoute implements RunnerResultSink {
     const recorded = dispatch.outcome;
     const unknownAttempt = (recorded?.detail as { attempt?: unknown } | undefined)?.attempt;
     if (recorded?.code === OUTCOME_UNKNOWN && unknownAttempt === result.attempt) {
-      const outcome: ExecutionOutcome = { ...outcomeOf(projectId, result), ...(result.attempt !== dispatch.attempt ? { runnerAttempt: result.attempt } : {}) };
+      const outcome: ExecutionOutcome = {
+        ...outcomeOf(projectId, result),
+        ...(result.attempt !== dispatch.attempt ? { runnerAttempt: result.attempt } : {}),
+      };
       if (await this.#recorder.resolveUnknown(dispatch, result.attempt, outcome)) return { ok: true };
       const now = await this.#store.read.dispatches.get(dispatch.id);
-      return now ? this.#afterSettled(projectId, now, result) : refuse('unknown_dispatch', `dispatch ${dispatch.id} is not known`);
+      return now
+        ? this.#afterSettled(projectId, now, result)
+        : refuse('unknown_dispatch', `dispatch ${dispatch.id} is not known`);
     }
     const runnerAttempt = recorded?.runnerAttempt;
     const settledAttempt = typeof runnerAttempt === 'number' ? runnerAttempt : dispatch.attempt;
     if (recorded?.origin === 'runner' && result.attempt === settledAttempt) return { ok: true }; // the recorded report, sent again
-    return this.#lateReport(dispatch, result, 'dispatch_settled', `dispatch ${dispatch.id} was already settled as ${String(recorded?.code ?? dispatch.state)}; this result is kept as action.late_result`);
+    return this.#lateReport(
+      dispatch,
+      result,
+      'dispatch_settled',
+      `dispatch ${dispatch.id} was already settled as ${String(recorded?.code ?? dispatch.state)}; this result is kept as action.late_result`,
+    );
   }
 
   /**
@@ -299,7 +404,12 @@ export class RunnerRoute implements RunnerResultSink {
    * dispatch and attempt (re-sends after a lost reply add nothing), then the refusal the runner
    * acts on (it stops re-sending).
    */
-  async #lateReport(dispatch: Dispatch, result: Result, code: 'dispatch_settled' | 'stale_attempt', message: string): Promise<SinkAnswer> {
+  async #lateReport(
+    dispatch: Dispatch,
+    result: Result,
+    code: 'dispatch_settled' | 'stale_attempt',
+    message: string,
+  ): Promise<SinkAnswer> {
     const at = this.#now().toISOString();
     const recordedAs = dispatch.outcome?.code ?? dispatch.state;
     const first = await this.#store.transaction(async (tx) => {
@@ -325,7 +435,15 @@ export class RunnerRoute implements RunnerResultSink {
     });
     if (first) {
       this.#logger.warn(
-        { code: 'late_result', dispatchId: dispatch.id, actionId: dispatch.actionId, recordedAs, status: result.status, exitCode: result.exitCode, attempt: result.attempt },
+        {
+          code: 'late_result',
+          dispatchId: dispatch.id,
+          actionId: dispatch.actionId,
+          recordedAs,
+          status: result.status,
+          exitCode: result.exitCode,
+          attempt: result.attempt,
+        },
         'a runner result arrived that cannot change the recorded outcome; kept as action.late_result',
       );
     }
@@ -336,10 +454,18 @@ export class RunnerRoute implements RunnerResultSink {
     if (leaseUntil === null) return;
     this.#clearLease(dispatchId);
     const delay = Math.max(minDelayMs, Date.parse(leaseUntil) - this.#now().getTime());
-    const timer = setTimeout(() => {
-      this.#leases.delete(dispatchId);
-      void this.#expire([dispatchId], attempt, projectId, 'did not report a result before the dispatch lease (command timeout plus grace) ran out');
-    }, Math.min(delay, 2 ** 31 - 1));
+    const timer = setTimeout(
+      () => {
+        this.#leases.delete(dispatchId);
+        void this.#expire(
+          [dispatchId],
+          attempt,
+          projectId,
+          'did not report a result before the dispatch lease (command timeout plus grace) ran out',
+        );
+      },
+      Math.min(delay, 2 ** 31 - 1),
+    );
     timer.unref();
     this.#leases.set(dispatchId, timer);
   }
@@ -369,9 +495,14 @@ export class RunnerRoute implements RunnerResultSink {
   async #loseProject(projectId: string, why: string): Promise<void> {
     let inFlight: Dispatch[];
     try {
-      inFlight = (await this.#store.read.dispatches.listInStates(IN_FLIGHT, 10_000)).filter((d) => d.target === runnerTarget(projectId) && this.#owns(d));
+      inFlight = (await this.#store.read.dispatches.listInStates(IN_FLIGHT, 10_000)).filter(
+        (d) => d.target === runnerTarget(projectId) && this.#owns(d),
+      );
     } catch (error) {
-      this.#logger.warn({ code: 'runner_lost_read_failed', projectId, err: error }, 'could not read the in-flight dispatches of a lost runner; retrying after another grace period');
+      this.#logger.warn(
+        { code: 'runner_lost_read_failed', projectId, err: error },
+        'could not read the in-flight dispatches of a lost runner; retrying after another grace period',
+      );
       this.#armGrace(projectId, why);
       return;
     }
@@ -382,10 +513,17 @@ export class RunnerRoute implements RunnerResultSink {
     for (const id of dispatchIds) {
       try {
         const dispatch = await this.#store.read.dispatches.get(id);
-        if (!dispatch || dispatch.attempt !== attempt || !IN_FLIGHT.includes(dispatch.state) || !this.#owns(dispatch)) continue;
-        await this.#settle(dispatch, inFlightFence(attempt), { ...runnerLost(projectId, this.#limits.runnerGraceMs, why), origin: 'gateway' });
+        if (!dispatch || dispatch.attempt !== attempt || !IN_FLIGHT.includes(dispatch.state) || !this.#owns(dispatch))
+          continue;
+        await this.#settle(dispatch, inFlightFence(attempt), {
+          ...runnerLost(projectId, this.#limits.runnerGraceMs, why),
+          origin: 'gateway',
+        });
       } catch (error) {
-        this.#logger.error({ code: 'runner_lost_record_failed', dispatchId: id, err: error }, 'could not record runner_lost; the dispatch is retried at the next start');
+        this.#logger.error(
+          { code: 'runner_lost_record_failed', dispatchId: id, err: error },
+          'could not record runner_lost; the dispatch is retried at the next start',
+        );
       }
     }
   }
@@ -400,9 +538,18 @@ export function outcomeOf(projectId: string, result: Result): ExecutionOutcome {
     ...(result.truncated !== undefined ? { truncated: result.truncated } : {}),
   };
   if (result.status === 'executed') {
-    return { status: 'executed', origin: 'runner', exitCode: result.exitCode ?? null, stdout: result.stdout ?? '', stderr: result.stderr ?? '', truncated: result.truncated ?? false, ...(result.fromJournal ? { fromJournal: true } : {}) };
+    return {
+      status: 'executed',
+      origin: 'runner',
+      exitCode: result.exitCode ?? null,
+      stdout: result.stdout ?? '',
+      stderr: result.stderr ?? '',
+      truncated: result.truncated ?? false,
+      ...(result.fromJournal ? { fromJournal: true } : {}),
+    };
   }
   const reason = result.reason ?? { code: 'runner_failed', message: 'the runner reported a failure without a reason' };
-  if (result.status === 'refused') return { ...runnerRefused(projectId, reason.code, reason.message), origin: 'runner', ...output };
+  if (result.status === 'refused')
+    return { ...runnerRefused(projectId, reason.code, reason.message), origin: 'runner', ...output };
   return { status: 'failed', origin: 'runner', code: reason.code, message: reason.message, ...output };
 }

@@ -16,7 +16,12 @@ export class RunnerTarget implements ExecutionTarget {
   readonly #limits: ExecutionLimits;
   readonly #now: () => Date;
 
-  constructor(options: { route: RunnerRoute | null; runners: RunnerPort | null; limits: ExecutionLimits; now: () => Date }) {
+  constructor(options: {
+    route: RunnerRoute | null;
+    runners: RunnerPort | null;
+    limits: ExecutionLimits;
+    now: () => Date;
+  }) {
     this.#route = options.route;
     this.#runners = options.runners;
     this.#limits = options.limits;
@@ -26,7 +31,11 @@ export class RunnerTarget implements ExecutionTarget {
   async ready(job: TargetJob, controls: TargetControls): Promise<boolean> {
     const runners = this.#runners;
     const projectId = job.project.id;
-    const where = runners?.locate ? runners.locate(projectId) : runners?.isConnected(projectId) ? { at: 'here' as const } : null;
+    const where = runners?.locate
+      ? runners.locate(projectId)
+      : runners?.isConnected(projectId)
+        ? { at: 'here' as const }
+        : null;
     if (where?.at === 'node' && runners?.forward) {
       // The node holding the runner's socket claims and delivers it (src/cluster).
       runners.forward(where.nodeId, job.action.id);
@@ -36,7 +45,8 @@ export class RunnerTarget implements ExecutionTarget {
       const lastSeen = (await runners?.lastSeen(projectId)) ?? null;
       // A runner seen within the grace period is most likely reconnecting (a restarted or killed
       // gateway node, a network blip): wait for it rather than fail what it will pick up.
-      const reconnecting = lastSeen !== null && this.#now().getTime() - lastSeen.getTime() <= this.#limits.runnerGraceMs;
+      const reconnecting =
+        lastSeen !== null && this.#now().getTime() - lastSeen.getTime() <= this.#limits.runnerGraceMs;
       if (runners && (job.mode === 'resume' || reconnecting)) {
         controls.awaitRunner();
         return false;

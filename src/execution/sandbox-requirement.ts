@@ -10,19 +10,24 @@ export const SANDBOX_REQUIRED = 'sandbox_required';
 
 /** Why the runner's sandbox does not meet the project's requirement, or null when it does. */
 export function sandboxShortfall(sandbox: RunnerSandbox | null): string | null {
-  if (sandbox === null) return 'the connected runner reports no sandbox state (an older runner); update brabo on that machine';
+  if (sandbox === null)
+    return 'the connected runner reports no sandbox state (an older runner); update brabo on that machine';
   if (sandbox.mode === 'off') return 'the connected runner runs with --sandbox off';
   if (!sandbox.available) return `the connected runner has no sandbox (${sandbox.reason ?? 'unavailable'})`;
   return null;
 }
 
-export function sandboxRequirementFailure(project: Project, plan: ExecutionPlan, sandbox: RunnerSandbox | null): FailedOutcome | null {
+export function sandboxRequirementFailure(
+  project: Project,
+  plan: ExecutionPlan,
+  sandbox: RunnerSandbox | null,
+): FailedOutcome | null {
   if (project.sandboxRequired !== true || plan.kind !== 'terminal' || plan.approval !== 'auto') return null;
   const shortfall = sandboxShortfall(sandbox);
   if (shortfall === null) return null;
   return failedOutcome(
     SANDBOX_REQUIRED,
     `project ${project.id} requires a sandbox for auto-approved commands, but ${shortfall}; the command was not sent and did not run. ` +
-      'Install bubblewrap on the runner\'s machine (or use macOS), restart the runner with --sandbox auto or required, then propose the command again',
+      "Install bubblewrap on the runner's machine (or use macOS), restart the runner with --sandbox auto or required, then propose the command again",
   );
 }

@@ -25,7 +25,16 @@ export interface ExecutionApi {
 }
 
 const viewOf = (d: Dispatch | null): DispatchView | null =>
-  d ? { dispatchId: d.id, state: d.state, attempt: d.attempt, target: d.target, outcome: d.outcome, updatedAt: d.updatedAt } : null;
+  d
+    ? {
+        dispatchId: d.id,
+        state: d.state,
+        attempt: d.attempt,
+        target: d.target,
+        outcome: d.outcome,
+        updatedAt: d.updatedAt,
+      }
+    : null;
 
 export function createExecutionApi(options: {
   store: Store;
@@ -36,13 +45,17 @@ export function createExecutionApi(options: {
   isParked?: (actionId: string) => boolean;
 }): ExecutionApi {
   const { store, turns } = options;
-  const dispatchView = async (actionId: string): Promise<DispatchView | null> => viewOf(await store.read.dispatches.getByAction(actionId));
+  const dispatchView = async (actionId: string): Promise<DispatchView | null> =>
+    viewOf(await store.read.dispatches.getByAction(actionId));
   return {
     async awaitOutcome(actionId, waitMs) {
       return viewOf(await turns.waitForExecution(actionId, waitMs, () => options.isParked?.(actionId) === true));
     },
     proposeWaitMs(payload) {
-      const timeout = typeof payload.timeoutMs === 'number' && payload.timeoutMs > 0 ? payload.timeoutMs + 1_000 : options.maxProposeWaitMs;
+      const timeout =
+        typeof payload.timeoutMs === 'number' && payload.timeoutMs > 0
+          ? payload.timeoutMs + 1_000
+          : options.maxProposeWaitMs;
       return Math.min(timeout, options.maxProposeWaitMs);
     },
     settlement: (actionId, waitMs) => turns.waitForSettlement(actionId, waitMs),

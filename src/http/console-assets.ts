@@ -49,7 +49,11 @@ export function loadConsoleAssets(dir: string = CONSOLE_DIST): Map<string, Asset
       if (statSync(path).isDirectory()) walk(path);
       else {
         const url = `/${relative(dir, path).split(sep).join('/')}`;
-        assets.set(url, { body: readFileSync(path), type: TYPES[extname(name)] ?? 'application/octet-stream', immutable: url.startsWith('/assets/') });
+        assets.set(url, {
+          body: readFileSync(path),
+          type: TYPES[extname(name)] ?? 'application/octet-stream',
+          immutable: url.startsWith('/assets/'),
+        });
       }
     }
   };
@@ -68,7 +72,9 @@ export function registerConsoleAssets(app: FastifyInstance, assets: Map<string, 
         return reply
           .code(503)
           .type('text/plain; charset=utf-8')
-          .send('The console is not built. Run `npm run build` (it writes dist/console), then restart `brabo serve`.\n');
+          .send(
+            'The console is not built. Run `npm run build` (it writes dist/console), then restart `brabo serve`.\n',
+          );
       }
       return reply.code(404).send({ error: 'not_found', message: `no console asset ${url}` });
     }
@@ -84,5 +90,7 @@ export function registerConsoleAssets(app: FastifyInstance, assets: Map<string, 
   };
   app.get('/', { schema: { hide: true } }, send('/index.html'));
   app.get('/favicon.svg', { schema: { hide: true } }, send('/favicon.svg'));
-  app.get<{ Params: { '*': string } }>('/assets/*', { schema: { hide: true } }, async (request, reply) => send(`/assets/${request.params['*']}`)(request, reply));
+  app.get<{ Params: { '*': string } }>('/assets/*', { schema: { hide: true } }, async (request, reply) =>
+    send(`/assets/${request.params['*']}`)(request, reply),
+  );
 }

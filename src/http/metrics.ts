@@ -55,7 +55,8 @@ export class Metrics implements ActionObserver {
     // Read from the store when scraped, so every node reports the cluster's true queue and a
     // restart loses nothing. `pending` is null until the app wires its store.
     // A store that cannot answer leaves the last value (readiness reports the store, not /metrics).
-    const pendingCounts = async (): Promise<Array<{ actionType: string; count: number }> | null> => (this.#pending ? this.#pending().catch(() => null) : []);
+    const pendingCounts = async (): Promise<Array<{ actionType: string; count: number }> | null> =>
+      this.#pending ? this.#pending().catch(() => null) : [];
     new Gauge({
       name: 'brabo_pending_approvals',
       help: 'Actions waiting for a human decision, all projects',

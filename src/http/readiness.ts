@@ -45,10 +45,21 @@ export function createReadiness(deps: ReadinessDeps): () => Promise<ReadinessRep
       return { name: 'store', ok: true };
     } catch (error) {
       if (error instanceof ProbeTimeout) {
-        return { name: 'store', ok: false, code: 'store_timeout', message: `the store did not answer a read within ${timeoutMs} ms; check the database server and its connections` };
+        return {
+          name: 'store',
+          ok: false,
+          code: 'store_timeout',
+          message: `the store did not answer a read within ${timeoutMs} ms; check the database server and its connections`,
+        };
       }
-      const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'store_unavailable';
-      return { name: 'store', ok: false, code, message: `the store failed a read (${(error as Error).message}); check the database (DATABASE_URL) or the data dir` };
+      const code =
+        typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'store_unavailable';
+      return {
+        name: 'store',
+        ok: false,
+        code,
+        message: `the store failed a read (${(error as Error).message}); check the database (DATABASE_URL) or the data dir`,
+      };
     }
   };
   const docker = async (probe: () => Promise<BrokerResult<unknown>>): Promise<ReadinessCheck> => {
@@ -57,8 +68,16 @@ export function createReadiness(deps: ReadinessDeps): () => Promise<ReadinessRep
       if (result.ok) return { name: 'docker', ok: true };
       return { name: 'docker', ok: false, code: result.failure.code, message: result.failure.message };
     } catch (error) {
-      const message = error instanceof ProbeTimeout ? `the Docker engine did not answer within ${timeoutMs} ms` : (error as Error).message;
-      return { name: 'docker', ok: false, code: 'broker_unavailable', message: `${message}; check that dockerd runs and DOCKER_HOST points at it` };
+      const message =
+        error instanceof ProbeTimeout
+          ? `the Docker engine did not answer within ${timeoutMs} ms`
+          : (error as Error).message;
+      return {
+        name: 'docker',
+        ok: false,
+        code: 'broker_unavailable',
+        message: `${message}; check that dockerd runs and DOCKER_HOST points at it`,
+      };
     }
   };
   return async () => {

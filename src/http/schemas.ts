@@ -4,7 +4,11 @@ import { ACTION_TYPES, ROLES } from '../policy/index.ts';
 
 export const Id = z.string().min(1).max(200);
 /** A user or agent id as the caller names it. */
-export const MemberId = z.string().min(1).max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, 'letters, digits and . _ : @ -');
+export const MemberId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, 'letters, digits and . _ : @ -');
 export const ActionTypeSchema = z.enum(ACTION_TYPES);
 export const RoleSchema = z.enum(ROLES);
 export const ProjectParams = z.object({ id: Id });
@@ -34,7 +38,9 @@ export function jsonDepthWithin(value: unknown, max: number): boolean {
 /** A JSON object of the caller's (an action payload, a module's declaration), nesting bounded. */
 export const FreeObject = z
   .record(z.string(), z.unknown())
-  .refine((value) => jsonDepthWithin(value, MAX_JSON_DEPTH), { message: `nested deeper than ${MAX_JSON_DEPTH} levels` });
+  .refine((value) => jsonDepthWithin(value, MAX_JSON_DEPTH), {
+    message: `nested deeper than ${MAX_JSON_DEPTH} levels`,
+  });
 
 export const ErrorBody = z.looseObject({ error: z.string(), message: z.string() });
 export const errorResponses = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 503: ErrorBody };

@@ -3,9 +3,19 @@
 // {error, message} envelope.
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type RawServerDefault } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  type RawServerDefault,
+} from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Actions } from '../actions/index.ts';
 import type { ExecutionApi } from '../execution/service.ts';
 import type { LiveOutput } from '../live/live-output.ts';
@@ -67,14 +77,25 @@ export function requestForLog(request: { method?: string; url?: string; ip?: str
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const names = q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1)).keys()];
-  return { method: request.method, url: names.length === 0 ? path : `${path}?${names.map((n) => `${n}=[redacted]`).join('&')}`, remoteAddress: request.ip };
+  return {
+    method: request.method,
+    url: names.length === 0 ? path : `${path}?${names.map((n) => `${n}=[redacted]`).join('&')}`,
+    remoteAddress: request.ip,
+  };
 }
 
 /** Every route the server registered (method, template), for the authorization-table test. */
 const registered = new WeakMap<object, Array<{ method: string; url: string }>>();
-export const registeredRoutes = (server: object): ReadonlyArray<{ method: string; url: string }> => registered.get(server) ?? [];
+export const registeredRoutes = (server: object): ReadonlyArray<{ method: string; url: string }> =>
+  registered.get(server) ?? [];
 
-export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+export type HttpServer = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   const app = Fastify({
@@ -90,19 +111,30 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
+    void reply
+      .code(404)
+      .send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
   });
 
   // Default deny, decided on the route that matched (its registered template), never on the raw
   // URL: the router percent-decodes paths, so `/%61pi/...` reaches `/api/...` routes.
   installHttpGuard(app, { ...deps.auth, store: deps.store, logger: deps.logger });
   app.addHook('onResponse', async (request, reply) => {
-    deps.metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    deps.metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
   });
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'brabo-gateway', description: 'Proposals, decisions and approvals of AI agents\' actions', version: '0.1.0' },
+      info: {
+        title: 'brabo-gateway',
+        description: "Proposals, decisions and approvals of AI agents' actions",
+        version: '0.1.0',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
@@ -114,8 +146,16 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   await app.register(healthRoutes, { metrics: deps.metrics, ...(deps.readiness ? { readiness: deps.readiness } : {}) });
   await app.register(projectRoutes, { actions });
   await app.register(permissionRoutes, { actions });
-  await app.register(runnerTokenRoutes, { actions, runnerTokens: deps.runnerTokens, ...(deps.execution ? { execution: deps.execution } : {}) });
-  await app.register(actionRoutes, { actions, store: deps.store, ...(deps.execution ? { execution: deps.execution } : {}) });
+  await app.register(runnerTokenRoutes, {
+    actions,
+    runnerTokens: deps.runnerTokens,
+    ...(deps.execution ? { execution: deps.execution } : {}),
+  });
+  await app.register(actionRoutes, {
+    actions,
+    store: deps.store,
+    ...(deps.execution ? { execution: deps.execution } : {}),
+  });
   await app.register(eventRoutes, { actions });
   await app.register(containerRoutes, { actions, store: deps.store });
   await app.register(taskRoutes, { actions });
@@ -128,7 +168,11 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
       const principal = request.auth?.principal;
       return principal?.kind === 'human' ? { kind: 'human', userId: principal.memberId } : { kind: 'admin' };
     };
-    await app.register(consoleRoutes, { ...deps.console.review, viewerOf, ...(deps.console.runnerPresence ? { runnerPresence: deps.console.runnerPresence } : {}) });
+    await app.register(consoleRoutes, {
+      ...deps.console.review,
+      viewerOf,
+      ...(deps.console.runnerPresence ? { runnerPresence: deps.console.runnerPresence } : {}),
+    });
   }
   registerConsoleAssets(app, loadConsoleAssets(deps.console?.assetsDir));
   await app.register(credentialRoutes, { credentials: deps.credentials, store: deps.store });

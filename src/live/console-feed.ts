@@ -52,10 +52,17 @@ export class ConsoleFeed {
         const projectId = topic.slice(CONSOLE_TOPIC_PREFIX.length);
         const project = projectId === '' ? null : await options.store.read.projects.get(projectId);
         if (project && (await options.canWatch(context.identity, projectId))) return ok({ projectId });
-        options.logger.warn({ code: 'forbidden_topic', topic, identity: context.identity.kind }, 'console join refused');
+        options.logger.warn(
+          { code: 'forbidden_topic', topic, identity: context.identity.kind },
+          'console join refused',
+        );
         return error({ code: 'forbidden_topic', message: `this token may not watch ${topic}` });
       },
-      handleIn: () => error({ code: 'unknown_event', message: 'console topics are server -> console only; decide through the HTTP API' }),
+      handleIn: () =>
+        error({
+          code: 'unknown_event',
+          message: 'console topics are server -> console only; decide through the HTTP API',
+        }),
     };
   }
 
@@ -76,7 +83,12 @@ export class ConsoleFeed {
   }
 
   output(projectId: string, actionId: string, chunk: OutputChunk): void {
-    this.#send(projectId, CONSOLE_EVENTS.actionOutput, { actionId, seq: chunk.seq, stream: chunk.stream, data: chunk.data } satisfies ActionOutput);
+    this.#send(projectId, CONSOLE_EVENTS.actionOutput, {
+      actionId,
+      seq: chunk.seq,
+      stream: chunk.stream,
+      data: chunk.data,
+    } satisfies ActionOutput);
   }
 
   runnerChanged(projectId: string, connected: boolean): void {
@@ -96,15 +108,22 @@ export class ConsoleFeed {
       const action = await this.#o.store.read.actions.get(actionId);
       if (!action) return;
       // Only a pending action needs its fragment table: the others are leaving the queue.
-      const entry = action.status === 'pending' ? (await reviewEntries(this.#o, [action]))[0] : await briefEntry(this.#o, action);
+      const entry =
+        action.status === 'pending' ? (await reviewEntries(this.#o, [action]))[0] : await briefEntry(this.#o, action);
       if (!entry) return;
       const handoff = await this.#o.store.read.handoffs.getByAction(actionId);
-      this.#send(action.projectId, CONSOLE_EVENTS.actionChanged, { entry, execution: handoff ? { status: handoff.status, outcome: handoff.outcome } : null });
+      this.#send(action.projectId, CONSOLE_EVENTS.actionChanged, {
+        entry,
+        execution: handoff ? { status: handoff.status, outcome: handoff.outcome } : null,
+      });
       const settled = handoff?.status === 'executed' || handoff?.status === 'failed';
       if (settled && action.actionType.startsWith('container_')) this.containerChanged(action.projectId);
     } catch (err) {
       // Viewers miss one update (they reconcile on their next load); the action itself is fine.
-      this.#o.logger.warn({ code: 'console_feed_failed', err, actionId }, 'could not publish an action change to the console');
+      this.#o.logger.warn(
+        { code: 'console_feed_failed', err, actionId },
+        'could not publish an action change to the console',
+      );
     }
   }
 

@@ -26,7 +26,9 @@ export interface Live {
   attachGateway(gateway: RunnerGateway): void;
 }
 
-export function createLive(options: ReviewDeps & { store: Store; logger: Logger; capBytes: number; canWatch: CanWatch }): Live {
+export function createLive(
+  options: ReviewDeps & { store: Store; logger: Logger; capBytes: number; canWatch: CanWatch },
+): Live {
   const { store, logger } = options;
   let gateway: RunnerGateway | null = null;
   const feed = new ConsoleFeed({ ...options, logger: logger.child({ component: 'console-feed' }) });
@@ -38,10 +40,18 @@ export function createLive(options: ReviewDeps & { store: Store; logger: Logger;
       if (!dispatch) return null;
       const action = await store.read.actions.get(dispatch.actionId);
       if (!action) return null;
-      return { target: { actionId: action.id, projectId: action.projectId, proposerId: action.proposerId }, attempt: dispatch.attempt };
+      return {
+        target: { actionId: action.id, projectId: action.projectId, proposerId: action.proposerId },
+        attempt: dispatch.attempt,
+      };
     },
     publish(target: OutputTarget, chunk) {
-      const payload: ActionOutput = { actionId: target.actionId, seq: chunk.seq, stream: chunk.stream, data: chunk.data };
+      const payload: ActionOutput = {
+        actionId: target.actionId,
+        seq: chunk.seq,
+        stream: chunk.stream,
+        data: chunk.data,
+      };
       gateway?.agents.notifyAgent(target.proposerId, AGENT_EVENTS.actionOutput, payload);
       feed.output(target.projectId, target.actionId, chunk);
     },
@@ -68,7 +78,8 @@ export function createLive(options: ReviewDeps & { store: Store; logger: Logger;
         approveAlways: async (actionId, userId) => {
           const result = await actions.approveAlways(actionId, userId);
           changed(actionId);
-          if (result.patterns.length > 0 || result.autonomy) feed.projectChanged(result.action.projectId, result.autonomy ? 'autonomy' : 'permissions');
+          if (result.patterns.length > 0 || result.autonomy)
+            feed.projectChanged(result.action.projectId, result.autonomy ? 'autonomy' : 'permissions');
           return result;
         },
         deny: async (actionId, userId, reason) => {
@@ -100,7 +111,12 @@ export function createLive(options: ReviewDeps & { store: Store; logger: Logger;
       };
     },
     observer: {
-      output: (action, stream, chunk) => output.brokerOutput({ actionId: action.id, projectId: action.projectId, proposerId: action.proposerId }, stream, chunk),
+      output: (action, stream, chunk) =>
+        output.brokerOutput(
+          { actionId: action.id, projectId: action.projectId, proposerId: action.proposerId },
+          stream,
+          chunk,
+        ),
       settled: (actionId, status) => {
         output.settled(actionId, status);
         changed(actionId);

@@ -102,7 +102,10 @@ export class LiveOutput {
   async runnerOutput(projectId: string, output: Output): Promise<void> {
     const ref = await this.#dispatch(output.dispatchId);
     if (!ref || ref.target.projectId !== projectId || ref.attempt !== output.attempt) {
-      this.#o.logger.debug({ code: 'live_output_ignored', dispatchId: output.dispatchId, attempt: output.attempt }, 'runner output for an unknown dispatch or a stale attempt is not streamed');
+      this.#o.logger.debug(
+        { code: 'live_output_ignored', dispatchId: output.dispatchId, attempt: output.attempt },
+        'runner output for an unknown dispatch or a stale attempt is not streamed',
+      );
       return;
     }
     const entry = this.#entry(ref.target.actionId, ref.target);
@@ -125,7 +128,8 @@ export class LiveOutput {
     for (const listener of [...entry.listeners]) this.#call(listener, { kind: 'end', end: entry.ended });
     entry.listeners.clear();
     entry.decoders = {};
-    for (const [dispatchId, ref] of this.#dispatches) void ref.then((r) => r?.target.actionId === actionId && this.#dispatches.delete(dispatchId));
+    for (const [dispatchId, ref] of this.#dispatches)
+      void ref.then((r) => r?.target.actionId === actionId && this.#dispatches.delete(dispatchId));
     this.#settled.push(actionId);
     while (this.#settled.length > this.#retain) {
       const old = this.#settled.shift() as string;
@@ -155,7 +159,8 @@ export class LiveOutput {
       close: () => {
         entry.listeners.delete(listener);
         // A watch on an action that never ran leaves nothing behind.
-        if (entry.listeners.size === 0 && entry.target === null && !entry.ended && entry.buffer.since(-1).length === 0) this.#entries.delete(actionId);
+        if (entry.listeners.size === 0 && entry.target === null && !entry.ended && entry.buffer.since(-1).length === 0)
+          this.#entries.delete(actionId);
       },
     };
   }
@@ -174,7 +179,10 @@ export class LiveOutput {
       try {
         this.#o.publish(entry.target, chunk);
       } catch (error) {
-        this.#o.logger.error({ code: 'live_output_publish_failed', err: error, actionId: entry.target.actionId }, 'could not publish a live output chunk; viewers of the SSE stream still get it');
+        this.#o.logger.error(
+          { code: 'live_output_publish_failed', err: error, actionId: entry.target.actionId },
+          'could not publish a live output chunk; viewers of the SSE stream still get it',
+        );
       }
     }
   }
@@ -190,7 +198,15 @@ export class LiveOutput {
   #entry(actionId: string, target: OutputTarget | null): Entry {
     let entry = this.#entries.get(actionId);
     if (!entry) {
-      entry = { target, buffer: new OutputBuffer(this.#o.capBytes), listeners: new Set(), ended: null, decoders: {}, runnerSeq: new Map(), lastActivity: Date.now() };
+      entry = {
+        target,
+        buffer: new OutputBuffer(this.#o.capBytes),
+        listeners: new Set(),
+        ended: null,
+        decoders: {},
+        runnerSeq: new Map(),
+        lastActivity: Date.now(),
+      };
       this.#entries.set(actionId, entry);
       this.#boundOpen();
     } else if (entry.target === null && target !== null) {
@@ -210,7 +226,10 @@ export class LiveOutput {
       if (entry.listeners.size > 0) continue;
       this.#entries.delete(actionId);
       excess--;
-      this.#o.logger.debug({ code: 'live_output_evicted', actionId }, 'an unsettled live output buffer was dropped (bound reached); its outcome keeps the output');
+      this.#o.logger.debug(
+        { code: 'live_output_evicted', actionId },
+        'an unsettled live output buffer was dropped (bound reached); its outcome keeps the output',
+      );
     }
   }
 
@@ -223,7 +242,10 @@ export class LiveOutput {
           return found;
         },
         (error: unknown) => {
-          this.#o.logger.warn({ code: 'live_output_lookup_failed', err: error, dispatchId }, 'could not look the dispatch up; its output is not streamed live');
+          this.#o.logger.warn(
+            { code: 'live_output_lookup_failed', err: error, dispatchId },
+            'could not look the dispatch up; its output is not streamed live',
+          );
           this.#dispatches.delete(dispatchId);
           return null;
         },

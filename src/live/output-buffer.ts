@@ -25,7 +25,8 @@ export class OutputBuffer {
   droppedBytes = 0;
 
   constructor(capBytes: number) {
-    if (!Number.isInteger(capBytes) || capBytes < 0) throw new RangeError(`output buffer cap must be a whole number of bytes, got ${capBytes}`);
+    if (!Number.isInteger(capBytes) || capBytes < 0)
+      throw new RangeError(`output buffer cap must be a whole number of bytes, got ${capBytes}`);
     this.capBytes = capBytes;
   }
 

@@ -17,7 +17,12 @@ export interface FragmentRow extends FragmentVerdict {
 }
 
 export type AlwaysAllowPreview =
-  | { offered: true; writes: { kind: 'patterns'; patterns: string[] } | { kind: 'autonomy'; agentId: string; actionType: string; mode: 'auto_approve' } }
+  | {
+      offered: true;
+      writes:
+        | { kind: 'patterns'; patterns: string[] }
+        | { kind: 'autonomy'; agentId: string; actionType: string; mode: 'auto_approve' };
+    }
   | { offered: false; reason: string; message: string };
 
 export interface ReviewEntry {
@@ -39,12 +44,19 @@ export interface ReviewDeps {
 
 export function alwaysAllowPreview(action: ProposedAction, project: Project): AlwaysAllowPreview {
   if (TIPOS_SEM_SEMPRE_PERMITIR.includes(action.actionType)) {
-    return { offered: false, reason: 'teto_do_sempre_permitir', message: `${action.actionType} is always decided one instance at a time` };
+    return {
+      offered: false,
+      reason: 'teto_do_sempre_permitir',
+      message: `${action.actionType} is always decided one instance at a time`,
+    };
   }
   const plan = patternsForAction(action.actionType, action.payload);
   if (plan.kind === 'refused') return { offered: false, reason: plan.reason, message: plan.message };
   if (isModuleDevAgent(action.proposerId, project.moduleMap)) {
-    return { offered: true, writes: { kind: 'autonomy', agentId: action.proposerId, actionType: action.actionType, mode: 'auto_approve' } };
+    return {
+      offered: true,
+      writes: { kind: 'autonomy', agentId: action.proposerId, actionType: action.actionType, mode: 'auto_approve' },
+    };
   }
   return { offered: true, writes: { kind: 'patterns', patterns: plan.patterns } };
 }
@@ -62,10 +74,18 @@ export async function briefEntries(deps: ReviewDeps, actions: ProposedAction[]):
   const projects = new Map<string, Project | null>();
   const entries: ReviewEntry[] = [];
   for (const action of actions) {
-    if (!projects.has(action.projectId)) projects.set(action.projectId, await deps.store.read.projects.get(action.projectId));
+    if (!projects.has(action.projectId))
+      projects.set(action.projectId, await deps.store.read.projects.get(action.projectId));
     const project = projects.get(action.projectId);
     if (!project) continue;
-    entries.push({ action, project: { id: project.id, name: project.name, executionMode: project.executionMode }, now: null, fragments: [], findings: [], alwaysAllow: alwaysAllowPreview(action, project) });
+    entries.push({
+      action,
+      project: { id: project.id, name: project.name, executionMode: project.executionMode },
+      now: null,
+      fragments: [],
+      findings: [],
+      alwaysAllow: alwaysAllowPreview(action, project),
+    });
   }
   return entries;
 }
@@ -96,7 +116,12 @@ interface ProjectContext {
   permissions: Awaited<ReturnType<PermissionsFile['read']>> | null;
   containerRunning: boolean;
   /** `<proposer>\0<type>` -> its role and resolved autonomy (a queue repeats the same few). */
-  proposers: Map<string, Promise<[Awaited<ReturnType<Store['read']['members']['get']>>, Awaited<ReturnType<Store['read']['autonomy']['resolve']>>]>>;
+  proposers: Map<
+    string,
+    Promise<
+      [Awaited<ReturnType<Store['read']['members']['get']>>, Awaited<ReturnType<Store['read']['autonomy']['resolve']>>]
+    >
+  >;
 }
 
 async function loadContext(deps: ReviewDeps, projectId: string): Promise<ProjectContext | null> {
@@ -113,7 +138,13 @@ async function loadContext(deps: ReviewDeps, projectId: string): Promise<Project
     // A root that no longer derives: the table is left out, the stored reason still shows.
   }
   const container = await read.containers.get(projectId);
-  return { project, scopeRoot, permissions, containerRunning: project.executionMode === 'container' && container?.state === 'running', proposers: new Map() };
+  return {
+    project,
+    scopeRoot,
+    permissions,
+    containerRunning: project.executionMode === 'container' && container?.state === 'running',
+    proposers: new Map(),
+  };
 }
 
 async function entryOf(deps: ReviewDeps, ctx: ProjectContext, action: ProposedAction): Promise<ReviewEntry> {
@@ -123,14 +154,20 @@ async function entryOf(deps: ReviewDeps, ctx: ProjectContext, action: ProposedAc
     project: { id: project.id, name: project.name, executionMode: project.executionMode },
     alwaysAllow: alwaysAllowPreview(action, project),
   };
-  const command = action.actionType === 'terminal' && typeof action.payload['command'] === 'string' ? action.payload['command'] : null;
+  const command =
+    action.actionType === 'terminal' && typeof action.payload['command'] === 'string'
+      ? action.payload['command']
+      : null;
   const explained = command === null ? null : explainFragments(command);
   const findings = explained ? explained.findings.map((f) => f.what) : [];
   if (ctx.scopeRoot === null || ctx.permissions === null) return { ...base, now: null, fragments: [], findings };
   const key = `${action.proposerId}\0${action.actionType}`;
   let proposer = ctx.proposers.get(key);
   if (!proposer) {
-    proposer = Promise.all([deps.store.read.members.get(project.id, action.proposerId), deps.store.read.autonomy.resolve(project.id, action.proposerId, action.actionType)]);
+    proposer = Promise.all([
+      deps.store.read.members.get(project.id, action.proposerId),
+      deps.store.read.autonomy.resolve(project.id, action.proposerId, action.actionType),
+    ]);
     ctx.proposers.set(key, proposer);
   }
   const [member, autonomy] = await proposer;
@@ -144,7 +181,9 @@ async function entryOf(deps: ReviewDeps, ctx: ProjectContext, action: ProposedAc
     containerRunning: ctx.containerRunning,
     permissionsBroken: ctx.permissions.broken,
   });
-  const effects = new Map((explained?.fragments ?? []).map((f) => [f.text, f.effect ? `${f.effect.kind}: ${f.effect.what}` : null] as const));
+  const effects = new Map(
+    (explained?.fragments ?? []).map((f) => [f.text, f.effect ? `${f.effect.kind}: ${f.effect.what}` : null] as const),
+  );
   return {
     ...base,
     now: { policy: decision.policy, reasonCode: decision.reasonCode, reason: decision.reason },

@@ -32,17 +32,102 @@ export type AlwaysAllowPlan =
  * matched by prefix (PREFIXES).
  */
 export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'csh', 'tcsh', 'busybox', 'toybox', 'pwsh', 'powershell', 'valgrind',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'ash',
+  'mksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'busybox',
+  'toybox',
+  'pwsh',
+  'powershell',
+  'valgrind',
   // Programs whose arguments can run code: sed (e), tar (--to-command), rsync (-e).
-  'sed', 'tar', 'rsync',
-  'env', 'timeout', 'nice', 'nohup', 'xargs', 'sudo', 'doas', 'su', 'exec', 'command', 'builtin', 'eval', 'time', 'watch',
-  'stdbuf', 'ionice', 'chrt', 'taskset', 'setsid', 'flock', 'script', 'unshare', 'nsenter', 'chroot', 'parallel', 'strace', 'ltrace', 'gdb',
-  'node', 'nodejs', 'deno', 'bun', 'bunx', 'npx', 'pnpx', 'tsx', 'ts-node', 'ruby', 'perl', 'php', 'lua', 'luajit', 'Rscript', 'osascript',
-  'awk', 'gawk', 'mawk', 'nawk', 'tclsh', 'wish', 'expect', 'jshell', 'groovy', 'scala', 'elixir', 'erl', 'escript', 'julia', 'swift',
+  'sed',
+  'tar',
+  'rsync',
+  'env',
+  'timeout',
+  'nice',
+  'nohup',
+  'xargs',
+  'sudo',
+  'doas',
+  'su',
+  'exec',
+  'command',
+  'builtin',
+  'eval',
+  'time',
+  'watch',
+  'stdbuf',
+  'ionice',
+  'chrt',
+  'taskset',
+  'setsid',
+  'flock',
+  'script',
+  'unshare',
+  'nsenter',
+  'chroot',
+  'parallel',
+  'strace',
+  'ltrace',
+  'gdb',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'bunx',
+  'npx',
+  'pnpx',
+  'tsx',
+  'ts-node',
+  'ruby',
+  'perl',
+  'php',
+  'lua',
+  'luajit',
+  'Rscript',
+  'osascript',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'tclsh',
+  'wish',
+  'expect',
+  'jshell',
+  'groovy',
+  'scala',
+  'elixir',
+  'erl',
+  'escript',
+  'julia',
+  'swift',
 ]);
 const WHOLE_FRAGMENT_PREFIXES: readonly string[] = ['python', 'pypy', 'ruby', 'perl', 'php', 'node'];
 /** Two-word runners (`npm exec x`, `pnpm dlx x`): the pair is a wrapper. */
-const WHOLE_FRAGMENT_PAIRS: ReadonlySet<string> = new Set(['npm exec', 'npm x', 'pnpm exec', 'pnpm dlx', 'yarn exec', 'yarn dlx', 'bun x', 'bun run', 'uv run', 'poetry run', 'pipenv run', 'cargo run', 'go run']);
+const WHOLE_FRAGMENT_PAIRS: ReadonlySet<string> = new Set([
+  'npm exec',
+  'npm x',
+  'pnpm exec',
+  'pnpm dlx',
+  'yarn exec',
+  'yarn dlx',
+  'bun x',
+  'bun run',
+  'uv run',
+  'poetry run',
+  'pipenv run',
+  'cargo run',
+  'go run',
+]);
 
 /** Whether a fragment's pattern must be the whole fragment (issue 9 A.6). */
 export function keptWhole(argv: readonly string[]): boolean {
@@ -62,14 +147,17 @@ function isWord(token: string): boolean {
   for (let i = 0; i < token.length; i++) {
     const c = token[i]!;
     const letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-    if (i === 0 ? !letter : !(letter || (c >= '0' && c <= '9') || c === '.' || c === '_' || c === ':' || c === '-')) return false;
+    if (i === 0 ? !letter : !(letter || (c >= '0' && c <= '9') || c === '.' || c === '_' || c === ':' || c === '-'))
+      return false;
   }
   return true;
 }
 
 /** A pattern with these tokens would also match an RN-418 ceiling command (`git`, `gh pr`). */
 function isCeilingPrefix(tokens: readonly string[]): boolean {
-  return CEILING_COMMANDS.some((ceiling) => tokens.length <= ceiling.length && tokens.every((t, k) => ceiling[k] === t));
+  return CEILING_COMMANDS.some(
+    (ceiling) => tokens.length <= ceiling.length && tokens.every((t, k) => ceiling[k] === t),
+  );
 }
 
 const render = (tokens: readonly string[]): string => tokens.map(renderWord).join(' ');
@@ -91,30 +179,58 @@ function unitFor(fragment: Fragment): string | null {
 }
 
 export function patternsForAction(actionType: ActionType, payload: Record<string, unknown>): AlwaysAllowPlan {
-  if (!isActionType(actionType)) return refuse('unsafe_command', `Unknown action type ${String(actionType)}: nothing was written.`);
+  if (!isActionType(actionType))
+    return refuse('unsafe_command', `Unknown action type ${String(actionType)}: nothing was written.`);
   if (TIPOS_SEM_SEMPRE_PERMITIR.includes(actionType)) {
-    return refuse('teto_do_sempre_permitir', `${actionType} is always decided one instance at a time: "Always allow" writes nothing (teto_do_sempre_permitir).`);
+    return refuse(
+      'teto_do_sempre_permitir',
+      `${actionType} is always decided one instance at a time: "Always allow" writes nothing (teto_do_sempre_permitir).`,
+    );
   }
   if (actionType !== 'terminal') return { kind: 'patterns', patterns: [typePattern(actionType)] };
 
   const command = payload?.['command'];
-  if (typeof command !== 'string' || command.trim() === '') return refuse('unsafe_command', 'The action has no command: nothing was written.');
-  if (command.length > MAX_COMMAND_LENGTH) return refuse('unsafe_command', `The command is longer than ${MAX_COMMAND_LENGTH} characters: approve this instance; "Always allow" writes nothing.`);
+  if (typeof command !== 'string' || command.trim() === '')
+    return refuse('unsafe_command', 'The action has no command: nothing was written.');
+  if (command.length > MAX_COMMAND_LENGTH)
+    return refuse(
+      'unsafe_command',
+      `The command is longer than ${MAX_COMMAND_LENGTH} characters: approve this instance; "Always allow" writes nothing.`,
+    );
   const analysis = analyzeCommand(command);
   const finding = analysis.findings[0];
-  if (finding !== undefined) return refuse('unsafe_command', `The command contains ${finding.what}: approve this instance; "Always allow" writes nothing.`);
+  if (finding !== undefined)
+    return refuse(
+      'unsafe_command',
+      `The command contains ${finding.what}: approve this instance; "Always allow" writes nothing.`,
+    );
   const override = firstGitOverride(analysis);
-  if (override !== null) return refuse('unsafe_command', `git ${override} changes what git runs: approve this instance; "Always allow" writes nothing.`);
+  if (override !== null)
+    return refuse(
+      'unsafe_command',
+      `git ${override} changes what git runs: approve this instance; "Always allow" writes nothing.`,
+    );
   const write = findProtectedWrite(analysis, null, '');
-  if (write !== null) return refuse('unsafe_command', `The command writes the protected file ${write}: "Always allow" writes nothing.`);
+  if (write !== null)
+    return refuse('unsafe_command', `The command writes the protected file ${write}: "Always allow" writes nothing.`);
   const effect = firstEffect(analysis);
   if (effect !== null) {
     return effect.kind === 'privileged'
-      ? refuse('privileged', `${effect.what} is a privileged command: approve this instance; "Always allow" writes nothing (RN-418).`)
-      : refuse('external_effect', `${effect.what} has an external effect: approve this instance; "Always allow" writes nothing (RN-418).`);
+      ? refuse(
+          'privileged',
+          `${effect.what} is a privileged command: approve this instance; "Always allow" writes nothing (RN-418).`,
+        )
+      : refuse(
+          'external_effect',
+          `${effect.what} has an external effect: approve this instance; "Always allow" writes nothing (RN-418).`,
+        );
   }
   const smuggled = firstGitSmuggling(analysis);
-  if (smuggled !== null) return refuse('unsafe_command', `${smuggled} changes what git runs: approve this instance; "Always allow" writes nothing.`);
+  if (smuggled !== null)
+    return refuse(
+      'unsafe_command',
+      `${smuggled} changes what git runs: approve this instance; "Always allow" writes nothing.`,
+    );
   const patterns: string[] = [];
   const whole: string[] = [];
   for (const f of analysis.fragments) {

@@ -43,7 +43,11 @@ export interface AnalyzedCommand {
  */
 export const MAX_NESTED_COMMANDS = 48;
 
-export function analyzeCommand(command: string, depth = 0, budget = { left: MAX_NESTED_COMMANDS, characters: MAX_NESTED_CHARACTERS }): AnalyzedCommand {
+export function analyzeCommand(
+  command: string,
+  depth = 0,
+  budget = { left: MAX_NESTED_COMMANDS, characters: MAX_NESTED_CHARACTERS },
+): AnalyzedCommand {
   const tokenized = tokenize(command);
   const findings: UnsafeFinding[] = [...tokenized.findings];
   const below = (text: string): AnalyzedCommand | null => {

@@ -16,7 +16,20 @@ const NONE: CdForm = { kind: 'none' };
 const UNKNOWN_TARGET: CdForm = { kind: 'cd', target: null };
 
 /** Words that run the command after them in this same shell. */
-const SAME_SHELL = new Set(['command', 'builtin', 'if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', 'time']);
+const SAME_SHELL = new Set([
+  'command',
+  'builtin',
+  'if',
+  'then',
+  'elif',
+  'else',
+  'do',
+  'while',
+  'until',
+  '!',
+  '{',
+  'time',
+]);
 const CD_VERBS = new Set(['cd', 'chdir', 'pushd']);
 const CD_FLAGS = new Set(['-P', '-L', '-e', '-@']);
 
@@ -33,7 +46,13 @@ function isCdFlag(word: string): boolean {
  * that does not start with `/`, `./` or `../` (and is not `.` or `..`).
  */
 function usesCdPath(target: string): boolean {
-  return !(target.startsWith('/') || target === '.' || target === '..' || target.startsWith('./') || target.startsWith('../'));
+  return !(
+    target.startsWith('/') ||
+    target === '.' ||
+    target === '..' ||
+    target.startsWith('./') ||
+    target.startsWith('../')
+  );
 }
 
 /**
@@ -71,7 +90,8 @@ export function cdForm(fragment: Fragment, cdPathSet: boolean): CdForm {
   if (argv[k] === '--') k++;
   const target = argv[k];
   // No target (HOME), `-` (OLDPWD), `+N`/`-N` stack entries, zsh's `cd old new`: unknown.
-  if (target === undefined || target === '' || target.startsWith('-') || target.startsWith('+') || k + 1 < argv.length) return UNKNOWN_TARGET;
+  if (target === undefined || target === '' || target.startsWith('-') || target.startsWith('+') || k + 1 < argv.length)
+    return UNKNOWN_TARGET;
   const about = info(k);
   if (about?.expands === true || about?.glob != null || about?.home === true) return UNKNOWN_TARGET;
   if (cdPath && usesCdPath(target)) return UNKNOWN_TARGET;

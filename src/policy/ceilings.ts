@@ -57,7 +57,10 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
   if (write !== null) return { code: 'protected_file_write', detail: { path: write } };
   const effect = firstEffect(input.analysis);
   if (effect !== null) {
-    return { code: effect.kind === 'privileged' ? 'ceiling_privileged' : 'ceiling_external_effect', detail: { what: effect.what } };
+    return {
+      code: effect.kind === 'privileged' ? 'ceiling_privileged' : 'ceiling_external_effect',
+      detail: { what: effect.what },
+    };
   }
   // After the external effect, so `GIT_SSH_COMMAND=x git push` still names the push.
   const smuggled = firstGitSmuggling(input.analysis);
@@ -66,12 +69,14 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
     if (input.scope.outside !== null) return { code: 'ceiling_path_scope', detail: { path: input.scope.outside } };
     if (input.verdicts.length > 1) {
       const none = input.verdicts.indexOf('none');
-      if (none >= 0) return { code: 'ceiling_compound_unmatched', detail: { fragment: input.fragmentTexts[none] ?? '' } };
+      if (none >= 0)
+        return { code: 'ceiling_compound_unmatched', detail: { fragment: input.fragmentTexts[none] ?? '' } };
     }
   }
   // Issue 9 A.2/A.3: protected paths an unknown writer names, or a write that could reach one.
   // Last, so the more specific reasons above keep their names; auto mode does not lift it.
-  if (input.scope.protectedName !== null) return { code: 'protected_file_write', detail: { path: input.scope.protectedName } };
+  if (input.scope.protectedName !== null)
+    return { code: 'protected_file_write', detail: { path: input.scope.protectedName } };
   return null;
 }
 
@@ -83,7 +88,8 @@ export function typedCeiling(actionType: ActionType, payload: Readonly<Record<st
       return { code: 'ceiling_typed_external_effect', detail: { actionType } };
     case 'git_merge': {
       const branch = payload['branch'];
-      if (typeof branch !== 'string' || branch.trim() === '') return { code: 'ceiling_protected_branch_merge', detail: { branch: null } };
+      if (typeof branch !== 'string' || branch.trim() === '')
+        return { code: 'ceiling_protected_branch_merge', detail: { branch: null } };
       return isProtectedBranch(branch) ? { code: 'ceiling_protected_branch_merge', detail: { branch } } : null;
     }
     case 'instruction_patch':

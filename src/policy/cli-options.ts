@@ -6,31 +6,79 @@ import { optionTable, stepOption } from './options.ts';
 import type { OptionTable } from './options.ts';
 
 export const CLI_GLOBAL_OPTIONS: ReadonlyMap<string, OptionTable> = new Map<string, OptionTable>([
-  ['git', optionTable(
+  [
+    'git',
+    optionTable(
       '-C -c --git-dir --work-tree --namespace --config-env --super-prefix --exec-path --list-cmds --attr-source',
       '-p -P --paginate --no-pager --bare --no-replace-objects --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks --no-lazy-fetch --no-advice --html-path --man-path --info-path --version --help -v -h',
-    )],
+    ),
+  ],
   ['gh', optionTable('-R --repo', '--help --version')],
   ['glab', optionTable('-R --repo', '--help --version')],
-  ['kubectl', optionTable(
+  [
+    'kubectl',
+    optionTable(
       '-n --namespace --context --cluster --user --kubeconfig -s --server --token --as --as-group --as-uid --certificate-authority --client-certificate --client-key --cache-dir --request-timeout --tls-server-name -v --v --vmodule --log-dir --log-file --profile --profile-output --password --username',
       '--insecure-skip-tls-verify --match-server-version --warnings-as-errors --disable-compression',
-    )],
-  ['helm', optionTable(
+    ),
+  ],
+  [
+    'helm',
+    optionTable(
       '-n --namespace --kube-context --kubeconfig --registry-config --repository-cache --repository-config --burst-limit --kube-apiserver --kube-as-user --kube-as-group --kube-ca-file --kube-token --kube-tls-server-name --qps',
       '--debug --kube-insecure-skip-tls-verify',
-    )],
+    ),
+  ],
   ['terraform', optionTable('', '-help -version -v --help --version')],
   ['tofu', optionTable('', '-help -version -v --help --version')],
-  ['docker', optionTable('-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey', '-D --debug --tls --tlsverify --help -v --version')],
-  ['podman', optionTable('--url -c --connection --identity --log-level --root --runroot', '--remote -r --help -v --version')],
-  ['npm', optionTable('--registry --otp --tag --access -w --workspace --prefix --userconfig --cache --loglevel', '-g --global -s --silent -q --quiet -d --verbose --ws --workspaces --dry-run -y --yes --force -f --json')],
-  ['pnpm', optionTable('--registry --otp --tag --access -C --dir --filter -F --workspace-root -w --loglevel --reporter', '-r --recursive -s --silent --dry-run --json --no-git-checks -g --global --stream --parallel')],
+  [
+    'docker',
+    optionTable(
+      '-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey',
+      '-D --debug --tls --tlsverify --help -v --version',
+    ),
+  ],
+  [
+    'podman',
+    optionTable('--url -c --connection --identity --log-level --root --runroot', '--remote -r --help -v --version'),
+  ],
+  [
+    'npm',
+    optionTable(
+      '--registry --otp --tag --access -w --workspace --prefix --userconfig --cache --loglevel',
+      '-g --global -s --silent -q --quiet -d --verbose --ws --workspaces --dry-run -y --yes --force -f --json',
+    ),
+  ],
+  [
+    'pnpm',
+    optionTable(
+      '--registry --otp --tag --access -C --dir --filter -F --workspace-root -w --loglevel --reporter',
+      '-r --recursive -s --silent --dry-run --json --no-git-checks -g --global --stream --parallel',
+    ),
+  ],
   ['yarn', optionTable('--registry --otp --tag --access --cwd', '-s --silent --verbose --json')],
-  ['cargo', optionTable('--color --config -Z -C', '-v -vv --verbose -q --quiet --locked --offline --frozen --help -h --version -V')],
+  [
+    'cargo',
+    optionTable(
+      '--color --config -Z -C',
+      '-v -vv --verbose -q --quiet --locked --offline --frozen --help -h --version -V',
+    ),
+  ],
   ['gem', optionTable('', '--help -h --version -V')],
-  ['aws', optionTable('--profile --region --output --endpoint-url --query --cli-read-timeout --cli-connect-timeout --ca-bundle --color', '--debug --no-verify-ssl --no-paginate --no-sign-request --no-cli-pager')],
-  ['gcloud', optionTable('--project --account --configuration --verbosity --format --impersonate-service-account --billing-project', '--quiet -q --no-user-output-enabled --log-http')],
+  [
+    'aws',
+    optionTable(
+      '--profile --region --output --endpoint-url --query --cli-read-timeout --cli-connect-timeout --ca-bundle --color',
+      '--debug --no-verify-ssl --no-paginate --no-sign-request --no-cli-pager',
+    ),
+  ],
+  [
+    'gcloud',
+    optionTable(
+      '--project --account --configuration --verbosity --format --impersonate-service-account --billing-project',
+      '--quiet -q --no-user-output-enabled --log-http',
+    ),
+  ],
   ['az', optionTable('--subscription --output -o --query', '--debug --verbose --only-show-errors')],
 ]);
 

@@ -14,7 +14,16 @@ import type { ReasonDetail } from './reasons.ts';
 import { checkScope } from './scope.ts';
 import { tokenizerHealthy } from './tokenizer.ts';
 import type { Fragment } from './tokenizer.ts';
-import type { ActionType, Decision, DecisionInput, FragmentVerdict, Permissions, Policy, ReasonCode, ResolvedAutonomy } from './types.ts';
+import type {
+  ActionType,
+  Decision,
+  DecisionInput,
+  FragmentVerdict,
+  Permissions,
+  Policy,
+  ReasonCode,
+  ResolvedAutonomy,
+} from './types.ts';
 
 interface Current {
   policy: Policy;
@@ -23,13 +32,21 @@ interface Current {
 }
 
 function decision(current: Current, fragments?: FragmentVerdict[]): Decision {
-  const out: Decision = { policy: current.policy, reasonCode: current.code, reason: renderReason(current.code, current.detail) };
+  const out: Decision = {
+    policy: current.policy,
+    reasonCode: current.code,
+    reason: renderReason(current.code, current.detail),
+  };
   if (fragments !== undefined) out.fragments = fragments;
   return out;
 }
 
 const deny = (code: ReasonCode, detail: ReasonDetail = {}): Current => ({ policy: 'deny', code, detail });
-const approval = (code: ReasonCode, detail: ReasonDetail = {}): Current => ({ policy: 'require_approval', code, detail });
+const approval = (code: ReasonCode, detail: ReasonDetail = {}): Current => ({
+  policy: 'require_approval',
+  code,
+  detail,
+});
 
 function isPermissions(x: unknown): x is Permissions {
   if (typeof x !== 'object' || x === null) return false;
@@ -59,9 +76,11 @@ export function decide(input: DecisionInput): Decision {
 }
 
 function decideOrThrow(input: DecisionInput, found: { deny: Decision | null }): Decision {
-  if (typeof input !== 'object' || input === null) return decision(approval('invalid_payload', { problem: 'the decision input is not an object' }));
+  if (typeof input !== 'object' || input === null)
+    return decision(approval('invalid_payload', { problem: 'the decision input is not an object' }));
   const actionType: unknown = input.actionType;
-  if (!isActionType(actionType)) return decision(approval('invalid_payload', { problem: `unknown action type ${String(actionType)}` }));
+  if (!isActionType(actionType))
+    return decision(approval('invalid_payload', { problem: `unknown action type ${String(actionType)}` }));
 
   // 1. IAM: permissions.json never grants what IAM denies.
   const minRole = MIN_ROLE[actionType];
@@ -69,7 +88,8 @@ function decideOrThrow(input: DecisionInput, found: { deny: Decision | null }): 
     return decision(deny('iam_role_below_minimum', { role: String(input.role), minRole, actionType }));
   }
 
-  const payload: Readonly<Record<string, unknown>> = typeof input.payload === 'object' && input.payload !== null ? input.payload : {};
+  const payload: Readonly<Record<string, unknown>> =
+    typeof input.payload === 'object' && input.payload !== null ? input.payload : {};
   const permissionsValid = isPermissions(input.permissions);
   const permissions = permissionsValid ? input.permissions : { allow: [], deny: [], ask: [] };
   const broken = input.permissionsBroken === true || !permissionsValid;
@@ -83,7 +103,8 @@ function decideOrThrow(input: DecisionInput, found: { deny: Decision | null }): 
 function applyAutonomy(current: Current, autonomy: ResolvedAutonomy | null): Current {
   if (autonomy === null) return current;
   if (autonomy.mode === 'deny') return deny('agent_autonomy_deny');
-  if (autonomy.mode === 'auto_approve') return { policy: 'auto_approve', code: 'agent_autonomy_auto_approve', detail: {} };
+  if (autonomy.mode === 'auto_approve')
+    return { policy: 'auto_approve', code: 'agent_autonomy_auto_approve', detail: {} };
   return approval('agent_autonomy_require_approval');
 }
 
@@ -109,7 +130,8 @@ function decideTyped(
   const asked = compiled.ask.types.get(actionType);
   const allowed = compiled.allow.types.get(actionType);
   if (asked !== undefined) current = approval('permissions_ask', { patterns: [asked] });
-  else if (allowed !== undefined) current = { policy: 'auto_approve', code: 'permissions_allow', detail: { patterns: [allowed] } };
+  else if (allowed !== undefined)
+    current = { policy: 'auto_approve', code: 'permissions_allow', detail: { patterns: [allowed] } };
   current = applyCeiling(current, broken ? BROKEN : null);
   current = applyCeiling(current, typedCeiling(actionType, payload));
   return decision(current);
@@ -143,14 +165,18 @@ function decideTerminal(
   }
 
   // 2. Base, with the container floor (RN-492/RN-493).
-  let current: Current = input.containerRunning === true
-    ? { policy: 'auto_approve', code: 'container_floor', detail: {} }
-    : approval('default_require_approval');
+  let current: Current =
+    input.containerRunning === true
+      ? { policy: 'auto_approve', code: 'container_floor', detail: {} }
+      : approval('default_require_approval');
 
   // 3. Built-in denies, on any fragment, through wrappers and nested commands.
   const builtin = builtinDeny(analysis);
   if (builtin !== null) {
-    found.deny = decision(deny('builtin_deny', { patterns: [builtin.pattern] }), verdictsFor(analysis, builtin.fragmentIndex, builtin.pattern, 'builtin'));
+    found.deny = decision(
+      deny('builtin_deny', { patterns: [builtin.pattern] }),
+      verdictsFor(analysis, builtin.fragmentIndex, builtin.pattern, 'builtin'),
+    );
     return found.deny;
   }
 
@@ -161,7 +187,10 @@ function decideTerminal(
   // 5. permissions.json, fragment by fragment.
   const fileDenied = firstDeny(analysis, compiled.deny.terminal);
   if (fileDenied !== null) {
-    found.deny = decision(deny('permissions_deny', { patterns: [fileDenied.pattern] }), verdictsFor(analysis, fileDenied.fragmentIndex, fileDenied.pattern, 'deny'));
+    found.deny = decision(
+      deny('permissions_deny', { patterns: [fileDenied.pattern] }),
+      verdictsFor(analysis, fileDenied.fragmentIndex, fileDenied.pattern, 'deny'),
+    );
     return found.deny;
   }
   const scope = checkScope(analysis, cwd, root);
@@ -185,23 +214,27 @@ function decideTerminal(
     current = approval('permissions_ask', { patterns: unique(asked.map((v) => v.pattern!)) });
   } else if (verdicts.every((v) => v.verdict === 'allow' || v.verdict === 'cd-in-scope')) {
     const allowPatterns = unique(verdicts.filter((v) => v.verdict === 'allow').map((v) => v.pattern!));
-    current = allowPatterns.length === 0
-      ? { policy: 'auto_approve', code: 'scope_cd_in_project', detail: {} }
-      : { policy: 'auto_approve', code: 'permissions_allow', detail: { patterns: allowPatterns } };
+    current =
+      allowPatterns.length === 0
+        ? { policy: 'auto_approve', code: 'scope_cd_in_project', detail: {} }
+        : { policy: 'auto_approve', code: 'permissions_allow', detail: { patterns: allowPatterns } };
   }
 
   // 6. Ceilings.
   current = applyCeiling(current, broken ? BROKEN : null);
-  current = applyCeiling(current, terminalCeiling({
-    analysis,
-    cwd,
-    root,
-    scope,
-    verdicts: verdicts.map((v) => v.verdict),
-    fragmentTexts: verdicts.map((v) => v.text),
-    autoMode: autonomy !== null && autonomy.mode === 'auto_approve' && autonomy.origin === 'curinga',
-    tokenizerHealthy: tokenizerHealthy(),
-  }));
+  current = applyCeiling(
+    current,
+    terminalCeiling({
+      analysis,
+      cwd,
+      root,
+      scope,
+      verdicts: verdicts.map((v) => v.verdict),
+      fragmentTexts: verdicts.map((v) => v.text),
+      autoMode: autonomy !== null && autonomy.mode === 'auto_approve' && autonomy.origin === 'curinga',
+      tokenizerHealthy: tokenizerHealthy(),
+    }),
+  );
   // Ask, like deny, sees past a CLI's global options (`git -C . commit` with ask `git commit`,
   // issue 9 A.4). Checked last, so the reasons above keep their names.
   if (current.policy === 'auto_approve') {
@@ -216,7 +249,9 @@ function askPastGlobals(analysis: AnalyzedCommand, compiled: CompiledPermissions
   for (const f of analysis.fragments) {
     const starts = globalOptionStarts(f.fragment.argv);
     if (starts === null) continue;
-    const hit = compiled.ask.terminal.find((p) => !p.hasRedirects && matchesPastGlobals(p.argv, f.fragment.argv, starts));
+    const hit = compiled.ask.terminal.find(
+      (p) => !p.hasRedirects && matchesPastGlobals(p.argv, f.fragment.argv, starts),
+    );
     if (hit !== undefined) return hit.source;
   }
   return null;
@@ -227,8 +262,15 @@ function unique(list: string[]): string[] {
 }
 
 /** Fragment verdicts when a deny decided: the denied fragment is named, the others not judged. */
-function verdictsFor(analysis: AnalyzedCommand, index: number, pattern: string, source: 'deny' | 'builtin'): FragmentVerdict[] {
+function verdictsFor(
+  analysis: AnalyzedCommand,
+  index: number,
+  pattern: string,
+  source: 'deny' | 'builtin',
+): FragmentVerdict[] {
   return analysis.fragments.map((f, i): FragmentVerdict =>
-    i === index ? { text: f.fragment.text, verdict: 'deny', pattern, source } : { text: f.fragment.text, verdict: 'none' },
+    i === index
+      ? { text: f.fragment.text, verdict: 'deny', pattern, source }
+      : { text: f.fragment.text, verdict: 'none' },
   );
 }

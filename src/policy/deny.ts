@@ -2,12 +2,22 @@
 // strings and substitutions. More deny is always safe.
 import { forEachViewOfFragment } from './analysis.ts';
 import type { AnalyzedCommand, AnalyzedFragment } from './analysis.ts';
-import { argvMatches, compilePermissions, globalOptionStarts, matchesPastGlobals, patternMatchesFragment } from './pattern.ts';
+import {
+  argvMatches,
+  compilePermissions,
+  globalOptionStarts,
+  matchesPastGlobals,
+  patternMatchesFragment,
+} from './pattern.ts';
 import type { TerminalPattern } from './pattern.ts';
 import { EMPTY_PERMISSIONS } from './permissions-file.ts';
 
 /** Always denied, even when absent from the file (a floor, not a security list). */
-export const BUILTIN_DENY_PATTERNS: readonly string[] = Object.freeze(['Terminal(rm -rf /)', 'Terminal(rm -rf /*)', 'Terminal(rm -fr /)']);
+export const BUILTIN_DENY_PATTERNS: readonly string[] = Object.freeze([
+  'Terminal(rm -rf /)',
+  'Terminal(rm -rf /*)',
+  'Terminal(rm -fr /)',
+]);
 
 let builtinCompiled: TerminalPattern[] | undefined;
 

@@ -2,7 +2,20 @@
 // branch/remote/worktree/config on a read-only flag: a bare `Terminal(git branch)` would also
 // match `git branch -D x` (token prefix).
 
-const READ_WORKTREE = ['ls', 'pwd', 'find', 'cat', 'head', 'tail', 'grep', 'wc', 'echo', 'git status', 'git diff', 'git log'];
+const READ_WORKTREE = [
+  'ls',
+  'pwd',
+  'find',
+  'cat',
+  'head',
+  'tail',
+  'grep',
+  'wc',
+  'echo',
+  'git status',
+  'git diff',
+  'git log',
+];
 
 const READ_HISTORY = [
   'git branch -a',

@@ -26,61 +26,114 @@ const NONE = optionTable('', '');
 const globalsOf = (cli: string): OptionTable => CLI_GLOBAL_OPTIONS.get(cli)!;
 
 const CLIS: ReadonlyMap<string, CliSpec> = new Map<string, CliSpec>([
-  ['git', {
-    global: globalsOf('git'),
-    effects: [['push'], ['remote', 'add'], ['remote', 'set-url'], ['merge']],
-  }],
-  ['gh', {
-    global: globalsOf('gh'),
-    inner: optionTable('-R --repo', ''),
-    effects: [['pr', 'create'], ['pr', 'merge'], ['release', 'create'], ['workflow', 'run']],
-  }],
-  ['glab', {
-    global: globalsOf('glab'),
-    inner: optionTable('-R --repo', ''),
-    effects: [['mr', 'create'], ['mr', 'merge'], ['release', 'create']],
-  }],
-  ['kubectl', {
-    global: globalsOf('kubectl'),
-    effects: [['apply'], ['create'], ['replace'], ['patch'], ['delete'], ['rollout'], ['scale']],
-  }],
-  ['helm', {
-    global: globalsOf('helm'),
-    effects: [['install'], ['upgrade'], ['uninstall'], ['delete'], ['del'], ['un'], ['rollback']],
-  }],
+  [
+    'git',
+    {
+      global: globalsOf('git'),
+      effects: [['push'], ['remote', 'add'], ['remote', 'set-url'], ['merge']],
+    },
+  ],
+  [
+    'gh',
+    {
+      global: globalsOf('gh'),
+      inner: optionTable('-R --repo', ''),
+      effects: [
+        ['pr', 'create'],
+        ['pr', 'merge'],
+        ['release', 'create'],
+        ['workflow', 'run'],
+      ],
+    },
+  ],
+  [
+    'glab',
+    {
+      global: globalsOf('glab'),
+      inner: optionTable('-R --repo', ''),
+      effects: [
+        ['mr', 'create'],
+        ['mr', 'merge'],
+        ['release', 'create'],
+      ],
+    },
+  ],
+  [
+    'kubectl',
+    {
+      global: globalsOf('kubectl'),
+      effects: [['apply'], ['create'], ['replace'], ['patch'], ['delete'], ['rollout'], ['scale']],
+    },
+  ],
+  [
+    'helm',
+    {
+      global: globalsOf('helm'),
+      effects: [['install'], ['upgrade'], ['uninstall'], ['delete'], ['del'], ['un'], ['rollback']],
+    },
+  ],
   ['terraform', { global: globalsOf('terraform'), effects: [['apply'], ['destroy'], ['import']] }],
   ['tofu', { global: globalsOf('tofu'), effects: [['apply'], ['destroy'], ['import']] }],
-  ['docker', {
-    global: globalsOf('docker'),
-    effects: [['push'], ['image', 'push']],
-  }],
-  ['podman', {
-    global: globalsOf('podman'),
-    effects: [['push'], ['image', 'push']],
-  }],
-  ['npm', {
-    global: globalsOf('npm'),
-    effects: [['publish']],
-  }],
-  ['pnpm', {
-    global: globalsOf('pnpm'),
-    effects: [['publish']],
-  }],
-  ['yarn', {
-    global: globalsOf('yarn'),
-    effects: [['publish'], ['npm', 'publish']],
-  }],
-  ['cargo', {
-    global: globalsOf('cargo'),
-    effects: [['publish']],
-  }],
+  [
+    'docker',
+    {
+      global: globalsOf('docker'),
+      effects: [['push'], ['image', 'push']],
+    },
+  ],
+  [
+    'podman',
+    {
+      global: globalsOf('podman'),
+      effects: [['push'], ['image', 'push']],
+    },
+  ],
+  [
+    'npm',
+    {
+      global: globalsOf('npm'),
+      effects: [['publish']],
+    },
+  ],
+  [
+    'pnpm',
+    {
+      global: globalsOf('pnpm'),
+      effects: [['publish']],
+    },
+  ],
+  [
+    'yarn',
+    {
+      global: globalsOf('yarn'),
+      effects: [['publish'], ['npm', 'publish']],
+    },
+  ],
+  [
+    'cargo',
+    {
+      global: globalsOf('cargo'),
+      effects: [['publish']],
+    },
+  ],
   ['gem', { global: globalsOf('gem'), effects: [['push']] }],
 ]);
 
 const GIT_GLOBAL = CLIS.get('git')!.global;
 
 /** `gh api` / `glab api` options with a value (skipped so a value is never read as an option). */
-const API_VALUED = new Set(['-H', '--header', '-q', '--jq', '-t', '--template', '--cache', '-p', '--preview', '--hostname']);
+const API_VALUED = new Set([
+  '-H',
+  '--header',
+  '-q',
+  '--jq',
+  '-t',
+  '--template',
+  '--cache',
+  '-p',
+  '--preview',
+  '--hostname',
+]);
 const API_FIELDS = new Set(['-f', '-F', '--field', '--raw-field', '--input']);
 
 /**
@@ -142,7 +195,8 @@ export function effectOf(argv: readonly string[]): Effect | null {
     if (step.kind === 'unknown') {
       // Before the first subcommand an unknown option may hide it: fail closed. Between
       // subcommand levels (`git remote -v add`) options are read as flags.
-      if (subcommands.length === 0) return { kind: 'external', what: `${name} with unknown option ${step.option} before its subcommand` };
+      if (subcommands.length === 0)
+        return { kind: 'external', what: `${name} with unknown option ${step.option} before its subcommand` };
       i++;
       continue;
     }
@@ -151,7 +205,8 @@ export function effectOf(argv: readonly string[]): Effect | null {
       continue;
     }
     subcommands.push(argv[i]!);
-    if ((name === 'gh' || name === 'glab') && subcommands.length === 1 && argv[i] === 'api') return apiEffect(name, argv, i + 1);
+    if ((name === 'gh' || name === 'glab') && subcommands.length === 1 && argv[i] === 'api')
+      return apiEffect(name, argv, i + 1);
     const matched = spec.effects.find((path) => startsWith(subcommands, path) && subcommands.length === path.length);
     if (matched !== undefined) return { kind: 'external', what: [name, ...matched].join(' ') };
     if (!spec.effects.some((path) => path.length > subcommands.length && startsWith(path, subcommands))) return null;
@@ -184,7 +239,8 @@ function gitGlobals(argv: readonly string[]): GitGlobals {
     if (step.kind === 'end') return { options, subcommandAt: i };
     const eq = word.indexOf('=');
     if (word.startsWith('--') && eq > 0) options.push([word.slice(0, eq), word.slice(eq + 1)]);
-    else if (!word.startsWith('--') && word.length > 2 && word !== '-vv') options.push([word.slice(0, 2), word.slice(2)]);
+    else if (!word.startsWith('--') && word.length > 2 && word !== '-vv')
+      options.push([word.slice(0, 2), word.slice(2)]);
     else options.push([word, step.kind === 'skip' && step.next === i + 2 ? (argv[i + 1] ?? '') : '']);
     if (step.kind === 'unknown') break;
     i = step.next;

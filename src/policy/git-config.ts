@@ -11,10 +11,28 @@ import { basename } from './wrappers.ts';
 const SECTIONS = new Set(['alias', 'include', 'includeif', 'url', 'filter', 'credential', 'pager']);
 /** `section.name` keys (sub-sections dropped), case-folded. */
 const KEYS = new Set([
-  'core.hookspath', 'core.sshcommand', 'core.pager', 'core.editor', 'core.fsmonitor', 'core.gitproxy', 'core.askpass',
-  'core.worktree', 'core.alternaterefscommand', 'sequence.editor', 'diff.external', 'gpg.program', 'uploadpack.packobjectshook',
-  'remote.url', 'remote.pushurl', 'remote.uploadpack', 'remote.receivepack', 'remote.vcs', 'remote.proxy',
-  'diff.textconv', 'diff.command', 'merge.driver',
+  'core.hookspath',
+  'core.sshcommand',
+  'core.pager',
+  'core.editor',
+  'core.fsmonitor',
+  'core.gitproxy',
+  'core.askpass',
+  'core.worktree',
+  'core.alternaterefscommand',
+  'sequence.editor',
+  'diff.external',
+  'gpg.program',
+  'uploadpack.packobjectshook',
+  'remote.url',
+  'remote.pushurl',
+  'remote.uploadpack',
+  'remote.receivepack',
+  'remote.vcs',
+  'remote.proxy',
+  'diff.textconv',
+  'diff.command',
+  'merge.driver',
 ]);
 
 /** Whether a config key (`alias.p`, `remote.origin.url`) makes git run or reach something else. */
@@ -27,8 +45,26 @@ export function isSensitiveGitKey(key: string): boolean {
   return KEYS.has(`${section}.${folded.slice(folded.lastIndexOf('.') + 1)}`);
 }
 
-const READS = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', '--get-color', '--get-colorbool']);
-const WRITES = new Set(['--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section', '--edit', '-e']);
+const READS = new Set([
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--get-urlmatch',
+  '--list',
+  '-l',
+  '--get-color',
+  '--get-colorbool',
+]);
+const WRITES = new Set([
+  '--add',
+  '--replace-all',
+  '--unset',
+  '--unset-all',
+  '--rename-section',
+  '--remove-section',
+  '--edit',
+  '-e',
+]);
 const OUTSIDE_REPO = new Set(['--global', '--system', '--file', '-f']);
 const VALUED = new Set(['--file', '-f', '--blob', '--type', '--default', '--comment', '--value']);
 const READ_SUBCOMMANDS = new Set(['get', 'list', 'get-color', 'get-colorbool']);
@@ -47,7 +83,12 @@ export function gitConfigWrite(argv: readonly string[]): string | null {
   for (let i = at + 1; i < argv.length; i++) {
     const word = argv[i]!;
     const eq = word.indexOf('=');
-    const option = word.startsWith('--') && eq > 0 ? word.slice(0, eq) : word.startsWith('-f') && !word.startsWith('--') ? '-f' : word;
+    const option =
+      word.startsWith('--') && eq > 0
+        ? word.slice(0, eq)
+        : word.startsWith('-f') && !word.startsWith('--')
+          ? '-f'
+          : word;
     if (word.startsWith('-') && word !== '-') {
       if (READS.has(option)) read = true;
       if (WRITES.has(option)) write = true;
@@ -73,9 +114,24 @@ export function gitConfigWrite(argv: readonly string[]): string | null {
 }
 
 const ENV = new Set([
-  'GIT_CONFIG', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_EXEC_PATH',
-  'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_DIR',
-  'GIT_WORK_TREE', 'GIT_EXTERNAL_DIFF', 'GIT_PROXY_COMMAND', 'GIT_TEMPLATE_DIR',
+  'GIT_CONFIG',
+  'GIT_CONFIG_COUNT',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_EXEC_PATH',
+  'GIT_SSH_COMMAND',
+  'GIT_SSH',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_PAGER',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_PROXY_COMMAND',
+  'GIT_TEMPLATE_DIR',
 ]);
 
 function sensitiveAssignment(word: string): string | null {

@@ -31,7 +31,14 @@ export { patternsForAction } from './always-allow.ts';
 export type { AlwaysAllowPlan, AlwaysAllowRefusal } from './always-allow.ts';
 export { DEV_TERMINAL_ALLOW_PATTERNS } from './dev-terminal-patterns.ts';
 export { BUILTIN_DENY_PATTERNS } from './deny.ts';
-export { validateLocalRoot, scopeRootLabel, resolveLexically, isInside, STREAM_DEVICES, stripTrailingSlashes } from './paths.ts';
+export {
+  validateLocalRoot,
+  scopeRootLabel,
+  resolveLexically,
+  isInside,
+  STREAM_DEVICES,
+  stripTrailingSlashes,
+} from './paths.ts';
 export type { RootErrorCode, RootValidation } from './paths.ts';
 export { tokenizerSelfTest, tokenize } from './tokenizer.ts';
 export type { Fragment, Redirect, TokenizedCommand, UnsafeFinding, UnsafeKind } from './tokenizer.ts';

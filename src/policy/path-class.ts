@@ -50,7 +50,12 @@ function namesMatched(pattern: string): number {
   return bits;
 }
 
-const BIT = { git: 1 << PROTECTED_NAMES.indexOf('.git'), hooks: 1 << PROTECTED_NAMES.indexOf('hooks'), config: 1 << PROTECTED_NAMES.indexOf('config'), permissions: 1 << PROTECTED_NAMES.indexOf('permissions.json') };
+const BIT = {
+  git: 1 << PROTECTED_NAMES.indexOf('.git'),
+  hooks: 1 << PROTECTED_NAMES.indexOf('hooks'),
+  config: 1 << PROTECTED_NAMES.indexOf('config'),
+  permissions: 1 << PROTECTED_NAMES.indexOf('permissions.json'),
+};
 
 /**
  * Classifies a path word used in `dir` (null: a directory nobody can know, so a relative path
@@ -61,11 +66,16 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
   if (word.expands) return EVERYTHING;
   const source = word.glob ?? word.text;
   const absolute = source.startsWith('/');
-  if (absolute && STREAM_DEVICES.includes(word.text)) return { outside: false, protected: false, gitFolder: false, uncertain: false };
+  if (absolute && STREAM_DEVICES.includes(word.text))
+    return { outside: false, protected: false, gitFolder: false, uncertain: false };
   if (dir === null && !absolute) return EVERYTHING;
   if (word.home === true && source.startsWith('~')) {
     // HOME: outside the project; judged as written from there on.
-    const rest = classifyPath({ text: word.text.slice(1), glob: word.glob === null ? null : word.glob.slice(1), expands: false }, dir === null ? null : dir.top, true);
+    const rest = classifyPath(
+      { text: word.text.slice(1), glob: word.glob === null ? null : word.glob.slice(1), expands: false },
+      dir === null ? null : dir.top,
+      true,
+    );
     return { outside: true, protected: rest.protected, gitFolder: rest.gitFolder, uncertain: rest.uncertain };
   }
   let node = absolute ? dir!.top : dir!;
@@ -89,7 +99,11 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
     else extra.push({ exact: component, folded: component, could: namesMatched(pattern), pattern });
   });
   if (dotDot) return EVERYTHING;
-  const result: PathClass = { outside: isOutside(node, extra), ...protectedness(node, extra, asWritten), uncertain: false };
+  const result: PathClass = {
+    outside: isOutside(node, extra),
+    ...protectedness(node, extra, asWritten),
+    uncertain: false,
+  };
   if (holdsRoot(node, extra)) result.holdsRoot = true;
   return result;
 }
@@ -113,7 +127,11 @@ function can(s: Segment | DirNode | undefined, bit: number, name: string): boole
   return s.folded === name;
 }
 
-function protectedness(node: DirNode, extra: readonly Segment[], asWritten: boolean): { protected: boolean; gitFolder: boolean } {
+function protectedness(
+  node: DirNode,
+  extra: readonly Segment[],
+  asWritten: boolean,
+): { protected: boolean; gitFolder: boolean } {
   const k = node.depth;
   const length = k + extra.length;
   // Segment j of the whole path: from the directory chain below k, else from the word.
@@ -124,7 +142,8 @@ function protectedness(node: DirNode, extra: readonly Segment[], asWritten: bool
     return j === k - 2 ? (node.parent ?? undefined) : undefined;
   };
   let hit = node.hooks;
-  for (let j = Math.max(k, 1); j < length && !hit; j++) hit = can(at(j - 1), BIT.git, '.git') && can(at(j), BIT.hooks, 'hooks');
+  for (let j = Math.max(k, 1); j < length && !hit; j++)
+    hit = can(at(j - 1), BIT.git, '.git') && can(at(j), BIT.hooks, 'hooks');
   const last = at(length - 1);
   if (!hit && can(last, BIT.config, 'config') && can(at(length - 2), BIT.git, '.git')) hit = true;
   if (!hit && can(last, BIT.permissions, 'permissions.json')) hit = asWritten || atRootLevel(node, extra, length);

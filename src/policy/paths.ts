@@ -3,7 +3,12 @@
 // linear scan.
 
 /** The four device names that carry output and are nobody's files; exactly these, not all /dev. */
-export const STREAM_DEVICES: readonly string[] = Object.freeze(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
+export const STREAM_DEVICES: readonly string[] = Object.freeze([
+  '/dev/null',
+  '/dev/stdin',
+  '/dev/stdout',
+  '/dev/stderr',
+]);
 
 /**
  * Resolves `path` against `base` (absolute) lexically: `.`, `..` and repeated or trailing slashes
@@ -51,16 +56,64 @@ export function hasDotDotSegment(path: string): boolean {
   return false;
 }
 
-export type RootErrorCode = 'root_not_absolute' | 'root_has_dotdot' | 'root_is_system_root' | 'root_overlaps_gateway' | 'root_invalid';
+export type RootErrorCode =
+  'root_not_absolute' | 'root_has_dotdot' | 'root_is_system_root' | 'root_overlaps_gateway' | 'root_invalid';
 export type RootValidation = { ok: true; root: string } | { ok: false; code: RootErrorCode; message: string };
 
 const SYSTEM_ROOTS = new Set([
-  '/', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/media', '/mnt', '/opt',
-  '/proc', '/root', '/run', '/sbin', '/snap', '/srv', '/sys', '/tmp', '/usr', '/var',
-  '/usr/bin', '/usr/sbin', '/usr/lib', '/usr/lib32', '/usr/lib64', '/usr/libexec', '/usr/local', '/usr/local/bin',
-  '/usr/local/lib', '/usr/local/sbin', '/usr/share', '/usr/include', '/usr/src',
-  '/var/lib', '/var/log', '/var/run', '/var/tmp', '/var/cache', '/var/spool', '/var/mail', '/var/lib/docker',
-  '/etc/ssh', '/run/user', '/System', '/Users', '/Library', '/Applications', '/private', '/private/tmp', '/private/var',
+  '/',
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/home',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/media',
+  '/mnt',
+  '/opt',
+  '/proc',
+  '/root',
+  '/run',
+  '/sbin',
+  '/snap',
+  '/srv',
+  '/sys',
+  '/tmp',
+  '/usr',
+  '/var',
+  '/usr/bin',
+  '/usr/sbin',
+  '/usr/lib',
+  '/usr/lib32',
+  '/usr/lib64',
+  '/usr/libexec',
+  '/usr/local',
+  '/usr/local/bin',
+  '/usr/local/lib',
+  '/usr/local/sbin',
+  '/usr/share',
+  '/usr/include',
+  '/usr/src',
+  '/var/lib',
+  '/var/log',
+  '/var/run',
+  '/var/tmp',
+  '/var/cache',
+  '/var/spool',
+  '/var/mail',
+  '/var/lib/docker',
+  '/etc/ssh',
+  '/run/user',
+  '/System',
+  '/Users',
+  '/Library',
+  '/Applications',
+  '/private',
+  '/private/tmp',
+  '/private/var',
 ]);
 
 /**
@@ -70,28 +123,52 @@ const SYSTEM_ROOTS = new Set([
  */
 export function validateLocalRoot(root: string, opts: { gatewayCheckout?: string } = {}): RootValidation {
   if (typeof root !== 'string' || root.trim() === '') {
-    return { ok: false, code: 'root_invalid', message: 'The project root is empty: give the absolute path of the project folder.' };
+    return {
+      ok: false,
+      code: 'root_invalid',
+      message: 'The project root is empty: give the absolute path of the project folder.',
+    };
   }
   for (let i = 0; i < root.length; i++) {
     const code = root.charCodeAt(i);
     if (code < 0x20 || code === 0x7f) {
-      return { ok: false, code: 'root_invalid', message: 'The project root contains control characters: give a plain absolute path.' };
+      return {
+        ok: false,
+        code: 'root_invalid',
+        message: 'The project root contains control characters: give a plain absolute path.',
+      };
     }
   }
   if (!root.startsWith('/')) {
-    return { ok: false, code: 'root_not_absolute', message: `The project root "${root}" is not absolute: give a path starting with /.` };
+    return {
+      ok: false,
+      code: 'root_not_absolute',
+      message: `The project root "${root}" is not absolute: give a path starting with /.`,
+    };
   }
   if (hasDotDotSegment(root)) {
-    return { ok: false, code: 'root_has_dotdot', message: `The project root "${root}" contains "..": give the folder's path without "..".` };
+    return {
+      ok: false,
+      code: 'root_has_dotdot',
+      message: `The project root "${root}" contains "..": give the folder's path without "..".`,
+    };
   }
   const normalized = resolveLexically('/', root);
   if (SYSTEM_ROOTS.has(normalized)) {
-    return { ok: false, code: 'root_is_system_root', message: `The project root "${normalized}" is a system folder: choose a folder of its own, e.g. /home/<you>/projects/<name>.` };
+    return {
+      ok: false,
+      code: 'root_is_system_root',
+      message: `The project root "${normalized}" is a system folder: choose a folder of its own, e.g. /home/<you>/projects/<name>.`,
+    };
   }
   if (opts.gatewayCheckout !== undefined && opts.gatewayCheckout !== '') {
     const checkout = resolveLexically('/', opts.gatewayCheckout);
     if (isInside(normalized, checkout) || isInside(checkout, normalized)) {
-      return { ok: false, code: 'root_overlaps_gateway', message: `The project root "${normalized}" overlaps the gateway's own checkout "${checkout}": choose a folder outside it.` };
+      return {
+        ok: false,
+        code: 'root_overlaps_gateway',
+        message: `The project root "${normalized}" overlaps the gateway's own checkout "${checkout}": choose a folder outside it.`,
+      };
     }
   }
   return { ok: true, root: normalized };

@@ -6,9 +6,7 @@ import { tokenize } from './tokenizer.ts';
 import type { Fragment, Item } from './tokenizer.ts';
 import type { ActionType, Permissions } from './types.ts';
 
-export type PatternParse =
-  | { ok: true; type: ActionType; content: string }
-  | { ok: false; problem: string };
+export type PatternParse = { ok: true; type: ActionType; content: string } | { ok: false; problem: string };
 
 /** Parses one entry. The content keeps its quotes; non-Terminal content must be empty. */
 export function parsePattern(text: string): PatternParse {
@@ -22,12 +20,17 @@ export function parsePattern(text: string): PatternParse {
   const content = text.slice(open + 1, -1);
   if (!parenthesesBalanced(content)) return { ok: false, problem: 'unbalanced parentheses' };
   if (type !== 'terminal') {
-    if (content !== '') return { ok: false, problem: `only Terminal takes content; ${label}() matches any ${describe(type)}` };
+    if (content !== '')
+      return { ok: false, problem: `only Terminal takes content; ${label}() matches any ${describe(type)}` };
     return { ok: true, type, content };
   }
   if (content.trim() === '') return { ok: false, problem: 'Terminal() needs a command, e.g. Terminal(pnpm test)' };
   const fragments = tokenize(content).fragments;
-  if (fragments.length !== 1) return { ok: false, problem: 'Terminal content must be one command (no &&, ||, ;, |, & or newline): write one pattern per command' };
+  if (fragments.length !== 1)
+    return {
+      ok: false,
+      problem: 'Terminal content must be one command (no &&, ||, ;, |, & or newline): write one pattern per command',
+    };
   return { ok: true, type, content };
 }
 
@@ -101,7 +104,12 @@ function compileList(entries: readonly unknown[] | undefined): CompiledList {
     }
     const fragment = tokenize(parsed.content).fragments[0];
     if (fragment === undefined) continue;
-    list.terminal.push({ source: entry, argv: fragment.argv, items: fragment.items, hasRedirects: fragment.redirects.length > 0 });
+    list.terminal.push({
+      source: entry,
+      argv: fragment.argv,
+      items: fragment.items,
+      hasRedirects: fragment.redirects.length > 0,
+    });
   }
   return list;
 }
@@ -145,7 +153,11 @@ export function globalOptionStarts(argv: readonly string[]): number[] | null {
  * Issue 9 A.4: deny (and ask) patterns match a CLI's command past its global options, read from
  * the same tables the ceilings use: `git --no-pager reset --hard` is `git reset --hard`.
  */
-export function matchesPastGlobals(pattern: readonly string[], argv: readonly string[], starts: readonly number[] | null): boolean {
+export function matchesPastGlobals(
+  pattern: readonly string[],
+  argv: readonly string[],
+  starts: readonly number[] | null,
+): boolean {
   if (starts === null || pattern.length < 2 || pattern[0] !== argv[0]) return false;
   for (const at of starts) if (tailMatches(pattern, 1, argv, at)) return true;
   return false;

@@ -51,8 +51,7 @@ export function describeIssue(issue: PermissionsIssue): string {
 }
 
 export type PermissionsParse =
-  | { ok: true; value: Permissions }
-  | { ok: false; error: PermissionsError; salvaged: Permissions };
+  { ok: true; value: Permissions } | { ok: false; error: PermissionsError; salvaged: Permissions };
 
 /**
  * Validates a JSON.parse'd permissions.json. Missing lists are empty. Any other key is an error
@@ -61,14 +60,19 @@ export type PermissionsParse =
  */
 export function parsePermissions(raw: unknown): PermissionsParse {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    const issue = { list: null, index: null, problem: 'permissions.json must be a JSON object with "allow", "deny" and "ask" arrays of strings' };
+    const issue = {
+      list: null,
+      index: null,
+      problem: 'permissions.json must be a JSON object with "allow", "deny" and "ask" arrays of strings',
+    };
     return { ok: false, error: new PermissionsError('permissions_invalid', [issue]), salvaged: EMPTY_PERMISSIONS };
   }
   const record = raw as Record<string, unknown>;
   const issues: PermissionsIssue[] = [];
   const lists: Record<PermissionList, string[]> = { allow: [], deny: [], ask: [] };
   for (const key of Object.keys(record)) {
-    if (!(PERMISSION_LISTS as readonly string[]).includes(key)) issues.push({ list: null, index: null, problem: unknownKeyProblem(key, record[key]) });
+    if (!(PERMISSION_LISTS as readonly string[]).includes(key))
+      issues.push({ list: null, index: null, problem: unknownKeyProblem(key, record[key]) });
   }
   for (const list of PERMISSION_LISTS) readList(list, record[list], lists, issues);
   // Claude Code's shape: its deny/ask entries still count while the file is broken (never allow).
@@ -84,10 +88,18 @@ export function parsePermissions(raw: unknown): PermissionsParse {
   };
 }
 
-function readList(list: PermissionList, value: unknown, lists: Record<PermissionList, string[]>, issues: PermissionsIssue[]): void {
+function readList(
+  list: PermissionList,
+  value: unknown,
+  lists: Record<PermissionList, string[]>,
+  issues: PermissionsIssue[],
+): void {
   if (value === undefined) return;
   if (!Array.isArray(value)) {
-    const hint = typeof value === 'string' ? `; did you mean [${JSON.stringify(value)}]?` : `, got ${value === null ? 'null' : typeof value}`;
+    const hint =
+      typeof value === 'string'
+        ? `; did you mean [${JSON.stringify(value)}]?`
+        : `, got ${value === null ? 'null' : typeof value}`;
     issues.push({ list, index: null, problem: `must be an array of strings${hint}` });
     return;
   }
@@ -98,7 +110,12 @@ function readList(list: PermissionList, value: unknown, lists: Record<Permission
     }
     const bash = /^\s*bash\s*\((.*)\)\s*$/is.exec(entry);
     if (bash) {
-      issues.push({ list, index, entry, problem: `Claude Code's Bash(...) is Terminal(...) here; write ${JSON.stringify(`Terminal(${bash[1] ?? ''})`)}` });
+      issues.push({
+        list,
+        index,
+        entry,
+        problem: `Claude Code's Bash(...) is Terminal(...) here; write ${JSON.stringify(`Terminal(${bash[1] ?? ''})`)}`,
+      });
       return;
     }
     const parsed = parsePattern(entry);
@@ -118,7 +135,8 @@ function unknownKeyProblem(key: string, value: unknown): string {
     return `unknown key "permissions": this is Claude Code's settings shape {"permissions": {"allow": [...]}}; in permissions.json put "allow", "deny" and "ask" at the top level`;
   }
   const suggestion = closestList(key);
-  const hint = suggestion === null ? 'permissions.json has only "allow", "deny" and "ask"' : `did you mean "${suggestion}"?`;
+  const hint =
+    suggestion === null ? 'permissions.json has only "allow", "deny" and "ask"' : `did you mean "${suggestion}"?`;
   return `unknown key ${shown}: ${hint}`;
 }
 
@@ -140,7 +158,11 @@ function editDistance(a: string, b: string, limit: number): number {
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];
     for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     if (Math.min(...current) > limit) return limit + 1;
     previous = current;

@@ -16,17 +16,64 @@ interface ReadOnlySpec {
 const PLAIN: ReadOnlySpec = {};
 
 const READ_ONLY: ReadonlyMap<string, ReadOnlySpec> = new Map<string, ReadOnlySpec>([
-  ...['cat', 'head', 'tail', 'wc', 'ls', 'stat', 'file', 'grep', 'egrep', 'fgrep', 'diff', 'cmp', 'echo', 'printf', 'pwd']
-    .map((verb) => [verb, PLAIN] as const),
-  ...['basename', 'dirname', 'realpath', 'readlink', 'test', '[', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'du', 'jq', 'nl', 'od', 'strings']
-    .map((verb) => [verb, PLAIN] as const),
+  ...[
+    'cat',
+    'head',
+    'tail',
+    'wc',
+    'ls',
+    'stat',
+    'file',
+    'grep',
+    'egrep',
+    'fgrep',
+    'diff',
+    'cmp',
+    'echo',
+    'printf',
+    'pwd',
+  ].map((verb) => [verb, PLAIN] as const),
+  ...[
+    'basename',
+    'dirname',
+    'realpath',
+    'readlink',
+    'test',
+    '[',
+    'md5sum',
+    'sha1sum',
+    'sha256sum',
+    'sha512sum',
+    'du',
+    'jq',
+    'nl',
+    'od',
+    'strings',
+  ].map((verb) => [verb, PLAIN] as const),
   ['sort', { unless: ['-o', '--output'] }],
   ['tree', { unless: ['-o'] }],
   ['find', { unless: ['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'] }],
-  ['git', {
-    subcommands: new Set(['status', 'log', 'diff', 'show', 'blame', 'ls-files', 'ls-tree', 'rev-parse', 'grep', 'cat-file', 'check-ignore', 'shortlog', 'describe']),
-    unless: ['--output', '-o', '--output-directory', '--ext-diff', '--textconv'],
-  }],
+  [
+    'git',
+    {
+      subcommands: new Set([
+        'status',
+        'log',
+        'diff',
+        'show',
+        'blame',
+        'ls-files',
+        'ls-tree',
+        'rev-parse',
+        'grep',
+        'cat-file',
+        'check-ignore',
+        'shortlog',
+        'describe',
+      ]),
+      unless: ['--output', '-o', '--output-directory', '--ext-diff', '--textconv'],
+    },
+  ],
 ]);
 
 function hasOption(argv: readonly string[], from: number, options: readonly string[]): boolean {

@@ -25,7 +25,8 @@ const joined = (patterns: readonly string[] | undefined): string => (patterns ??
 
 /** The typed action to use instead of a terminal git command (RN-418 message). */
 function typedAlternative(what: string): string {
-  if (what.startsWith('git push') || what.startsWith('git remote') || what.startsWith('git -c')) return '; use the typed action git_push';
+  if (what.startsWith('git push') || what.startsWith('git remote') || what.startsWith('git -c'))
+    return '; use the typed action git_push';
   if (what.startsWith('git merge')) return '; use the typed action git_merge';
   if (what.startsWith('gh pr') || what.startsWith('glab mr')) return '; use the typed action pr_open';
   return '';
@@ -82,7 +83,9 @@ export function renderReason(code: ReasonCode, detail: ReasonDetail = {}): strin
     case 'git_config_override': {
       const what = detail.what ?? '-c';
       // `-c`, `--exec-path` are options; `git config alias.p`, `GIT_SSH_COMMAND` are named as found.
-      return what.startsWith('-') ? `git option ${what} changes what git runs; approval required` : `${what} changes what git runs; approval required`;
+      return what.startsWith('-')
+        ? `git option ${what} changes what git runs; approval required`
+        : `${what} changes what git runs; approval required`;
     }
     case 'protected_file_write':
       return `writes the protected file ${detail.path ?? '?'}; approval required`;

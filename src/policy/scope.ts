@@ -76,7 +76,8 @@ function argumentPaths(word: string, info: WordInfo | undefined): PathWord[] {
   };
   const whole = asPath(word, info);
   if (whole !== null) add(whole.text, whole.glob);
-  if (word.length > 2 && word[0] === '-' && word[1] !== '-') add(word.slice(2), glob?.startsWith('-') === true ? glob.slice(2) : glob);
+  if (word.length > 2 && word[0] === '-' && word[1] !== '-')
+    add(word.slice(2), glob?.startsWith('-') === true ? glob.slice(2) : glob);
   const textParts = splitList(word);
   if (textParts.length > 1) {
     const globParts = glob === null ? null : splitList(glob);
@@ -129,7 +130,10 @@ function infoByWord(fragment: Fragment): ReadonlyMap<string, WordInfo> | null {
     const word = fragment.argv[i]!;
     const before = map.get(word);
     // The same text quoted once and unquoted once: keep what makes it more dangerous.
-    map.set(word, before === undefined ? info : { expands: before.expands || info.expands, glob: before.glob ?? info.glob });
+    map.set(
+      word,
+      before === undefined ? info : { expands: before.expands || info.expands, glob: before.glob ?? info.glob },
+    );
   });
   return map ?? NO_INFO;
 }
@@ -148,13 +152,22 @@ interface Walk {
  * One walk over the command for both checks. `asWritten`: no root nor cwd is known (the
  * always-allow check); paths are read from `/` and any permissions.json counts.
  */
-function walk(command: AnalyzedCommand, startCwd: string | null, rootInput: string, asWritten: boolean): Walk & { cdInScope: boolean[] } {
+function walk(
+  command: AnalyzedCommand,
+  startCwd: string | null,
+  rootInput: string,
+  asWritten: boolean,
+): Walk & { cdInScope: boolean[] } {
   const root = asWritten ? '/' : normalizedRoot(rootInput);
   const result: Walk = { outside: null, protectedWrite: null, protectedName: null };
   if (root === null) result.outside = rootInput === '' ? '(no scope root)' : rootInput;
   const spec = rootSpec(root ?? '/');
   const top = DirNode.top(spec);
-  const start: DirNode | null = asWritten ? top : root !== null && startCwd !== null && startCwd.startsWith('/') ? top.cd(startCwd) : null;
+  const start: DirNode | null = asWritten
+    ? top
+    : root !== null && startCwd !== null && startCwd.startsWith('/')
+      ? top.cd(startCwd)
+      : null;
   const startDirs: Dirs = [start];
 
   const visit = (fragment: Fragment, dirs: Dirs, analysed: AnalyzedFragment | null, moved: Dirs | null): void => {
@@ -167,7 +180,8 @@ function walk(command: AnalyzedCommand, startCwd: string | null, rootInput: stri
       if (!asWritten && result.outside === null) judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd);
       // A directory change names a directory, it writes nothing: where it leads is what later
       // fragments are judged in (and a command run inside .git is caught there).
-      if (result.protectedWrite === null) protectedHits(fragment, dir, analysed, readOnly || moved !== null, verbAt, info, targetInfo, asWritten, result);
+      if (result.protectedWrite === null)
+        protectedHits(fragment, dir, analysed, readOnly || moved !== null, verbAt, info, targetInfo, asWritten, result);
     }
   };
   const flow = walkDirs(command, startDirs, visit);
@@ -196,12 +210,17 @@ function judgeScope(
   startCwd: string | null,
 ): void {
   if (dir === null || !dir.insideRoot()) {
-    result.outside = dir?.toString() ?? (startCwd !== null && startCwd.startsWith('/') ? '(unknown working directory)' : startCwd ?? '(unknown working directory)');
+    result.outside =
+      dir?.toString() ??
+      (startCwd !== null && startCwd.startsWith('/')
+        ? '(unknown working directory)'
+        : (startCwd ?? '(unknown working directory)'));
     return;
   }
   if (moved !== null) {
     // A directory change: where it leads is judged (its own target words are not paths it uses).
-    if (moved.some((d) => d === null || !d.insideRoot())) result.outside = `cd ${fragment.argv.slice(1).join(' ')}`.trimEnd();
+    if (moved.some((d) => d === null || !d.insideRoot()))
+      result.outside = `cd ${fragment.argv.slice(1).join(' ')}`.trimEnd();
   } else {
     for (let i = 0; i < fragment.argv.length && result.outside === null; i++) {
       const word = fragment.argv[i]!;
@@ -246,18 +265,29 @@ function protectedHits(
     return false;
   };
   for (const r of fragment.redirects) {
-    if (r.target !== null && WRITE_REDIRECTIONS.has(r.op) && !isFdNumber(r.target) && written(asPath(r.target, targetInfo(r)), false, r.target)) return;
+    if (
+      r.target !== null &&
+      WRITE_REDIRECTIONS.has(r.op) &&
+      !isFdNumber(r.target) &&
+      written(asPath(r.target, targetInfo(r)), false, r.target)
+    )
+      return;
   }
   let argv0Known = false;
   if (analysed !== null) {
     const byWord = infoByWord(fragment);
-    const viewInfo = (word: string): WordInfo | undefined => (byWord === null ? wordInfo(word, undefined, false) : byWord.get(word));
+    const viewInfo = (word: string): WordInfo | undefined =>
+      byWord === null ? wordInfo(word, undefined, false) : byWord.get(word);
     for (const view of analysed.views) {
       const targets = writeTargets(view);
       // `chmod -R a-w .`, `chmod 000 .git`: a recursive change of a folder holding protected paths.
       if (changesRecursively(view)) {
         for (const path of targets.paths) {
-          const c = classifyPath(asPath(path, viewInfo(path)) ?? { text: path, glob: null, expands: false }, dir, asWritten);
+          const c = classifyPath(
+            asPath(path, viewInfo(path)) ?? { text: path, glob: null, expands: false },
+            dir,
+            asWritten,
+          );
           if (c.gitFolder || c.holdsRoot === true) {
             if (c.uncertain) result.protectedName ??= `${path} (could hold a protected path)`;
             else {
@@ -268,7 +298,8 @@ function protectedHits(
         }
       }
       if (view === analysed.fragment.argv || view.length === fragment.argv.length) argv0Known ||= isKnownWriter(view);
-      for (const path of targets.paths) if (written(asPath(path, viewInfo(path)), targets.gitFolderCounts, path)) return;
+      for (const path of targets.paths)
+        if (written(asPath(path, viewInfo(path)), targets.gitFolderCounts, path)) return;
       if (targets.into !== null) {
         const into = targets.into;
         const dirInfo = viewInfo(into.dir);
@@ -323,7 +354,11 @@ function changesRecursively(view: readonly string[]): boolean {
   if (!RECURSIVE_CHANGERS.has(name)) return false;
   if (name !== 'rm') return true; // chmod 000 .git locks git out as surely as -R does
   for (const word of view) {
-    if (word === '--recursive' || (word.startsWith('-') && !word.startsWith('--') && (word.includes('r') || word.includes('R')))) return true;
+    if (
+      word === '--recursive' ||
+      (word.startsWith('-') && !word.startsWith('--') && (word.includes('r') || word.includes('R')))
+    )
+      return true;
   }
   return false;
 }
@@ -353,7 +388,11 @@ export function checkScope(command: AnalyzedCommand, startCwd: string | null, ro
  * or any command that is not read-only naming one of them or a `.git` folder. Case-insensitive.
  * Without a root (`rootInput` ''), paths are judged as written.
  */
-export function findProtectedWrite(command: AnalyzedCommand, startCwd: string | null, rootInput: string): string | null {
+export function findProtectedWrite(
+  command: AnalyzedCommand,
+  startCwd: string | null,
+  rootInput: string,
+): string | null {
   const asWritten = normalizedRoot(rootInput) === null || startCwd === null;
   const found = walk(command, startCwd, rootInput, asWritten);
   return found.protectedWrite ?? found.protectedName;

@@ -34,12 +34,18 @@ export function scriptSideEffect(view: readonly string[]): string | null {
   if (name !== 'sed' && !AWKS.has(name)) return null;
   for (let i = 1; i < view.length; i++) {
     const word = view[i]!;
-    if (word === '-f' || word.startsWith('--file') || (word.startsWith('-f') && !word.startsWith('--')) || (name !== 'sed' && word === '-E')) {
+    if (
+      word === '-f' ||
+      word.startsWith('--file') ||
+      (word.startsWith('-f') && !word.startsWith('--')) ||
+      (name !== 'sed' && word === '-E')
+    ) {
       return `${name} reading its program from a file`;
     }
     if (word.startsWith('-') && name !== 'sed') continue;
     if (word.length > MAX_PROGRAM) return `${name} program too long to read`;
-    if (name === 'sed' ? SED_COMMAND.test(word) || substituteFlags(word) : AWK_EFFECT.test(word)) return `${name} program that writes, reads or runs other files or commands`;
+    if (name === 'sed' ? SED_COMMAND.test(word) || substituteFlags(word) : AWK_EFFECT.test(word))
+      return `${name} program that writes, reads or runs other files or commands`;
   }
   return null;
 }

@@ -43,7 +43,7 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
   comment: 'comment # that hides the rest of the line',
   unbalanced_quotes: 'unbalanced quotes',
   control_character: 'control character',
-  ansi_c_quoting: "ANSI-C or locale quoting $'…' / $\"…\"",
+  ansi_c_quoting: 'ANSI-C or locale quoting $\'…\' / $"…"',
   case_terminator: 'case terminator ;; or ;&',
   non_ascii_verb: 'non-ASCII character in a command name',
   glob_verb: 'glob * ? [ … ] in a command name (the shell picks what runs)',
@@ -51,7 +51,8 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
   tokenizer_error: 'text the tokenizer could not read',
   nesting_too_deep: 'commands nested too deeply (sh -c, eval, substitutions, wrappers)',
   tokenizer_self_test_failed: 'the tokenizer self-test failed (shell-quote does not behave as expected)',
-  script_side_effect: 'a sed or awk program that writes, reads or runs other files or commands (w, r, e, system, |, >, getline, -f)',
+  script_side_effect:
+    'a sed or awk program that writes, reads or runs other files or commands (w, r, e, system, |, >, getline, -f)',
 });
 
 export interface ScanResult {
@@ -85,7 +86,8 @@ function isControl(code: number): boolean {
 }
 
 // Characters JavaScript's \s matches (and so shell-quote splits on) that a shell keeps in a word.
-const UNICODE_SPACES = '\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0085';
+const UNICODE_SPACES =
+  '\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0085';
 
 function isDigit(c: string): boolean {
   return c >= '0' && c <= '9';

@@ -122,8 +122,11 @@ const REDIRECTIONS = new Set(['>', '>>', '<', '>|', '&>', '&>>', '>&', '<&', '<>
 // (quotes, backslashes, $, parentheses...) goes to shell-quote. Most agent commands take this
 // path, and shell-quote is most of decide()'s cost. A property test compares both readings.
 const PLAIN = new Uint8Array(128);
-for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,*?' + FD_MARK + EXPAND_MARK + GLOB_MARK) PLAIN[c.charCodeAt(0)] = 1;
-
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,*?' +
+  FD_MARK +
+  EXPAND_MARK +
+  GLOB_MARK)
+  PLAIN[c.charCodeAt(0)] = 1;
 
 /** shell-quote's reading of a simple line, or null when the line needs shell-quote. One scan. */
 export function simpleEntries(line: string): Entry[] | null {
@@ -188,7 +191,8 @@ export function renderWord(word: string): string {
   if (word === '{}') return word; // find's placeholder: no shell expands it
   for (let i = 0; i < word.length; i++) {
     const c = word[i]!;
-    const plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || '_./:=@%+,-'.includes(c);
+    const plain =
+      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || '_./:=@%+,-'.includes(c);
     if (!plain) return word.length <= QUOTE_LIMIT ? quote([word]) : singleQuoted(word);
   }
   return word;
@@ -227,7 +231,13 @@ function buildFragment(items: Item[], sep: string): Fragment {
 
 /** A fragment of plain words (no redirections): what `find -exec` runs. */
 export function fragmentOfWords(words: readonly string[]): Fragment {
-  return { items: words.map((word) => ({ word })), argv: [...words], redirects: [], text: words.map(renderWord).join(' '), sep: '\n' };
+  return {
+    items: words.map((word) => ({ word })),
+    argv: [...words],
+    redirects: [],
+    text: words.map(renderWord).join(' '),
+    sep: '\n',
+  };
 }
 
 /** Whether a word has glob characters the shell would expand: `*`, `?`, or `[` … `]`. One scan. */
@@ -330,7 +340,9 @@ export function tokenizerSelfTest(): { ok: true } | { ok: false; failures: strin
       const result = tokenize(c.command);
       const argvs = result.fragments.map((f) => f.argv);
       if (!sameArgvs(argvs, c.argvs) || result.findings.length > 0) {
-        failures.push(`${JSON.stringify(c.command)} gave ${JSON.stringify(argvs)}, expected ${JSON.stringify(c.argvs)}`);
+        failures.push(
+          `${JSON.stringify(c.command)} gave ${JSON.stringify(argvs)}, expected ${JSON.stringify(c.argvs)}`,
+        );
       }
     } catch (error) {
       failures.push(`${JSON.stringify(c.command)} threw ${String(error)}`);

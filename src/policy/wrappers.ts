@@ -31,7 +31,10 @@ interface WrapperSpec {
 }
 
 const SHELL: WrapperSpec = {
-  options: optionTable('-o +o -O +O --rcfile --init-file', '-e -x -u -v -n -f -h -i -l -r -s -a -b -m -p -t -E -T -P -B -H -k --login --norc --noprofile --posix --restricted --verbose --noediting'),
+  options: optionTable(
+    '-o +o -O +O --rcfile --init-file',
+    '-e -x -u -v -n -f -h -i -l -r -s -a -b -m -p -t -E -T -P -B -H -k --login --norc --noprofile --posix --restricted --verbose --noediting',
+  ),
   commandOptions: new Set(['-c']),
   commandOptionEnds: true,
   rest: 'none',
@@ -39,15 +42,42 @@ const SHELL: WrapperSpec = {
 
 const words = (s: string): ReadonlySet<string> => new Set(s.split(' '));
 const NO_OPTIONS = optionTable('', '');
-const NPM_EXEC = optionTable('-p --package -w --workspace --prefix --registry --userconfig --cache --loglevel --call', '-y --yes --no -q --quiet -s --silent --ws --workspaces --include-workspace-root -g --global --no-install --ignore-existing');
-const PNPM_EXEC = optionTable('--package -C --dir --filter -F --reporter --loglevel --workspace-concurrency', '-c --shell-mode -r --recursive --parallel --no-bail --bail --report-summary --resume-from -s --silent --allow-build');
+const NPM_EXEC = optionTable(
+  '-p --package -w --workspace --prefix --registry --userconfig --cache --loglevel --call',
+  '-y --yes --no -q --quiet -s --silent --ws --workspaces --include-workspace-root -g --global --no-install --ignore-existing',
+);
+const PNPM_EXEC = optionTable(
+  '--package -C --dir --filter -F --reporter --loglevel --workspace-concurrency',
+  '-c --shell-mode -r --recursive --parallel --no-bail --bail --report-summary --resume-from -s --silent --allow-build',
+);
 const PACKAGE_RUNNER = (options: OptionTable, extra: Partial<WrapperSpec> = {}): WrapperSpec => ({ options, ...extra });
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
-  ['sudo', { options: optionTable('-u -g -C -D -h -p -r -t -U -T --user --group --close-from --chdir --host --prompt --role --type --other-user --command-timeout', '-A -b -E -e -H -i -K -k -l -n -P -S -s -V -v -B -N --preserve-env --login --shell --non-interactive --background --askpass --stdin --set-home --reset-timestamp --remove-timestamp --preserve-groups') }],
+  [
+    'sudo',
+    {
+      options: optionTable(
+        '-u -g -C -D -h -p -r -t -U -T --user --group --close-from --chdir --host --prompt --role --type --other-user --command-timeout',
+        '-A -b -E -e -H -i -K -k -l -n -P -S -s -V -v -B -N --preserve-env --login --shell --non-interactive --background --askpass --stdin --set-home --reset-timestamp --remove-timestamp --preserve-groups',
+      ),
+    },
+  ],
   ['doas', { options: optionTable('-u -C', '-n -s -L') }],
-  ['env', { options: optionTable('-u -C --unset --chdir', '-i -0 -v --ignore-environment --null --debug'), assignments: true, commandOptions: new Set(['-S', '--split-string']) }],
-  ['timeout', { options: optionTable('-s -k --signal --kill-after', '-v --preserve-status --foreground --verbose'), positionals: 1 }],
+  [
+    'env',
+    {
+      options: optionTable('-u -C --unset --chdir', '-i -0 -v --ignore-environment --null --debug'),
+      assignments: true,
+      commandOptions: new Set(['-S', '--split-string']),
+    },
+  ],
+  [
+    'timeout',
+    {
+      options: optionTable('-s -k --signal --kill-after', '-v --preserve-status --foreground --verbose'),
+      positionals: 1,
+    },
+  ],
   ['nice', { options: optionTable('-n --adjustment', '') }],
   ['nohup', { options: optionTable('', '') }],
   ['setsid', { options: optionTable('', '-c -f -w --ctty --fork --wait') }],
@@ -55,7 +85,15 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['builtin', { options: optionTable('', '') }],
   ['exec', { options: optionTable('-a', '-c -l') }],
   ['time', { options: optionTable('-o -f --output --format', '-p -a -v -q --append --verbose --portability --quiet') }],
-  ['xargs', { options: optionTable('-a -d -E -I -L -n -P -s --arg-file --delimiter --eof --replace --max-lines --max-args --max-procs --max-chars --process-slot-var', '-0 -r -t -p -x -e -i -l -o --null --no-run-if-empty --verbose --interactive --exit --open-tty') }],
+  [
+    'xargs',
+    {
+      options: optionTable(
+        '-a -d -E -I -L -n -P -s --arg-file --delimiter --eof --replace --max-lines --max-args --max-procs --max-chars --process-slot-var',
+        '-0 -r -t -p -x -e -i -l -o --null --no-run-if-empty --verbose --interactive --exit --open-tty',
+      ),
+    },
+  ],
   // Runners of other commands (deny, external effects and privileged commands look through them).
   ['npx', PACKAGE_RUNNER(NPM_EXEC, { commandOptions: words('-c --call') })],
   ['pnpx', PACKAGE_RUNNER(PNPM_EXEC, { shellModeFlags: words('-c --shell-mode') })],
@@ -68,18 +106,85 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['yarn dlx', PACKAGE_RUNNER(optionTable('-p --package', '-q --quiet'), { from: 2 })],
   ['bun x', PACKAGE_RUNNER(optionTable('-p --package', '--bun --silent --verbose'), { from: 2 })],
   ['eval', { options: NO_OPTIONS, rest: 'shell' }],
-  ['watch', { options: optionTable('-n --interval -q --equexit', '-d --differences -t --no-title -b --beep -e --errexit -g --chgexit -c --color -C --no-color -x --exec -p --precise -w --no-wrap -r --no-rerun'), rest: 'shell' }],
-  ['script', { options: optionTable('-c --command -E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format -o --output-limit', '-a --append -e --return -f --flush -q --quiet -t --timing'), commandOptions: words('-c --command'), commandOptionsAnywhere: true, rest: 'none' }],
-  ['su', { options: optionTable('-c --command --session-command -s --shell -g --group -G --supp-group -w --whitelist-environment', '- -l --login -m -p --preserve-environment -P --pty -f --fast'), commandOptions: words('-c --command --session-command'), commandOptionsAnywhere: true, rest: 'none' }],
-  ['flock', { options: optionTable('-w --wait --timeout -E --conflict-exit-code -c --command', '-s --shared -x -e --exclusive -u --unlock -n --nb --nonblock -o --close -F --no-fork --verbose'), commandOptions: words('-c --command'), commandOptionsAnywhere: true, positionals: 1 }],
+  [
+    'watch',
+    {
+      options: optionTable(
+        '-n --interval -q --equexit',
+        '-d --differences -t --no-title -b --beep -e --errexit -g --chgexit -c --color -C --no-color -x --exec -p --precise -w --no-wrap -r --no-rerun',
+      ),
+      rest: 'shell',
+    },
+  ],
+  [
+    'script',
+    {
+      options: optionTable(
+        '-c --command -E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format -o --output-limit',
+        '-a --append -e --return -f --flush -q --quiet -t --timing',
+      ),
+      commandOptions: words('-c --command'),
+      commandOptionsAnywhere: true,
+      rest: 'none',
+    },
+  ],
+  [
+    'su',
+    {
+      options: optionTable(
+        '-c --command --session-command -s --shell -g --group -G --supp-group -w --whitelist-environment',
+        '- -l --login -m -p --preserve-environment -P --pty -f --fast',
+      ),
+      commandOptions: words('-c --command --session-command'),
+      commandOptionsAnywhere: true,
+      rest: 'none',
+    },
+  ],
+  [
+    'flock',
+    {
+      options: optionTable(
+        '-w --wait --timeout -E --conflict-exit-code -c --command',
+        '-s --shared -x -e --exclusive -u --unlock -n --nb --nonblock -o --close -F --no-fork --verbose',
+      ),
+      commandOptions: words('-c --command'),
+      commandOptionsAnywhere: true,
+      positionals: 1,
+    },
+  ],
   ['rsync', { options: NO_OPTIONS, commandOptions: words('-e --rsh'), commandOptionsAnywhere: true, rest: 'none' }],
   ['busybox', { options: optionTable('', '--list --list-full --help') }],
   ['stdbuf', { options: optionTable('-i -o -e --input --output --error', '') }],
   ['ionice', { options: optionTable('-c -n -p -P -u --class --classdata --pid --pgid --uid', '-t --ignore') }],
-  ['chrt', { options: optionTable('-T -P -D --sched-runtime --sched-period --sched-deadline', '-a -m -p -v -b -d -f -i -o -r -e -R --all-tasks --max --pid --verbose --batch --deadline --fifo --idle --other --rr --ext --reset-on-fork'), positionals: 1 }],
+  [
+    'chrt',
+    {
+      options: optionTable(
+        '-T -P -D --sched-runtime --sched-period --sched-deadline',
+        '-a -m -p -v -b -d -f -i -o -r -e -R --all-tasks --max --pid --verbose --batch --deadline --fifo --idle --other --rr --ext --reset-on-fork',
+      ),
+      positionals: 1,
+    },
+  ],
   ['taskset', { options: optionTable('', '-a -p -c --all-tasks --pid --cpu-list'), positionals: 1 }],
-  ['unshare', { options: optionTable('-S -G -R -w --setuid --setgid --root --wd --propagation --setgroups', '-m -u -i -n -p -U -C -T -f -r -c --mount --uts --ipc --net --pid --user --cgroup --time --fork --map-root-user --map-current-user --kill-child --mount-proc --keep-caps') }],
-  ['nsenter', { options: optionTable('-t --target -S --setuid -G --setgid', '-a --all -m -u -i -n -p -U -C -T -r -w -F --no-fork --preserve-credentials -Z --follow-context --mount --uts --ipc --net --pid --user --cgroup --time --root --wd') }],
+  [
+    'unshare',
+    {
+      options: optionTable(
+        '-S -G -R -w --setuid --setgid --root --wd --propagation --setgroups',
+        '-m -u -i -n -p -U -C -T -f -r -c --mount --uts --ipc --net --pid --user --cgroup --time --fork --map-root-user --map-current-user --kill-child --mount-proc --keep-caps',
+      ),
+    },
+  ],
+  [
+    'nsenter',
+    {
+      options: optionTable(
+        '-t --target -S --setuid -G --setgid',
+        '-a --all -m -u -i -n -p -U -C -T -r -w -F --no-fork --preserve-credentials -Z --follow-context --mount --uts --ipc --net --pid --user --cgroup --time --root --wd',
+      ),
+    },
+  ],
   ['chroot', { options: optionTable('', '--skip-chdir'), positionals: 1 }],
   ['sh', SHELL],
   ['bash', SHELL],
@@ -135,13 +240,26 @@ function mayWrap(argv: readonly string[]): boolean {
   const verb = argv[0];
   if (verb === undefined) return false;
   if (verb.includes('/') || verb.includes('=')) return true;
-  return WRAPPERS.has(verb) || verb === 'find' || verb === 'ssh' || ((verb === 'npm' || verb === 'pnpm' || verb === 'yarn' || verb === 'bun') && argv[1] !== undefined && WRAPPERS.has(`${verb} ${argv[1]}`));
+  return (
+    WRAPPERS.has(verb) ||
+    verb === 'find' ||
+    verb === 'ssh' ||
+    ((verb === 'npm' || verb === 'pnpm' || verb === 'yarn' || verb === 'bun') &&
+      argv[1] !== undefined &&
+      WRAPPERS.has(`${verb} ${argv[1]}`))
+  );
 }
 
 /** Every reading of `argv` through the wrappers; linear in argv per view, at most MAX_VIEWS views. */
 export function unwrap(argv: readonly string[]): Unwrapped {
   // Most fragments are a plain command: one reading, nothing to allocate but the view itself.
-  if (!mayWrap(argv)) return { views: argv.length === 0 ? [] : [argv as string[]], commandStrings: NOTHING, execs: NOTHING, truncated: false };
+  if (!mayWrap(argv))
+    return {
+      views: argv.length === 0 ? [] : [argv as string[]],
+      commandStrings: NOTHING,
+      execs: NOTHING,
+      truncated: false,
+    };
   const views: string[][] = [];
   const seen = new Set<string>();
   const commandStrings: string[] = [];
@@ -218,7 +336,10 @@ function findExecs(view: readonly string[]): string[][] {
   return found;
 }
 
-const SSH_OPTIONS = optionTable('-b -B -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w', '-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V -v -X -x -Y -y');
+const SSH_OPTIONS = optionTable(
+  '-b -B -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w',
+  '-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V -v -X -x -Y -y',
+);
 /** `-o` keys whose value is a command ssh runs on this machine. */
 const SSH_LOCAL_COMMANDS = new Set(['proxycommand', 'localcommand', 'knownhostscommand']);
 
@@ -236,7 +357,8 @@ function sshReadings(view: readonly string[], commandStrings: string[]): void {
     const option = word.startsWith('-o') ? (word.length > 2 ? word.slice(2) : view[i + 1]) : undefined;
     if (option !== undefined) {
       const cut = firstOf(option, '= ');
-      if (cut > 0 && SSH_LOCAL_COMMANDS.has(option.slice(0, cut).toLowerCase())) commandStrings.push(option.slice(cut + 1));
+      if (cut > 0 && SSH_LOCAL_COMMANDS.has(option.slice(0, cut).toLowerCase()))
+        commandStrings.push(option.slice(cut + 1));
     }
     const step = stepOption(view, i, SSH_OPTIONS);
     if (step.kind === 'skip') i = step.next;
@@ -336,7 +458,15 @@ function commandOptionValue(word: string, options: ReadonlySet<string>): string 
     if (option.startsWith('--') && word.startsWith(option + '=')) return word.slice(option.length + 1);
   }
   // A short cluster containing c: `bash -lc 'cmd'`, `sh -ec 'cmd'`.
-  if (options.has('-c') && word.length > 2 && word[0] === '-' && word[1] !== '-' && onlyLetters(word.slice(1)) && word.includes('c')) return '';
+  if (
+    options.has('-c') &&
+    word.length > 2 &&
+    word[0] === '-' &&
+    word[1] !== '-' &&
+    onlyLetters(word.slice(1)) &&
+    word.includes('c')
+  )
+    return '';
   if (options.has('-S') && word.startsWith('-S') && word.length > 2) return word.slice(2);
   return undefined;
 }

@@ -20,7 +20,20 @@ export interface WriteTargets {
 const NONE: WriteTargets = { paths: [], into: null, gitFolderCounts: false };
 
 /** Every operand (all non-option words) is a target. */
-const ALL_OPERANDS = new Set(['tee', 'mv', 'ln', 'truncate', 'chmod', 'chown', 'chgrp', 'touch', 'rm', 'rmdir', 'unlink', 'shred']);
+const ALL_OPERANDS = new Set([
+  'tee',
+  'mv',
+  'ln',
+  'truncate',
+  'chmod',
+  'chown',
+  'chgrp',
+  'touch',
+  'rm',
+  'rmdir',
+  'unlink',
+  'shred',
+]);
 /** Only the destination (last operand or `-t DIR`) is written; sources are read. */
 const COPIERS = new Set(['cp', 'install', 'rsync']);
 /** Copy-like commands whose sources arrive in a destination folder under their own name. */
@@ -73,10 +86,21 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
     return { paths, into: null, gitFolderCounts: false };
   }
   if (name === 'dd') {
-    return { paths: argv.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)), into: null, gitFolderCounts: false };
+    return {
+      paths: argv.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)),
+      into: null,
+      gitFolderCounts: false,
+    };
   }
-  if ((name === 'sed' && editsInPlace(argv, 'efl')) || (name === 'perl' && editsInPlace(argv, 'eEMmIdDxlC0123456789'))) {
-    return { paths: [...operands(argv).words, ...(name === 'sed' ? sedWriteFiles(argv) : [])], into: null, gitFolderCounts: false };
+  if (
+    (name === 'sed' && editsInPlace(argv, 'efl')) ||
+    (name === 'perl' && editsInPlace(argv, 'eEMmIdDxlC0123456789'))
+  ) {
+    return {
+      paths: [...operands(argv).words, ...(name === 'sed' ? sedWriteFiles(argv) : [])],
+      into: null,
+      gitFolderCounts: false,
+    };
   }
   if (name === 'sed') {
     const files = sedWriteFiles(argv);
@@ -110,7 +134,9 @@ export function isKnownWriter(argv: readonly string[]): boolean {
   if (verb === undefined) return false;
   const name = basename(verb);
   // rsync is not: its options write files of their own (--log-file, --backup-dir, --write-batch).
-  return name === 'dd' || name === 'sed' || name === 'perl' || ALL_OPERANDS.has(name) || name === 'cp' || name === 'install';
+  return (
+    name === 'dd' || name === 'sed' || name === 'perl' || ALL_OPERANDS.has(name) || name === 'cp' || name === 'install'
+  );
 }
 
 const SED_FLAGS = 'gpiImMe0123456789';
@@ -129,7 +155,8 @@ function sedWriteFiles(argv: readonly string[]): string[] {
       let b = k - 1;
       while (b >= 0 && SED_FLAGS.includes(word[b]!)) b--;
       const before = b < 0 ? '' : word[b]!;
-      if (!(before === '' || before === ';' || before === '\n' || before === '}' || before === '/' || before === ' ')) continue;
+      if (!(before === '' || before === ';' || before === '\n' || before === '}' || before === '/' || before === ' '))
+        continue;
       const end = word.indexOf('\n', k);
       const file = word.slice(k + 2, end < 0 ? word.length : end).trim();
       if (file !== '') files.push(file);

@@ -44,7 +44,9 @@ async function build(options: BrokerLoaderOptions): Promise<BrokerResult<Contain
       // (no .git or permissions.json is created there). It runs as the runner's own user, so it
       // can write --root (container_start's write probe) and what it writes stays the user's.
       protectProjectFiles: false,
-      ...(typeof process.getuid === 'function' ? { user: `${process.getuid()}:${process.getgid?.() ?? process.getuid()}` } : {}),
+      ...(typeof process.getuid === 'function'
+        ? { user: `${process.getuid()}:${process.getgid?.() ?? process.getuid()}` }
+        : {}),
       logger: options.logger.child({ component: 'broker' }),
     });
     return { ok: true, value: broker };

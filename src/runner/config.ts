@@ -105,30 +105,42 @@ export function parseRunnerArgs(argv: string[], env: NodeJS.ProcessEnv): RunnerC
     throw new UsageError((error as Error).message);
   }
   if (values.help === true) return 'help';
-  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const text = (name: string): string | undefined =>
+    typeof values[name] === 'string' ? (values[name] as string) : undefined;
 
   const url = required(text('url'), '--url');
-  if (!/^wss?:\/\/[^/]/.test(url)) throw new UsageError(`--url must be a ws:// or wss:// URL such as ws://127.0.0.1:4000/socket, got "${url}"`);
+  if (!/^wss?:\/\/[^/]/.test(url))
+    throw new UsageError(`--url must be a ws:// or wss:// URL such as ws://127.0.0.1:4000/socket, got "${url}"`);
   const token = text('token') ?? env.BRABO_RUNNER_TOKEN;
-  if (token === undefined || token.length === 0) throw new UsageError('a token is required: pass --token TOKEN or set BRABO_RUNNER_TOKEN (create one with POST /api/projects/:id/runner-tokens)');
-  if (/\s/.test(token)) throw new UsageError('the token contains whitespace; copy it again without spaces or line breaks');
+  if (token === undefined || token.length === 0)
+    throw new UsageError(
+      'a token is required: pass --token TOKEN or set BRABO_RUNNER_TOKEN (create one with POST /api/projects/:id/runner-tokens)',
+    );
+  if (/\s/.test(token))
+    throw new UsageError('the token contains whitespace; copy it again without spaces or line breaks');
   const projectId = required(text('project'), '--project');
-  if (!/^[^\s]{1,100}$/.test(projectId)) throw new UsageError(`--project must be 1 to 100 characters without whitespace, got "${projectId}"`);
+  if (!/^[^\s]{1,100}$/.test(projectId))
+    throw new UsageError(`--project must be 1 to 100 characters without whitespace, got "${projectId}"`);
 
   const root = resolveRoot(required(text('root'), '--root'));
   const journalFile = path.resolve(text('journal') ?? defaultJournalFile(projectId, env));
   if (isInside(root, journalFile) || isInside(root, realParentOf(journalFile))) {
-    throw new UsageError(`the journal ${journalFile} is inside --root; commands run there could rewrite it. Pass --journal with a path outside ${root}`);
+    throw new UsageError(
+      `the journal ${journalFile} is inside --root; commands run there could rewrite it. Pass --journal with a path outside ${root}`,
+    );
   }
 
   const logFile = text('log-file') === undefined ? null : path.resolve(text('log-file') as string);
   const levelText = text('log-level') ?? (logFile === null ? 'warn' : 'info');
-  if (!(LOG_LEVELS as readonly string[]).includes(levelText)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${levelText}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(levelText))
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${levelText}"`);
 
   const sandbox = text('sandbox') ?? 'auto';
-  if (!(SANDBOX_MODES as readonly string[]).includes(sandbox)) throw new UsageError(`--sandbox must be one of ${SANDBOX_MODES.join(', ')}, got "${sandbox}"`);
+  if (!(SANDBOX_MODES as readonly string[]).includes(sandbox))
+    throw new UsageError(`--sandbox must be one of ${SANDBOX_MODES.join(', ')}, got "${sandbox}"`);
   const network = text('sandbox-network') ?? 'on';
-  if (network !== 'on' && network !== 'off') throw new UsageError(`--sandbox-network must be on or off, got "${network}"`);
+  if (network !== 'on' && network !== 'off')
+    throw new UsageError(`--sandbox-network must be on or off, got "${network}"`);
 
   return {
     url: url.replace(/\/+$/, ''),
@@ -158,7 +170,8 @@ function required(value: string | undefined, flag: string): string {
 function integer(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
   return parsed;
 }
 
@@ -171,7 +184,8 @@ function resolveRoot(given: string): string {
     throw new UsageError(`--root ${absolute} does not exist; create the project folder first`);
   }
   if (!statSync(real).isDirectory()) throw new UsageError(`--root ${real} is not a directory`);
-  if (real === path.parse(real).root) throw new UsageError('--root cannot be the file system root; give the project folder');
+  if (real === path.parse(real).root)
+    throw new UsageError('--root cannot be the file system root; give the project folder');
   return real;
 }
 

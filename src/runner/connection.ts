@@ -42,7 +42,11 @@ export interface RunnerConnectionOptions {
   probeAfterErrors: number;
 }
 
-const FATAL_JOIN_CODES: ReadonlySet<string> = new Set([JOIN_ERRORS.protocolVersionMismatch, JOIN_ERRORS.forbiddenTopic, JOIN_ERRORS.invalidPayload]);
+const FATAL_JOIN_CODES: ReadonlySet<string> = new Set([
+  JOIN_ERRORS.protocolVersionMismatch,
+  JOIN_ERRORS.forbiddenTopic,
+  JOIN_ERRORS.invalidPayload,
+]);
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so runners do not stampede. */
 export function jitteredBackoff({ baseMs, maxMs }: BackoffOptions): (tries: number) => number {
@@ -102,9 +106,13 @@ export class RunnerConnection implements PushChannel {
   async run(): Promise<StopReason> {
     const first = await probeUpgrade(this.#socket.endPointURL(), HANDSHAKE_TIMEOUT_MS);
     if (first.kind === 'refused' && first.status === 403) return { kind: 'token_refused', status: 403 };
-    if (first.kind === 'refused' && isPermanentUpgradeStatus(first.status)) return { kind: 'bad_url', status: first.status };
+    if (first.kind === 'refused' && isPermanentUpgradeStatus(first.status))
+      return { kind: 'bad_url', status: first.status };
     if (first.kind === 'refused') {
-      this.#options.observer.warning('upgrade_refused', `the server answered the WebSocket upgrade with HTTP ${first.status}; check --url (it should end in /socket); retrying`);
+      this.#options.observer.warning(
+        'upgrade_refused',
+        `the server answered the WebSocket upgrade with HTTP ${first.status}; check --url (it should end in /socket); retrying`,
+      );
     }
     this.#options.observer.connecting(this.displayUrl);
     this.#socket.connect();
@@ -150,7 +158,8 @@ export class RunnerConnection implements PushChannel {
     this.#socket.onClose((event) => {
       if (this.#ended) return; // our own disconnect: "stopped" is the last word, not "reconnecting"
       const code = closeCode(event);
-      if (this.#connected) observer.disconnected(`connection closed${code === null ? '' : ` (${code})`}; reconnecting with backoff`);
+      if (this.#connected)
+        observer.disconnected(`connection closed${code === null ? '' : ` (${code})`}; reconnecting with backoff`);
       this.#connected = false;
       // 1008 is how the gateway drops a socket whose token was revoked: check now, not after retries.
       if (code === POLICY_VIOLATION) void this.#probeAgain();
@@ -160,7 +169,10 @@ export class RunnerConnection implements PushChannel {
       this.#consecutiveErrors += 1;
       if (!this.#connected && !this.#reportedUnreachable) {
         this.#reportedUnreachable = true;
-        observer.warning('server_unreachable', `cannot connect to ${this.displayUrl} (${describe(error)}); retrying with backoff`);
+        observer.warning(
+          'server_unreachable',
+          `cannot connect to ${this.displayUrl} (${describe(error)}); retrying with backoff`,
+        );
       }
       if (this.#consecutiveErrors % this.#options.probeAfterErrors === 0) void this.#probeAgain();
     });
@@ -220,6 +232,7 @@ function closeCode(event: unknown): number | null {
 
 function describe(value: unknown): string {
   if (value instanceof Error) return value.message;
-  if (typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string') return value.message;
+  if (typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string')
+    return value.message;
   return typeof value === 'string' ? value : '';
 }

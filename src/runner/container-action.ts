@@ -1,7 +1,13 @@
 // Executes container_start|stop|remove on the user's own Docker through the ContainerBrokerPort.
 // The runner's root is the project folder mounted at /work.
 import type { Execute, Result } from '../../runner-protocol/index.ts';
-import type { BrokerFailure, BrokerResult, ContainerBrokerPort, ContainerInfo, ContainerResources } from '../../broker/port.ts';
+import type {
+  BrokerFailure,
+  BrokerResult,
+  ContainerBrokerPort,
+  ContainerInfo,
+  ContainerResources,
+} from '../../broker/port.ts';
 
 /** Used for any resource the action leaves out. */
 export const DEFAULT_CONTAINER_RESOURCES: ContainerResources = { cpus: 2, memoryMb: 2048, pids: 512 };
@@ -17,7 +23,12 @@ type ContainerExecute = Execute & { action: { type: 'container_start' | 'contain
 
 export async function executeContainer(execute: ContainerExecute, context: ContainerContext): Promise<Result> {
   const { dispatchId, attempt, action } = execute;
-  const failed = (failure: BrokerFailure): Result => ({ dispatchId, attempt, status: 'failed', reason: { code: failure.code, message: failure.message } });
+  const failed = (failure: BrokerFailure): Result => ({
+    dispatchId,
+    attempt,
+    status: 'failed',
+    reason: { code: failure.code, message: failure.message },
+  });
 
   const broker = await context.broker();
   if (!broker.ok) return failed(broker.failure);
@@ -38,10 +49,19 @@ export async function executeContainer(execute: ContainerExecute, context: Conta
     }
   } catch (error) {
     // The port promises never to throw; if an adapter does anyway, it is still a named failure.
-    return failed({ code: 'broker_error', message: `the Docker broker failed unexpectedly: ${(error as Error).message}` });
+    return failed({
+      code: 'broker_error',
+      message: `the Docker broker failed unexpectedly: ${(error as Error).message}`,
+    });
   }
   if (!outcome.ok) return failed(outcome.failure);
   const info = outcome.value;
   const id = info.containerId === null ? '' : ` ${info.containerId.slice(0, 12)}`;
-  return { dispatchId, attempt, status: 'executed', exitCode: 0, stdout: `container${id} for project ${info.projectId}: ${info.state}\n` };
+  return {
+    dispatchId,
+    attempt,
+    status: 'executed',
+    exitCode: 0,
+    stdout: `container${id} for project ${info.projectId}: ${info.state}\n`,
+  };
 }

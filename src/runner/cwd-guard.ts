@@ -50,18 +50,35 @@ export function checkCwd(root: string, cwd: string): CwdVerdict {
   try {
     realRoot = realpathSync.native(root);
   } catch (error) {
-    return { ok: false, status: 'failed', code: RUNNER_FAILURES.rootMissing, message: `the runner's root "${root}" cannot be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'}); restart the runner with an existing --root` };
+    return {
+      ok: false,
+      status: 'failed',
+      code: RUNNER_FAILURES.rootMissing,
+      message: `the runner's root "${root}" cannot be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'}); restart the runner with an existing --root`,
+    };
   }
   try {
     realCwd = realpathSync.native(cwd);
   } catch (error) {
-    return { ok: false, status: 'failed', code: RUNNER_FAILURES.cwdMissing, message: `the cwd "${cwd}" does not exist on the runner's machine (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+    return {
+      ok: false,
+      status: 'failed',
+      code: RUNNER_FAILURES.cwdMissing,
+      message: `the cwd "${cwd}" does not exist on the runner's machine (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    };
   }
   if (!isInside(realRoot, realCwd)) {
-    return outside(`the cwd "${cwd}" resolves to "${realCwd}", outside the runner's root "${realRoot}" (a symlink leads out); commands only run inside --root`);
+    return outside(
+      `the cwd "${cwd}" resolves to "${realCwd}", outside the runner's root "${realRoot}" (a symlink leads out); commands only run inside --root`,
+    );
   }
   if (!isDirectory(realCwd)) {
-    return { ok: false, status: 'failed', code: RUNNER_FAILURES.cwdMissing, message: `the cwd "${cwd}" is not a directory` };
+    return {
+      ok: false,
+      status: 'failed',
+      code: RUNNER_FAILURES.cwdMissing,
+      message: `the cwd "${cwd}" is not a directory`,
+    };
   }
   return { ok: true, realCwd, realRoot };
 }

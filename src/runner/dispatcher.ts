@@ -3,7 +3,13 @@
 // spawn (fsynced right after it), runs it, journals the final result durably and only then hands it
 // to the outbox. Runs an earlier process started and never finished are settled as
 // runner_interrupted, never run again. Never throws: every path ends in a Result or a log.
-import { ContainerAction, Execute, RUNNER_FAILURES, RUNNER_REFUSALS, TerminalAction } from '../../runner-protocol/index.ts';
+import {
+  ContainerAction,
+  Execute,
+  RUNNER_FAILURES,
+  RUNNER_REFUSALS,
+  TerminalAction,
+} from '../../runner-protocol/index.ts';
 import type { ExecuteAck, Output, Result } from '../../runner-protocol/index.ts';
 import { executeContainer } from './container-action.ts';
 import type { ContainerContext } from './container-action.ts';
@@ -44,7 +50,10 @@ function killAfterSpawn(env: NodeJS.ProcessEnv = process.env): (() => void) | nu
   };
 }
 
-const KNOWN_ACTIONS: ReadonlySet<string> = new Set([TerminalAction.shape.type.value, ...ContainerAction.shape.type.options]);
+const KNOWN_ACTIONS: ReadonlySet<string> = new Set([
+  TerminalAction.shape.type.value,
+  ...ContainerAction.shape.type.options,
+]);
 
 export class Dispatcher {
   readonly #options: DispatcherOptions;
@@ -61,7 +70,10 @@ export class Dispatcher {
   /** Entry point for the raw `execute` payload. Resolves when the dispatch is answered. */
   handle(payload: unknown): Promise<void> {
     const task = this.#handle(payload).catch((error: unknown) => {
-      this.#options.observer.warning('dispatch_crashed', `unexpected error while handling an execute: ${(error as Error).stack ?? String(error)}`);
+      this.#options.observer.warning(
+        'dispatch_crashed',
+        `unexpected error while handling an execute: ${(error as Error).stack ?? String(error)}`,
+      );
     });
     this.#running.add(task);
     void task.finally(() => this.#running.delete(task));
@@ -82,9 +94,15 @@ export class Dispatcher {
       try {
         await journal.recordResult(result);
       } catch (error) {
-        observer.warning('journal_write_failed', `the interrupted run ${run.dispatchId} could not be journaled as failed (${(error as Error).message}); it is still answered as failed while this runner runs`);
+        observer.warning(
+          'journal_write_failed',
+          `the interrupted run ${run.dispatchId} could not be journaled as failed (${(error as Error).message}); it is still answered as failed while this runner runs`,
+        );
       }
-      observer.warning(RUNNER_FAILURES.runnerInterrupted, `${run.dispatchId} (attempt ${run.attempt}, started at ${run.startedAt}) was running when the runner stopped; it is reported as failed and will not run again`);
+      observer.warning(
+        RUNNER_FAILURES.runnerInterrupted,
+        `${run.dispatchId} (attempt ${run.attempt}, started at ${run.startedAt}) was running when the runner stopped; it is reported as failed and will not run again`,
+      );
       this.#options.deliver(result);
       results.push(result);
     }
@@ -131,7 +149,10 @@ export class Dispatcher {
         dispatchId,
         attempt,
         status: 'refused',
-        reason: { code: RUNNER_REFUSALS.busy, message: `the runner is already running ${this.#inFlight.size} commands (its --max-concurrent); retry later` },
+        reason: {
+          code: RUNNER_REFUSALS.busy,
+          message: `the runner is already running ${this.#inFlight.size} commands (its --max-concurrent); retry later`,
+        },
       };
       observer.dispatchFinished(busy, 0);
       this.#options.deliver(busy); // not journaled: a later re-delivery may run it
@@ -165,7 +186,10 @@ export class Dispatcher {
       reportStarted();
       if (journalStart !== 'recorded') return;
       journal.syncStarted().catch((error: unknown) => {
-        observer.warning('journal_write_failed', `the start of ${dispatchId} could not be fsynced to the journal ${journal.file} (${(error as Error).message}); after a machine crash it might run again`);
+        observer.warning(
+          'journal_write_failed',
+          `the start of ${dispatchId} could not be fsynced to the journal ${journal.file} (${(error as Error).message}); after a machine crash it might run again`,
+        );
       });
     };
     const started = performance.now();
@@ -176,14 +200,30 @@ export class Dispatcher {
       const message = (error as Error).message;
       result =
         journalStart === 'failed'
-          ? { dispatchId, attempt, status: 'failed', reason: { code: RUNNER_FAILURES.journalUnwritable, message: `the command was not run because its start could not be journaled (${message}); without that record a crash could make it run twice. Check the disk and --journal, then propose it again.` } }
-          : { dispatchId, attempt, status: 'failed', reason: { code: RUNNER_FAILURES.runnerError, message: `the runner failed while executing: ${message}` } };
+          ? {
+              dispatchId,
+              attempt,
+              status: 'failed',
+              reason: {
+                code: RUNNER_FAILURES.journalUnwritable,
+                message: `the command was not run because its start could not be journaled (${message}); without that record a crash could make it run twice. Check the disk and --journal, then propose it again.`,
+              },
+            }
+          : {
+              dispatchId,
+              attempt,
+              status: 'failed',
+              reason: { code: RUNNER_FAILURES.runnerError, message: `the runner failed while executing: ${message}` },
+            };
     }
     reportStarted(); // refused before any spawn (cwd), or a container action
     try {
       await journal.recordResult(result);
     } catch (error) {
-      observer.warning('journal_write_failed', `the result of ${dispatchId} could not be written to the journal ${journal.file} (${(error as Error).message}); a re-delivery would run it again`);
+      observer.warning(
+        'journal_write_failed',
+        `the result of ${dispatchId} could not be written to the journal ${journal.file} (${(error as Error).message}); a re-delivery would run it again`,
+      );
     }
     const laterAttempts = this.#inFlight.get(dispatchId) ?? new Set<number>();
     this.#inFlight.delete(dispatchId);
@@ -213,13 +253,19 @@ export class Dispatcher {
           beforeSpawn: recordStart,
           onSpawned,
           onSandboxRepair: (paths) =>
-            options.observer.warning('sandbox_repaired', `${execute.dispatchId} changed protected git metadata from inside the sandbox (${paths.join(', ')}); modes were put back and new git redirections deleted`),
+            options.observer.warning(
+              'sandbox_repaired',
+              `${execute.dispatchId} changed protected git metadata from inside the sandbox (${paths.join(', ')}); modes were put back and new git redirections deleted`,
+            ),
         },
       );
     }
     recordStart();
     onSpawned(); // containers take seconds to start: no reason to hold the ack back
-    return executeContainer({ ...execute, action }, { projectId: options.projectId, root: options.root, broker: options.broker });
+    return executeContainer(
+      { ...execute, action },
+      { projectId: options.projectId, root: options.root, broker: options.broker },
+    );
   }
 
   #refuseInvalid(payload: unknown, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): void {
@@ -236,15 +282,22 @@ export class Dispatcher {
     const type = typeof action.type === 'string' ? action.type : null;
     const reason =
       type !== null && !KNOWN_ACTIONS.has(type)
-      ? { code: RUNNER_REFUSALS.unsupportedAction, message: `this runner does not know the action type "${type.slice(0, 100)}"` }
-      : { code: RUNNER_REFUSALS.invalidExecute, message: `the execute message is not valid: ${detail}`.slice(0, 4000) };
+        ? {
+            code: RUNNER_REFUSALS.unsupportedAction,
+            message: `this runner does not know the action type "${type.slice(0, 100)}"`,
+          }
+        : {
+            code: RUNNER_REFUSALS.invalidExecute,
+            message: `the execute message is not valid: ${detail}`.slice(0, 4000),
+          };
     const refusal: Result = { dispatchId, attempt, status: 'refused', reason };
     this.#options.observer.dispatchFinished(refusal, 0);
     this.#options.deliver(refusal);
   }
 }
 
-const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
 function readDispatchId(record: Record<string, unknown>): string | null {
   const id = record.dispatchId;

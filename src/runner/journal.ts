@@ -152,7 +152,8 @@ export class Journal {
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { results: 0, interrupted: 0, skippedLines: 0, tornTail: false };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return { results: 0, interrupted: 0, skippedLines: 0, tornTail: false };
       throw new JournalError(`cannot read the journal ${this.file}: ${(error as Error).message}`);
     }
     const lastNewline = text.lastIndexOf('\n');
@@ -195,7 +196,11 @@ export class Journal {
     }
     const started = entry as Record<string, unknown>;
     if (candidate.kind === 'started' && isStartedRun(started)) {
-      this.#started.set(started.dispatchId, { dispatchId: started.dispatchId, attempt: started.attempt, startedAt: started.startedAt });
+      this.#started.set(started.dispatchId, {
+        dispatchId: started.dispatchId,
+        attempt: started.attempt,
+        startedAt: started.startedAt,
+      });
       return true;
     }
     return false;
@@ -209,7 +214,9 @@ export class Journal {
     const keep = [...this.#results.values()].slice(this.#results.size - this.#retain);
     this.#results.clear();
     const at = new Date().toISOString();
-    const lines = [...this.#started.values()].map((run) => JSON.stringify({ kind: 'started', at, ...run } satisfies Entry));
+    const lines = [...this.#started.values()].map((run) =>
+      JSON.stringify({ kind: 'started', at, ...run } satisfies Entry),
+    );
     for (const result of keep) {
       this.#results.set(result.dispatchId, result);
       lines.push(JSON.stringify({ kind: 'result', at, result }));
@@ -226,9 +233,13 @@ export class Journal {
 function isStartedRun(value: Record<string, unknown>): value is Record<string, unknown> & StartedRun {
   const { dispatchId, attempt, startedAt } = value;
   return (
-    typeof dispatchId === 'string' && dispatchId.length > 0 &&
-    typeof attempt === 'number' && Number.isSafeInteger(attempt) && attempt >= 1 &&
-    typeof startedAt === 'string' && !Number.isNaN(Date.parse(startedAt))
+    typeof dispatchId === 'string' &&
+    dispatchId.length > 0 &&
+    typeof attempt === 'number' &&
+    Number.isSafeInteger(attempt) &&
+    attempt >= 1 &&
+    typeof startedAt === 'string' &&
+    !Number.isNaN(Date.parse(startedAt))
   );
 }
 

@@ -113,7 +113,13 @@ class JsonLog {
   #log(level: JsonLogLevel, obj: unknown, msg: string | undefined): void {
     const value = LEVELS[level];
     if (value < this.#threshold) return;
-    const line: Record<string, unknown> = { level: value, time: Date.now(), pid: process.pid, hostname: HOST, ...this.#bindings };
+    const line: Record<string, unknown> = {
+      level: value,
+      time: Date.now(),
+      pid: process.pid,
+      hostname: HOST,
+      ...this.#bindings,
+    };
     if (typeof obj === 'string') {
       line.msg = obj;
     } else if (obj instanceof Error) {
@@ -121,7 +127,8 @@ class JsonLog {
       line.msg = msg ?? obj.message;
     } else {
       if (obj !== null && typeof obj === 'object') {
-        for (const [key, field] of Object.entries(obj)) line[key] = key === 'err' || key === 'error' ? serializeError(field) : field;
+        for (const [key, field] of Object.entries(obj))
+          line[key] = key === 'err' || key === 'error' ? serializeError(field) : field;
       }
       if (msg !== undefined) line.msg = msg;
     }
@@ -129,7 +136,12 @@ class JsonLog {
     try {
       text = JSON.stringify(line, redactTokens);
     } catch {
-      text = JSON.stringify({ level: value, time: line.time, msg: line.msg, logError: 'unserializable fields dropped' });
+      text = JSON.stringify({
+        level: value,
+        time: line.time,
+        msg: line.msg,
+        logError: 'unserializable fields dropped',
+      });
     }
     this.#sink.write(`${text}\n`);
   }

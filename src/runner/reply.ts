@@ -18,8 +18,10 @@ export interface ReplyRefusal {
 
 export function readRefusal(response: unknown): ReplyRefusal {
   const fields = typeof response === 'object' && response !== null ? (response as Record<string, unknown>) : {};
-  const code = [fields.code, fields.reason, fields.error].find((value): value is string => typeof value === 'string') ?? '';
-  const message = typeof fields.message === 'string' ? fields.message : code === '' ? (JSON.stringify(response) ?? '') : '';
+  const code =
+    [fields.code, fields.reason, fields.error].find((value): value is string => typeof value === 'string') ?? '';
+  const message =
+    typeof fields.message === 'string' ? fields.message : code === '' ? (JSON.stringify(response) ?? '') : '';
   return { code, message };
 }
 

@@ -73,4 +73,3 @@ export class ResultOutbox {
 const RETRYABLE: ReadonlySet<string> = new Set([PUSH_ERRORS.sinkUnavailable, PUSH_ERRORS.sinkFailed]);
 
 const keyOf = (result: Result): string => `${result.attempt}:${result.dispatchId}`;
-

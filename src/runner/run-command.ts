@@ -61,7 +61,11 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       // fd 4: the sandbox's seccomp program, when there is one.
       stdio: launch.input === null ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
     });
-    const [, childStdout, childStderr] = child.stdio as unknown as [null, NodeJS.ReadableStream & { destroy: () => void }, NodeJS.ReadableStream & { destroy: () => void }];
+    const [, childStdout, childStderr] = child.stdio as unknown as [
+      null,
+      NodeJS.ReadableStream & { destroy: () => void },
+      NodeJS.ReadableStream & { destroy: () => void },
+    ];
     const lifeline = child.stdio[3] as (Writable & { unref?: () => void; resume?: () => void }) | null | undefined;
     lifeline?.on('error', () => {}); // the watcher may be gone already; nothing to report
     lifeline?.resume?.(); // nothing is ever sent on it, but its end must be read for 'close' to come

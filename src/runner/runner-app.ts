@@ -43,15 +43,23 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     journal = opened.journal;
     journalResults = opened.report.results;
     if (opened.report.interrupted > 0) {
-      logger.warn({ event: 'journal_interrupted_runs', interrupted: opened.report.interrupted }, 'the journal has runs that never finished (the runner stopped while they ran)');
+      logger.warn(
+        { event: 'journal_interrupted_runs', interrupted: opened.report.interrupted },
+        'the journal has runs that never finished (the runner stopped while they ran)',
+      );
     }
     if (opened.report.skippedLines > 0) {
       const torn = opened.report.tornTail ? ' (a torn last line from an interrupted write was cut off)' : '';
-      ui.warning('journal_repaired', `${opened.report.skippedLines} unreadable line(s) in ${config.journalFile} were skipped${torn}`);
+      ui.warning(
+        'journal_repaired',
+        `${opened.report.skippedLines} unreadable line(s) in ${config.journalFile} were skipped${torn}`,
+      );
       logger.warn({ event: 'journal_repaired', ...opened.report }, 'journal had unreadable lines');
     }
   } catch (error) {
-    ui.fatal(`cannot open the journal ${config.journalFile}: ${(error as Error).message}; pass --journal with a writable path`);
+    ui.fatal(
+      `cannot open the journal ${config.journalFile}: ${(error as Error).message}; pass --journal with a writable path`,
+    );
     return EXIT.failure;
   }
 
@@ -76,7 +84,13 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     url: config.url,
     token: config.token,
     projectId: config.projectId,
-    joinPayload: () => ({ protocolVersion: RUNNER_PROTOCOL_VERSION, runnerVersion: RUNNER_VERSION, hostname: os.hostname(), journal: journal.dispatchIds(), sandbox }),
+    joinPayload: () => ({
+      protocolVersion: RUNNER_PROTOCOL_VERSION,
+      runnerVersion: RUNNER_VERSION,
+      hostname: os.hostname(),
+      journal: journal.dispatchIds(),
+      sandbox,
+    }),
     onExecute: (payload) => void dispatcher.handle(payload),
     onJoined: () => observer.joined(topic, outbox.flush()),
     observer,
@@ -109,7 +123,12 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     },
     broker: lazyBroker({ projectId: config.projectId, defaultImage: config.containerImage, logger }),
     env: childEnv,
-    sandbox: { mode: config.sandbox, network: config.sandboxNetwork, availability, hide: [config.journalFile, ...(config.logFile === null ? [] : [config.logFile])] },
+    sandbox: {
+      mode: config.sandbox,
+      network: config.sandboxNetwork,
+      availability,
+      hide: [config.journalFile, ...(config.logFile === null ? [] : [config.logFile])],
+    },
     observer,
     deliver,
     sendOutput: (message) => connection.sendOutput(message),
@@ -137,10 +156,13 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
   const stopBudgetMs = config.killGraceMs + DRAIN_ON_STOP_MS + 1_000;
   void io.stopRequested.then(async () => {
     ui.info('stopping: killing running commands, sending their results, then disconnecting');
-    await within(stopBudgetMs, (async () => {
-      await dispatcher.shutdown();
-      await drain(outbox, DRAIN_ON_STOP_MS);
-    })());
+    await within(
+      stopBudgetMs,
+      (async () => {
+        await dispatcher.shutdown();
+        await drain(outbox, DRAIN_ON_STOP_MS);
+      })(),
+    );
     connection.stop();
   });
 
@@ -161,14 +183,19 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
       ui.fatal(`giving up: the server refused the join with ${reason.code}${joinAdvice(reason.code)}`);
       return EXIT.joinRefused;
     case 'stopped':
-      ui.info(outbox.size > 0 ? `stopped; ${outbox.size} result(s) not yet acknowledged stay in the journal and are re-sent on the next start` : 'stopped');
+      ui.info(
+        outbox.size > 0
+          ? `stopped; ${outbox.size} result(s) not yet acknowledged stay in the journal and are re-sent on the next start`
+          : 'stopped',
+      );
       return EXIT.ok;
   }
 }
 
 function describeSandbox(state: ReturnType<typeof sandboxState>): string {
   const network = state.network ? 'network on' : 'network off';
-  if (!state.available) return `none (${state.reason ?? 'unavailable'}): ${state.mode === 'all' ? 'every command is' : 'auto-approved commands are'} refused (--sandbox ${state.mode})`;
+  if (!state.available)
+    return `none (${state.reason ?? 'unavailable'}): ${state.mode === 'all' ? 'every command is' : 'auto-approved commands are'} refused (--sandbox ${state.mode})`;
   const scope = state.mode === 'all' ? 'every command' : 'auto-approved commands';
   return `${state.backend ?? 'sandbox'} for ${scope}, ${network} (--sandbox ${state.mode})`;
 }
@@ -178,8 +205,10 @@ function badUrlMessage(url: string, status: number): string {
 }
 
 function joinAdvice(code: string): string {
-  if (code === JOIN_ERRORS.forbiddenTopic) return ': this token does not belong to the --project given; check the project id or create a token for it';
-  if (code === JOIN_ERRORS.protocolVersionMismatch) return `: this runner speaks protocol ${RUNNER_PROTOCOL_VERSION}; update brabo on this machine to match the gateway`;
+  if (code === JOIN_ERRORS.forbiddenTopic)
+    return ': this token does not belong to the --project given; check the project id or create a token for it';
+  if (code === JOIN_ERRORS.protocolVersionMismatch)
+    return `: this runner speaks protocol ${RUNNER_PROTOCOL_VERSION}; update brabo on this machine to match the gateway`;
   return '';
 }
 

@@ -22,7 +22,11 @@ export interface SandboxSettings {
 }
 
 /** Without settings (older callers, tests of the plain path): no sandbox. */
-const NO_SANDBOX: SandboxSettings = { mode: 'off', network: true, availability: { available: false, why: 'not configured' } };
+const NO_SANDBOX: SandboxSettings = {
+  mode: 'off',
+  network: true,
+  availability: { available: false, why: 'not configured' },
+};
 
 export interface TerminalLimits {
   defaultTimeoutMs: number;
@@ -58,7 +62,12 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
   const settings = context.sandbox ?? NO_SANDBOX;
   const choice = chooseSandbox(settings.mode, settings.availability, action.approval ?? 'auto');
   if (choice.kind === 'refused') {
-    return { dispatchId, attempt, status: 'refused', reason: { code: RUNNER_REFUSALS.sandboxUnavailable, message: choice.message } };
+    return {
+      dispatchId,
+      attempt,
+      status: 'refused',
+      reason: { code: RUNNER_REFUSALS.sandboxUnavailable, message: choice.message },
+    };
   }
   let launch: Launch;
   try {
@@ -75,8 +84,14 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
     });
   } catch (error) {
     // Nothing was spawned: the protected files could not be pinned, so the command does not run.
-    const code = error instanceof SandboxUnprotectableError ? RUNNER_FAILURES.sandboxUnprotectable : RUNNER_FAILURES.sandboxFailed;
-    return { dispatchId, attempt, status: 'refused', reason: { code, message: `the command was not run: ${(error as Error).message}` } };
+    const code =
+      error instanceof SandboxUnprotectableError ? RUNNER_FAILURES.sandboxUnprotectable : RUNNER_FAILURES.sandboxFailed;
+    return {
+      dispatchId,
+      attempt,
+      status: 'refused',
+      reason: { code, message: `the command was not run: ${(error as Error).message}` },
+    };
   }
   const { limits } = context;
   const timeoutMs = action.timeoutMs ?? limits.defaultTimeoutMs;
@@ -121,10 +136,24 @@ function toResult(execute: TerminalExecute, outcome: CommandOutcome, timeoutMs: 
     truncated: outcome.truncated,
   };
   if (outcome.spawnError !== undefined) {
-    return { ...base, status: 'failed', reason: { code: RUNNER_FAILURES.spawnFailed, message: `the runner could not start /bin/sh: ${outcome.spawnError}` } };
+    return {
+      ...base,
+      status: 'failed',
+      reason: {
+        code: RUNNER_FAILURES.spawnFailed,
+        message: `the runner could not start /bin/sh: ${outcome.spawnError}`,
+      },
+    };
   }
   if (outcome.aborted) {
-    return { ...base, status: 'failed', reason: { code: RUNNER_FAILURES.runnerShutdown, message: 'the runner was stopped while the command ran; its process group was killed' } };
+    return {
+      ...base,
+      status: 'failed',
+      reason: {
+        code: RUNNER_FAILURES.runnerShutdown,
+        message: 'the runner was stopped while the command ran; its process group was killed',
+      },
+    };
   }
   if (outcome.timedOut) {
     return {
@@ -137,7 +166,14 @@ function toResult(execute: TerminalExecute, outcome: CommandOutcome, timeoutMs: 
     };
   }
   if (outcome.exitCode === null) {
-    return { ...base, status: 'failed', reason: { code: RUNNER_FAILURES.commandSignalled, message: `the command's shell was ended by ${outcome.exitSignal ?? 'a signal'} from outside the runner` } };
+    return {
+      ...base,
+      status: 'failed',
+      reason: {
+        code: RUNNER_FAILURES.commandSignalled,
+        message: `the command's shell was ended by ${outcome.exitSignal ?? 'a signal'} from outside the runner`,
+      },
+    };
   }
   return { ...base, status: 'executed' };
 }

@@ -69,7 +69,9 @@ export class TerminalUi implements RunnerObserver {
   }
 
   joinRefused(code: string, message: string): void {
-    this.#line(this.#paint('red', `✖ the server refused to let this runner join: ${code}${message ? ` (${message})` : ''}`));
+    this.#line(
+      this.#paint('red', `✖ the server refused to let this runner join: ${code}${message ? ` (${message})` : ''}`),
+    );
   }
 
   dispatchStarted(execute: Execute): void {
@@ -87,7 +89,9 @@ export class TerminalUi implements RunnerObserver {
       const mark = ok ? this.#paint('green', '✔') : this.#paint('red', '✖');
       this.#line(`${mark} ${result.dispatchId} exit ${result.exitCode ?? 0} in ${took}${truncated}`);
     } else if (result.status === 'failed') {
-      this.#line(`${this.#paint('red', '✖')} ${result.dispatchId} failed after ${took}: ${reasonText(result)}${truncated}`);
+      this.#line(
+        `${this.#paint('red', '✖')} ${result.dispatchId} failed after ${took}: ${reasonText(result)}${truncated}`,
+      );
     } else {
       this.#line(`${this.#paint('yellow', '⊘')} ${result.dispatchId} refused: ${reasonText(result)}`);
     }
@@ -95,16 +99,29 @@ export class TerminalUi implements RunnerObserver {
 
   dispatchReplayed(result: Result, source: 'journal' | 'in_flight'): void {
     const from = source === 'journal' ? 'answered from the journal' : 'already running; answered with its result';
-    this.#line(this.#paint('dim', `↺ ${result.dispatchId} [attempt ${result.attempt}] ${from} (${result.status}), not run again`));
+    this.#line(
+      this.#paint(
+        'dim',
+        `↺ ${result.dispatchId} [attempt ${result.attempt}] ${from} (${result.status}), not run again`,
+      ),
+    );
   }
 
   invalidExecute(detail: string, dispatchId: string | null): void {
-    const who = dispatchId === null ? 'an execute without a readable dispatchId was ignored' : `${dispatchId} is not a valid execute`;
+    const who =
+      dispatchId === null
+        ? 'an execute without a readable dispatchId was ignored'
+        : `${dispatchId} is not a valid execute`;
     this.#line(this.#paint('yellow', `⊘ ${who}: ${detail}`));
   }
 
   resultRejected(result: Result, reason: string): void {
-    this.#line(this.#paint('yellow', `! the server did not accept the result of ${result.dispatchId} [attempt ${result.attempt}]: ${reason}`));
+    this.#line(
+      this.#paint(
+        'yellow',
+        `! the server did not accept the result of ${result.dispatchId} [attempt ${result.attempt}]: ${reason}`,
+      ),
+    );
   }
 
   warning(code: string, message: string): void {

@@ -4,9 +4,7 @@
 import WebSocket from 'ws';
 
 export type ProbeOutcome =
-  | { kind: 'accepted' }
-  | { kind: 'refused'; status: number }
-  | { kind: 'unreachable'; message: string };
+  { kind: 'accepted' } | { kind: 'refused'; status: number } | { kind: 'unreachable'; message: string };
 
 export function probeUpgrade(url: string, timeoutMs: number): Promise<ProbeOutcome> {
   return new Promise((resolve) => {

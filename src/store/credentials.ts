@@ -20,7 +20,8 @@ export const numberedPlaceholders = (sql: string): string => {
 };
 
 const RUNNER_COLUMNS = `id, 'runner' AS kind, project_id, NULL AS subject, label, created_by, created_at, expires_at, last_used_at, revoked_at`;
-const CREDENTIAL_COLUMNS = 'id, kind, project_id, subject, label, created_by, created_at, expires_at, last_used_at, revoked_at';
+const CREDENTIAL_COLUMNS =
+  'id, kind, project_id, subject, label, created_by, created_at, expires_at, last_used_at, revoked_at';
 
 const toCredential = (row: Row): CredentialRecord => ({
   id: str(row.id),
@@ -45,14 +46,28 @@ export class SqlCredentials implements CredentialRepository {
     if (r.kind === 'runner') {
       await this.#sql.run(
         'INSERT INTO runner_tokens (id, project_id, token_hash, created_at, revoked_at, label, created_by, expires_at, last_used_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, NULL)',
-        r.id, r.projectId, r.tokenHash, r.createdAt, r.label, r.createdBy, r.expiresAt,
+        r.id,
+        r.projectId,
+        r.tokenHash,
+        r.createdAt,
+        r.label,
+        r.createdBy,
+        r.expiresAt,
       );
       return;
     }
     await this.#sql.run(
       `INSERT INTO credentials (id, kind, token_hash, project_id, subject, label, created_by, created_at, expires_at, last_used_at, revoked_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
-      r.id, r.kind, r.tokenHash, r.projectId, r.subject, r.label, r.createdBy, r.createdAt, r.expiresAt,
+      r.id,
+      r.kind,
+      r.tokenHash,
+      r.projectId,
+      r.subject,
+      r.label,
+      r.createdBy,
+      r.createdAt,
+      r.expiresAt,
     );
   }
 
@@ -90,11 +105,27 @@ export class SqlCredentials implements CredentialRepository {
     }
     const clause = (parts: string[]) => (parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : '');
     const rows: Row[] = [];
-    if (filter.kind !== 'runner') rows.push(...(await this.#sql.all(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials${clause(where)} ORDER BY created_at, id LIMIT ?`, ...params, filter.limit)));
+    if (filter.kind !== 'runner')
+      rows.push(
+        ...(await this.#sql.all(
+          `SELECT ${CREDENTIAL_COLUMNS} FROM credentials${clause(where)} ORDER BY created_at, id LIMIT ?`,
+          ...params,
+          filter.limit,
+        )),
+      );
     if ((filter.kind === undefined || filter.kind === 'runner') && filter.subject === undefined) {
-      rows.push(...(await this.#sql.all(`SELECT ${RUNNER_COLUMNS} FROM runner_tokens${clause(runnerWhere)} ORDER BY created_at, id LIMIT ?`, ...runnerParams, filter.limit)));
+      rows.push(
+        ...(await this.#sql.all(
+          `SELECT ${RUNNER_COLUMNS} FROM runner_tokens${clause(runnerWhere)} ORDER BY created_at, id LIMIT ?`,
+          ...runnerParams,
+          filter.limit,
+        )),
+      );
     }
-    return rows.map(toCredential).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)).slice(0, filter.limit);
+    return rows
+      .map(toCredential)
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+      .slice(0, filter.limit);
   }
 
   async revoke(id: string, at: string): Promise<boolean> {

@@ -5,7 +5,13 @@ import type { Store } from './types.ts';
 
 export type * from './types.ts';
 export { openSqliteStore, SqliteStore, SQLITE_FILE_NAME } from './sqlite/store.ts';
-export { StoreBusyError, StoreClosedError, StoreCorruptError, StoreFaultError, StoreUnavailableError } from './errors.ts';
+export {
+  StoreBusyError,
+  StoreClosedError,
+  StoreCorruptError,
+  StoreFaultError,
+  StoreUnavailableError,
+} from './errors.ts';
 export { hashRunnerToken } from './runner-tokens.ts';
 export { PermissionsFile, type PermissionsSnapshot, PermissionsWriteError } from './permissions-file.ts';
 export { openPostgresStore, PostgresStore, type PostgresStoreOptions } from './postgres/store.ts';
@@ -20,7 +26,10 @@ export async function openStore(
   options: { logger?: Logger } = {},
 ): Promise<Store> {
   if (config.databaseUrl) {
-    return openPostgresStore(config.databaseUrl, { ...(options.logger ? { logger: options.logger } : {}), ...poolSizes(process.env) });
+    return openPostgresStore(config.databaseUrl, {
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...poolSizes(process.env),
+    });
   }
   return openSqliteStore(config.dataDir);
 }
@@ -34,7 +43,10 @@ function poolSizes(env: NodeJS.ProcessEnv): { maxWriters?: number; maxReaders?: 
     const value = env[name];
     if (value === undefined || value === '') return undefined;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new StorePoolConfigError(`${name} must be a whole number of connections from 1 to 1000, got ${JSON.stringify(value).slice(0, 40)}`);
+    if (!Number.isInteger(n) || n < 1 || n > 1000)
+      throw new StorePoolConfigError(
+        `${name} must be a whole number of connections from 1 to 1000, got ${JSON.stringify(value).slice(0, 40)}`,
+      );
     return n;
   };
   const writers = size('BRABO_PG_WRITERS');

@@ -63,7 +63,9 @@ function readRegularFile(path: string): string {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     if (errnoOf(error) === 'ELOOP') {
-      throw new NotARegularFileError(`${path} is a symbolic link; the gateway does not follow links for permissions.json, so nothing is auto-approved until it is a regular file`);
+      throw new NotARegularFileError(
+        `${path} is a symbolic link; the gateway does not follow links for permissions.json, so nothing is auto-approved until it is a regular file`,
+      );
     }
     throw error;
   }
@@ -73,7 +75,9 @@ function readRegularFile(path: string): string {
       throw new NotARegularFileError(`${path} is not a regular file; nothing is auto-approved until it is one`);
     }
     if (info.size > MAX_PERMISSIONS_FILE_BYTES) {
-      throw new NotARegularFileError(`${path} is ${info.size} bytes, over the ${MAX_PERMISSIONS_FILE_BYTES}-byte limit; nothing is auto-approved until it is smaller`);
+      throw new NotARegularFileError(
+        `${path} is ${info.size} bytes, over the ${MAX_PERMISSIONS_FILE_BYTES}-byte limit; nothing is auto-approved until it is smaller`,
+      );
     }
     return readFileSync(fd, 'utf8');
   } finally {
@@ -94,12 +98,25 @@ export class PermissionsFile {
     try {
       text = readRegularFile(path);
     } catch (error) {
-      if (errnoOf(error) === 'ENOENT') return { permissions: EMPTY_PERMISSIONS, broken: false, problem: null, exists: false, path };
+      if (errnoOf(error) === 'ENOENT')
+        return { permissions: EMPTY_PERMISSIONS, broken: false, problem: null, exists: false, path };
       if (error instanceof NotARegularFileError) {
-        return { permissions: EMPTY_PERMISSIONS, broken: true, problem: { code: 'permissions_not_regular_file', message: error.message }, exists: true, path };
+        return {
+          permissions: EMPTY_PERMISSIONS,
+          broken: true,
+          problem: { code: 'permissions_not_regular_file', message: error.message },
+          exists: true,
+          path,
+        };
       }
       const message = `${path} cannot be read (${errnoOf(error) ?? String(error)}); nothing is auto-approved until the gateway can read it`;
-      return { permissions: EMPTY_PERMISSIONS, broken: true, problem: { code: 'permissions_unreadable', message }, exists: true, path };
+      return {
+        permissions: EMPTY_PERMISSIONS,
+        broken: true,
+        problem: { code: 'permissions_unreadable', message },
+        exists: true,
+        path,
+      };
     }
     const parsed = parsePermissionsText(text);
     if (parsed.ok) return { permissions: parsed.value, broken: false, problem: null, exists: true, path };
@@ -127,7 +144,10 @@ export class PermissionsFile {
    * the file alone. A broken file is never rewritten from its salvage (that would drop the user's
    * allow list silently): the caller gets `permissions_file_invalid`.
    */
-  async update(root: string, change: (current: Permissions) => Permissions | null): Promise<{ before: Permissions; after: Permissions }> {
+  async update(
+    root: string,
+    change: (current: Permissions) => Permissions | null,
+  ): Promise<{ before: Permissions; after: Permissions }> {
     return this.#serialized(root, async () => {
       const snapshot = await this.read(root);
       if (snapshot.broken) {
@@ -149,7 +169,10 @@ export class PermissionsFile {
   async #serialized<T>(root: string, work: () => Promise<T>): Promise<T> {
     const previous = this.#locks.get(root) ?? Promise.resolve();
     const current = previous.then(work, work);
-    const settled = current.then(() => undefined, () => undefined);
+    const settled = current.then(
+      () => undefined,
+      () => undefined,
+    );
     this.#locks.set(root, settled);
     try {
       return await current;

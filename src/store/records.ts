@@ -29,10 +29,12 @@ import type {
 export type Row = Readonly<Record<string, unknown>>;
 
 export const str = (value: unknown): string => String(value);
-export const strOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+export const strOrNull = (value: unknown): string | null =>
+  value === null || value === undefined ? null : String(value);
 /** Postgres bigint and COUNT(*) arrive as strings (pg keeps int8 exact); our numbers stay below 2^53. */
 export const num = (value: unknown): number => Number(value);
-export const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+export const numOrNull = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
 
 /** Decodes a JSON column into the value it holds. */
 export type JsonColumn = <T>(value: unknown) => T;

@@ -143,20 +143,46 @@ export interface DispatchRepository {
    * queued -> `to`, attempt + 1, owned by node `owner` (src/cluster). Null when it was no longer
    * queued (someone else claimed it).
    */
-  claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string, owner?: string | null): Promise<Dispatch | null>;
+  claim(
+    id: string,
+    to: 'sent' | 'running',
+    target: string,
+    leaseUntil: string | null,
+    at: string,
+    owner?: string | null,
+  ): Promise<Dispatch | null>;
   /** Conditional move between in-flight states for one attempt; false when it did not apply. */
-  advance(id: string, attempt: number, from: readonly DispatchState[], to: DispatchState, at: string, leaseUntil?: string | null): Promise<boolean>;
+  advance(
+    id: string,
+    attempt: number,
+    from: readonly DispatchState[],
+    to: DispatchState,
+    at: string,
+    leaseUntil?: string | null,
+  ): Promise<boolean>;
   /**
    * Final state, only when the row is still in one of `fence.from` at `fence.attempt` (a pre-claim
    * failure expects `queued` at the queued attempt, a result the in-flight states of its attempt):
    * a writer that lost a race, on any node, changes nothing.
    */
-  finish(id: string, fence: DispatchFence, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean>;
+  finish(
+    id: string,
+    fence: DispatchFence,
+    state: 'executed' | 'failed',
+    outcome: Record<string, unknown>,
+    at: string,
+  ): Promise<boolean>;
   /**
    * Replaces a recorded `outcome_unknown` of `attempt` with the real outcome a runner reported
    * later (its journal). False when the row is not (or no longer) that unknown outcome.
    */
-  resolveUnknown(id: string, attempt: number, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean>;
+  resolveUnknown(
+    id: string,
+    attempt: number,
+    state: 'executed' | 'failed',
+    outcome: Record<string, unknown>,
+    at: string,
+  ): Promise<boolean>;
   /**
    * Remembers that the runner's report of `attempt` was recorded (as a late result): true for the
    * first call per dispatch and attempt, false for every repeat, so one report is one event.
@@ -286,7 +312,12 @@ export interface HandoffRepository {
   enqueue(handoff: Omit<Handoff, 'outcome' | 'updatedAt' | 'status'>): Promise<void>;
   getByAction(actionId: string): Promise<Handoff | null>;
   listQueued(limit: number): Promise<Handoff[]>;
-  setStatus(actionId: string, status: HandoffStatus, outcome: Record<string, unknown> | null, at: string): Promise<void>;
+  setStatus(
+    actionId: string,
+    status: HandoffStatus,
+    outcome: Record<string, unknown> | null,
+    at: string,
+  ): Promise<void>;
 }
 
 export interface MergeRepository {

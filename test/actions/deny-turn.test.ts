@@ -48,11 +48,28 @@ async function setUp(notify: (agentId: string, event: string, payload: unknown) 
   const waiters = new SettlementWaiters();
   const turns = new AgentTurns({ store: s, logger, waiters });
   turns.attachNotifier({ notifyAgent: notify });
-  const roots = { projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw') };
-  const actions = createActions({ store: s, permissionsFile: new PermissionsFile(), roots, execution: { notify() {} }, observer: { proposed() {}, decided() {} }, logger, proposalHook: turns });
+  const roots = {
+    projectWorkspacesRoot: join(dir, 'ws'),
+    projectsBase: join(dir, 'pb'),
+    gatewayCheckout: join(dir, 'gw'),
+  };
+  const actions = createActions({
+    store: s,
+    permissionsFile: new PermissionsFile(),
+    roots,
+    execution: { notify() {} },
+    observer: { proposed() {}, decided() {} },
+    logger,
+    proposalHook: turns,
+  });
   const project = await actions.createProject({ name: 'Deny', executionMode: 'container', ownerId: 'olivia' });
   await actions.setMember(project.id, 'dev', 'developer', 'agent');
-  const { action } = await actions.propose({ projectId: project.id, proposerId: 'dev', actionType: 'terminal', payload: { command: 'make release', cwd: project.root } });
+  const { action } = await actions.propose({
+    projectId: project.id,
+    proposerId: 'dev',
+    actionType: 'terminal',
+    payload: { command: 'make release', cwd: project.root },
+  });
   expect(action.status).toBe('pending');
   expect((await store.read.turns.get(action.id))?.state).toBe('awaiting_approval');
   return { s, actions, actionId: action.id };

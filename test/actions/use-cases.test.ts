@@ -67,7 +67,12 @@ describe('use cases', () => {
   it('RN-642: a failed pattern write rolls the approval back (no status change, no event, no hand-off)', async () => {
     actions = build(new FailingPermissionsFile());
     const project = await seed(actions);
-    const { action } = await actions.propose({ projectId: project.id, proposerId: 'dev', actionType: 'terminal', payload: { command: 'make build', cwd: project.root } });
+    const { action } = await actions.propose({
+      projectId: project.id,
+      proposerId: 'dev',
+      actionType: 'terminal',
+      payload: { command: 'make build', cwd: project.root },
+    });
     await expect(actions.approveAlways(action.id, 'max')).rejects.toMatchObject({ code: 'permissions_write_failed' });
     expect(await store.read.actions.get(action.id)).toMatchObject({ status: 'pending', decidedBy: null });
     expect(await store.read.handoffs.getByAction(action.id)).toBeNull();
@@ -75,15 +80,36 @@ describe('use cases', () => {
     expect(notified).toEqual([]);
   });
 
-  it('RN-082: every git hand-off carries the owner\'s credential reference, never the decider\'s; others carry none', async () => {
+  it("RN-082: every git hand-off carries the owner's credential reference, never the decider's; others carry none", async () => {
     actions = build(new PermissionsFile());
     const project = await seed(actions);
-    const manual = await actions.propose({ projectId: project.id, proposerId: 'lead', actionType: 'git_branch_create', payload: { branch: 'x' } });
+    const manual = await actions.propose({
+      projectId: project.id,
+      proposerId: 'lead',
+      actionType: 'git_branch_create',
+      payload: { branch: 'x' },
+    });
     await actions.approve(manual.action.id, 'max');
-    await actions.setAgentAutonomy({ projectId: project.id, userId: 'max', agentId: 'lead', actionType: 'open_adr_pr', mode: 'auto_approve' });
-    const auto = await actions.propose({ projectId: project.id, proposerId: 'lead', actionType: 'open_adr_pr', payload: {} });
+    await actions.setAgentAutonomy({
+      projectId: project.id,
+      userId: 'max',
+      agentId: 'lead',
+      actionType: 'open_adr_pr',
+      mode: 'auto_approve',
+    });
+    const auto = await actions.propose({
+      projectId: project.id,
+      proposerId: 'lead',
+      actionType: 'open_adr_pr',
+      payload: {},
+    });
     expect(auto.action.status).toBe('auto_approved');
-    const shell = await actions.propose({ projectId: project.id, proposerId: 'dev', actionType: 'terminal', payload: { command: 'make', cwd: project.root } });
+    const shell = await actions.propose({
+      projectId: project.id,
+      proposerId: 'dev',
+      actionType: 'terminal',
+      payload: { command: 'make', cwd: project.root },
+    });
     await actions.approve(shell.action.id, 'max');
 
     expect((await store.read.handoffs.getByAction(manual.action.id))?.credentialRef).toBe('owner:olivia');
@@ -95,7 +121,12 @@ describe('use cases', () => {
   it('notifies execution after the commit, once per approval, and reports decisions to the observer', async () => {
     actions = build(new PermissionsFile());
     const project = await seed(actions);
-    const p = await actions.propose({ projectId: project.id, proposerId: 'dev', actionType: 'terminal', payload: { command: 'make', cwd: project.root } });
+    const p = await actions.propose({
+      projectId: project.id,
+      proposerId: 'dev',
+      actionType: 'terminal',
+      payload: { command: 'make', cwd: project.root },
+    });
     await actions.approve(p.action.id, 'max');
     await actions.approve(p.action.id, 'max');
     await new Promise((r) => setImmediate(r));
@@ -105,11 +136,16 @@ describe('use cases', () => {
     expect(observed.slice(2)).toEqual(['proposed:denied:iam_role_below_minimum', 'decided:policy:denied']);
   });
 
-  it('a mounted project\'s folder is not created by creation, and writing permissions before it exists is a named conflict', async () => {
+  it("a mounted project's folder is not created by creation, and writing permissions before it exists is a named conflict", async () => {
     actions = build(new PermissionsFile());
     const project = await actions.createProject({ name: 'M', executionMode: 'mounted', ownerId: 'olivia' });
     await actions.setMember(project.id, 'max', 'maintainer', 'human');
-    await expect(actions.putPermissions(project.id, 'max', { allow: [] })).rejects.toMatchObject({ code: 'project_folder_missing', kind: 'conflict' });
-    await expect(actions.activateExecution(project.id, 'max')).rejects.toMatchObject({ code: 'project_folder_missing' });
+    await expect(actions.putPermissions(project.id, 'max', { allow: [] })).rejects.toMatchObject({
+      code: 'project_folder_missing',
+      kind: 'conflict',
+    });
+    await expect(actions.activateExecution(project.id, 'max')).rejects.toMatchObject({
+      code: 'project_folder_missing',
+    });
   });
 });

@@ -29,7 +29,11 @@ describe('broker_unavailable', () => {
   it('names the socket path and the errno when the socket does not exist', async () => {
     const missing = join(tmpdir(), `brabo-no-such-${runId}.sock`);
     const broker = testBroker(runId, { socketPath: missing });
-    for (const result of [await broker.list(), await broker.start(spec('nowhere', workspace)), await broker.exec('nowhere', { command: 'true', cwd: '/work' })]) {
+    for (const result of [
+      await broker.list(),
+      await broker.start(spec('nowhere', workspace)),
+      await broker.exec('nowhere', { command: 'true', cwd: '/work' }),
+    ]) {
       expect(result.ok).toBe(false);
       if (!result.ok) {
         expect(result.failure.code).toBe('broker_unavailable');
@@ -59,7 +63,11 @@ describe('broker_unavailable', () => {
     const started = value(await broker.start(spec('flaky', workspace)));
 
     await proxy.close();
-    for (const result of [await broker.inspect('flaky'), await broker.exec('flaky', { command: 'true', cwd: '/work' }), await broker.stop('flaky')]) {
+    for (const result of [
+      await broker.inspect('flaky'),
+      await broker.exec('flaky', { command: 'true', cwd: '/work' }),
+      await broker.stop('flaky'),
+    ]) {
       expect(result.ok ? 'ok' : result.failure.code).toBe('broker_unavailable');
       if (!result.ok) expect(result.failure.message).toContain(proxy.path);
     }

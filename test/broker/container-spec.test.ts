@@ -8,11 +8,15 @@ import { classifyDockerError } from '../../broker/failures.ts';
 const config = resolveConfig({ defaultImage: 'img:1', labels: { team: 'a' }, logger: pino({ level: 'silent' }) }, {});
 
 describe('container spec', () => {
-  const options = createOptions(config, {
-    projectId: 'p-1',
-    workspaceHostPath: '/srv/ws/p-1',
-    resources: { cpus: 1.5, memoryMb: 64, pids: 128 },
-  }, []);
+  const options = createOptions(
+    config,
+    {
+      projectId: 'p-1',
+      workspaceHostPath: '/srv/ws/p-1',
+      resources: { cpus: 1.5, memoryMb: 64, pids: 128 },
+    },
+    [],
+  );
 
   it('is hardened by default: no capabilities, no-new-privileges, non-root, init', () => {
     expect(options.User).toBe('1000:1000');
@@ -23,7 +27,9 @@ describe('container spec', () => {
   });
 
   it('mounts the project folder at /work with a Mounts bind (never Binds, which creates folders)', () => {
-    expect(options.HostConfig?.Mounts).toEqual([{ Type: 'bind', Source: '/srv/ws/p-1', Target: '/work', ReadOnly: false }]);
+    expect(options.HostConfig?.Mounts).toEqual([
+      { Type: 'bind', Source: '/srv/ws/p-1', Target: '/work', ReadOnly: false },
+    ]);
     expect(options.HostConfig?.Binds).toBeUndefined();
   });
 
@@ -62,7 +68,12 @@ describe('container spec', () => {
 });
 
 describe('classifyDockerError', () => {
-  const context = { endpoint: 'unix:///x.sock', action: 'create the container', image: 'img:1', workspaceHostPath: '/srv/ws' };
+  const context = {
+    endpoint: 'unix:///x.sock',
+    action: 'create the container',
+    image: 'img:1',
+    workspaceHostPath: '/srv/ws',
+  };
 
   it('maps socket errors to broker_unavailable with the endpoint and errno', () => {
     const error = Object.assign(new Error('connect ENOENT /x.sock'), { code: 'ENOENT', errno: -2 });
@@ -73,10 +84,19 @@ describe('classifyDockerError', () => {
   });
 
   it('maps engine answers by status and text', () => {
-    const http = (statusCode: number, message: string) => Object.assign(new Error('x'), { statusCode, json: { message } });
+    const http = (statusCode: number, message: string) =>
+      Object.assign(new Error('x'), { statusCode, json: { message } });
     expect(classifyDockerError(http(404, 'No such image: img:1'), context).code).toBe('image_missing');
-    expect(classifyDockerError(http(400, 'invalid mount config for type "bind": bind source path does not exist: /srv/ws'), context).code).toBe('workspace_missing');
-    expect(classifyDockerError(http(400, 'Range of CPUs is from 0.01 to 2.00, as there are only 2 CPUs available'), context).code).toBe('resource_limit_invalid');
+    expect(
+      classifyDockerError(
+        http(400, 'invalid mount config for type "bind": bind source path does not exist: /srv/ws'),
+        context,
+      ).code,
+    ).toBe('workspace_missing');
+    expect(
+      classifyDockerError(http(400, 'Range of CPUs is from 0.01 to 2.00, as there are only 2 CPUs available'), context)
+        .code,
+    ).toBe('resource_limit_invalid');
     const other = classifyDockerError(http(500, 'something broke'), context);
     expect(other.code).toBe('broker_error');
     expect(other.message).toContain('something broke');

@@ -23,13 +23,25 @@ describe('BRABO_CONTAINER_USER', () => {
     expect(loadExecutionConfig({}, { BRABO_CONTAINER_USER: '501:20' }).docker.containerUser).toBe('501:20');
   });
 
-  it.each(['root', '0:0', '0:1000', '00:1000', '1000', '1000:', ':1000', 'node:node', '1000:1000:1', ' 1000:1000', '-1:1000', '1e3:1000'])(
-    'refuses %j with a ConfigError that names the variable and an example',
-    (value) => {
-      expect(() => loadExecutionConfig({}, { BRABO_CONTAINER_USER: value })).toThrow(ConfigError);
-      expect(() => loadExecutionConfig({}, { BRABO_CONTAINER_USER: value })).toThrow(/BRABO_CONTAINER_USER=.*BRABO_CONTAINER_USER=1000:1000/);
-    },
-  );
+  it.each([
+    'root',
+    '0:0',
+    '0:1000',
+    '00:1000',
+    '1000',
+    '1000:',
+    ':1000',
+    'node:node',
+    '1000:1000:1',
+    ' 1000:1000',
+    '-1:1000',
+    '1e3:1000',
+  ])('refuses %j with a ConfigError that names the variable and an example', (value) => {
+    expect(() => loadExecutionConfig({}, { BRABO_CONTAINER_USER: value })).toThrow(ConfigError);
+    expect(() => loadExecutionConfig({}, { BRABO_CONTAINER_USER: value })).toThrow(
+      /BRABO_CONTAINER_USER=.*BRABO_CONTAINER_USER=1000:1000/,
+    );
+  });
 });
 
 describe('folders given to the container user', () => {
@@ -43,12 +55,22 @@ describe('folders given to the container user', () => {
     expect(await stat(dir)).toMatchObject({ uid: 1000, gid: 1000 });
   });
 
-  it('a mounted project\'s folder is created by container_start and owned by the container user', async () => {
+  it("a mounted project's folder is created by container_start and owned by the container user", async () => {
     const base = await mkdtemp(join(tmpdir(), 'brabo-mounted-'));
     dirs.push(base);
     const folder = join(base, 'shop');
     const project = { id: 'p-mounted', executionMode: 'mounted', moduleMap: {} } as unknown as Project;
-    const prepared = await prepareContainerStart(project, {}, { projectsBase: base, scopeRoot: folder, limits: DEFAULT_RESOURCE_LIMITS, now: () => new Date(), containerUser: '1001:1002' });
+    const prepared = await prepareContainerStart(
+      project,
+      {},
+      {
+        projectsBase: base,
+        scopeRoot: folder,
+        limits: DEFAULT_RESOURCE_LIMITS,
+        now: () => new Date(),
+        containerUser: '1001:1002',
+      },
+    );
     expect(prepared.ok).toBe(true);
     expect(await stat(folder)).toMatchObject({ uid: 1001, gid: 1002 });
   });

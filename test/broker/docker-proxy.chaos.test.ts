@@ -15,7 +15,19 @@ import { allowCommands, createProject, events, type Server, settled, startServer
 import { docker, DockerSocketProxy, TEST_IMAGE, TEST_LABEL } from './helpers.ts';
 
 /** Failure codes that tell the agent the command was not run. */
-const NOT_RUN = new Set(['broker_unavailable', 'broker_error', 'container_not_running', 'cwd_outside_workspace', 'image_missing', 'resource_limit_invalid', 'workspace_missing', 'workspace_not_writable', 'workspace_unsafe', 'no_broker', 'invalid_payload']);
+const NOT_RUN = new Set([
+  'broker_unavailable',
+  'broker_error',
+  'container_not_running',
+  'cwd_outside_workspace',
+  'image_missing',
+  'resource_limit_invalid',
+  'workspace_missing',
+  'workspace_not_writable',
+  'workspace_unsafe',
+  'no_broker',
+  'invalid_payload',
+]);
 /** Outcomes that say the command may have run. */
 const MAY_HAVE_RUN = new Set(['exec_interrupted', 'outcome_unknown', 'command_timeout']);
 
@@ -34,7 +46,9 @@ beforeAll(async () => {
   process.env.DOCKER_HOST = `unix://${proxy.path}`;
   server = await startServer({
     docker: { image: TEST_IMAGE, labels: { [TEST_LABEL]: runId } },
-    limits: { resources: { defaults: { cpus: 1, memoryMb: 128, pids: 256 }, maxima: { cpus: 1, memoryMb: 256, pids: 512 } } },
+    limits: {
+      resources: { defaults: { cpus: 1, memoryMb: 128, pids: 256 }, maxima: { cpus: 1, memoryMb: 256, pids: 512 } },
+    },
   });
 });
 
@@ -44,7 +58,14 @@ afterAll(async () => {
   await server?.close();
   await proxy?.close();
   const rows = await docker.listContainers({ all: true, filters: { label: [`${TEST_LABEL}=${runId}`] } });
-  await Promise.all(rows.map((row) => docker.getContainer(row.Id).remove({ force: true }).catch(() => undefined)));
+  await Promise.all(
+    rows.map((row) =>
+      docker
+        .getContainer(row.Id)
+        .remove({ force: true })
+        .catch(() => undefined),
+    ),
+  );
   await rm(socketDir, { recursive: true, force: true });
 });
 
@@ -53,14 +74,23 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('chaos: a proxy outage in front of dockerd', () => {
   it(`${COMMANDS} commands under random cuts and outages: outcomes match the markers, one event each, nothing left running`, async () => {
     const project = await createProject(server, { executionMode: 'container', name: 'Chaos' });
-    await allowCommands(server, project.id, ['Terminal(mkdir:*)', 'Terminal(touch:*)', 'Terminal(sleep:*)', 'Terminal(echo:*)']);
+    await allowCommands(server, project.id, [
+      'Terminal(mkdir:*)',
+      'Terminal(touch:*)',
+      'Terminal(sleep:*)',
+      'Terminal(echo:*)',
+    ]);
     const accepted = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     expect((await settled(server, accepted.body.id, 60_000)).settlement).toMatchObject({ status: 'executed' });
     const marker = (i: number) => join(project.root, 'markers', `m-${i}`);
 
     const propose = async (i: number, seconds: string) => {
       const command = `mkdir -p markers && touch markers/m-${i} && sleep ${seconds} && echo done-${i}`;
-      const posted = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command } });
+      const posted = await server.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-dev',
+        actionType: 'terminal',
+        payload: { command },
+      });
       expect(posted.body.status).toBe('auto_approved');
       return posted.body.id as string;
     };
@@ -111,30 +141,54 @@ describe('chaos: a proxy outage in front of dockerd', () => {
         expect(outcome).toMatchObject({ exitCode: 0, stdout: `done-${i}\n` });
       } else {
         expect(outcome.status, `action ${i}`).toBe('failed');
-        if (ran) expect(NOT_RUN.has(outcome.code), `action ${i} ran but was recorded as ${outcome.code}: ${outcome.message}`).toBe(false);
-        expect(NOT_RUN.has(outcome.code) || MAY_HAVE_RUN.has(outcome.code), `unexpected code ${outcome.code}: ${outcome.message}`).toBe(true);
+        if (ran)
+          expect(
+            NOT_RUN.has(outcome.code),
+            `action ${i} ran but was recorded as ${outcome.code}: ${outcome.message}`,
+          ).toBe(false);
+        expect(
+          NOT_RUN.has(outcome.code) || MAY_HAVE_RUN.has(outcome.code),
+          `unexpected code ${outcome.code}: ${outcome.message}`,
+        ).toBe(true);
       }
     }
     console.info(`chaos: ${cuts.resets} connection resets, ${cuts.outages} outages; outcomes ${JSON.stringify(tally)}`);
     // The certain mid-exec cut: command 0 ran and cannot have been recorded as complete.
     expect(existsSync(marker(0))).toBe(true);
-    expect(Object.keys(tally).some((label) => label.startsWith('exec_interrupted') || label.startsWith('outcome_unknown'))).toBe(true);
+    expect(
+      Object.keys(tally).some((label) => label.startsWith('exec_interrupted') || label.startsWith('outcome_unknown')),
+    ).toBe(true);
 
     // One settling event per action, never two.
     const log = await events(server, project.id);
     for (const actionId of actionIds) {
-      const settling = log.filter((e) => e.actionId === actionId && (e.type === 'action.executed' || e.type === 'action.failed'));
+      const settling = log.filter(
+        (e) => e.actionId === actionId && (e.type === 'action.executed' || e.type === 'action.failed'),
+      );
       expect(settling, `events of ${actionId}`).toHaveLength(1);
     }
     // Nothing a cut command started is still running (the supervisor kills on a closed input).
-    await waitUntil(async () => {
-      const ps = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'echo probe' } });
-      const view = await settled(server, ps.body.id, 30_000);
-      return view.settlement.status === 'executed';
-    }, 'the container to answer again', 30_000);
+    await waitUntil(
+      async () => {
+        const ps = await server.call('POST', `/api/projects/${project.id}/actions`, {
+          agentId: 'agent-dev',
+          actionType: 'terminal',
+          payload: { command: 'echo probe' },
+        });
+        const view = await settled(server, ps.body.id, 30_000);
+        return view.settlement.status === 'executed';
+      },
+      'the container to answer again',
+      30_000,
+    );
     const rows = await docker.listContainers({ filters: { label: [`${TEST_LABEL}=${runId}`] } });
-    const top = await docker.getContainer(rows[0]!.Id).top({ ps_args: '-o pid,args' }).catch(() => ({ Processes: [] as string[][] }));
-    const leftover = top.Processes.map((row: string[]) => row.join(' ')).filter((line: string) => /sleep [0-9.]+$/.test(line) && !line.endsWith('sleep 3600'));
+    const top = await docker
+      .getContainer(rows[0]!.Id)
+      .top({ ps_args: '-o pid,args' })
+      .catch(() => ({ Processes: [] as string[][] }));
+    const leftover = top.Processes.map((row: string[]) => row.join(' ')).filter(
+      (line: string) => /sleep [0-9.]+$/.test(line) && !line.endsWith('sleep 3600'),
+    );
     expect(leftover).toEqual([]);
   }, 240_000);
 });

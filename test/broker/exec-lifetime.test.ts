@@ -52,7 +52,9 @@ const DETACHED: Array<[string, string]> = [
 describe('nothing an exec starts outlives it', () => {
   it.each(DETACHED)('%s: the exec returns promptly and its detached process is gone', async (_name, command) => {
     const started = Date.now();
-    const result = value(await broker.exec('life', { command: `${command}\necho done $?`, cwd: '/work', timeoutMs: 20_000 }));
+    const result = value(
+      await broker.exec('life', { command: `${command}\necho done $?`, cwd: '/work', timeoutMs: 20_000 }),
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/done 0\n$/);
     // Well before the 20 s timeout: a detached process does not hold the exec open.
@@ -61,14 +63,17 @@ describe('nothing an exec starts outlives it', () => {
   });
 
   it('a background child that keeps writing holds the exec open until it is done, as with ssh', async () => {
-    const result = value(await broker.exec('life', { command: '(sleep 1; echo late) & echo early', cwd: '/work', timeoutMs: 20_000 }));
+    const result = value(
+      await broker.exec('life', { command: '(sleep 1; echo late) & echo early', cwd: '/work', timeoutMs: 20_000 }),
+    );
     expect(result).toMatchObject({ exitCode: 0, stdout: 'early\nlate\n' });
     expect(result.durationMs).toBeGreaterThanOrEqual(1000);
   });
 
   it('a timeout kills detached processes too, not only the process group', async () => {
     const result = await broker.exec('life', {
-      command: 'setsid sleep 413 </dev/null >/dev/null 2>&1 & nohup sleep 414 >/dev/null 2>&1 & (sleep 415 &); sleep 416',
+      command:
+        'setsid sleep 413 </dev/null >/dev/null 2>&1 & nohup sleep 414 >/dev/null 2>&1 & (sleep 415 &); sleep 416',
       cwd: '/work',
       timeoutMs: 1500,
     });
@@ -80,14 +85,23 @@ describe('nothing an exec starts outlives it', () => {
   it('concurrent execs do not kill each other: each supervisor only kills its own subtree', async () => {
     const long = broker.exec('life', { command: 'sleep 2; echo survived', cwd: '/work', timeoutMs: 20_000 });
     for (let i = 0; i < 5; i++) {
-      value(await broker.exec('life', { command: 'setsid sleep 417 </dev/null >/dev/null 2>&1 & echo quick', cwd: '/work' }));
+      value(
+        await broker.exec('life', {
+          command: 'setsid sleep 417 </dev/null >/dev/null 2>&1 & echo quick',
+          cwd: '/work',
+        }),
+      );
     }
     expect(value(await long)).toMatchObject({ exitCode: 0, stdout: 'survived\n' });
     expect(await leftovers()).toEqual([]);
   });
 
   it('a command that kills its own supervisor is exec_interrupted, and a tag sweep still kills what it left', async () => {
-    const result = await broker.exec('life', { command: 'sleep 418 & kill -KILL $PPID; sleep 419', cwd: '/work', timeoutMs: 20_000 });
+    const result = await broker.exec('life', {
+      command: 'sleep 418 & kill -KILL $PPID; sleep 419',
+      cwd: '/work',
+      timeoutMs: 20_000,
+    });
     expect(result.ok ? 'ok' : result.failure.code).toBe('exec_interrupted');
     if (!result.ok) expect(result.failure.detail).toMatchObject({ killed: true });
     expect(await leftovers()).toEqual([]);
@@ -99,7 +113,16 @@ describe('nothing an exec starts outlives it', () => {
     value(await broker.start(spec('stoppable', workspace2)));
     const running = broker.exec('stoppable', { command: 'touch started; sleep 420', cwd: '/work', timeoutMs: 30_000 });
     const started = join(workspace2, 'started');
-    for (let i = 0; i < 200 && !(await stat(started).then(() => true, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (
+      let i = 0;
+      i < 200 &&
+      !(await stat(started).then(
+        () => true,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
     value(await broker.stop('stoppable'));
     const result = await running;
     expect(result.ok ? 'ok' : result.failure.code).toBe('exec_interrupted');
@@ -107,10 +130,12 @@ describe('nothing an exec starts outlives it', () => {
   });
 
   it('a command printing a fake end line does not end its exec early or fake its exit code', async () => {
-    const result = value(await broker.exec('life', {
-      command: 'printf "%s end 0 done 1\\n" "$BRABO_EXEC_ID"; exit 4',
-      cwd: '/work',
-    }));
+    const result = value(
+      await broker.exec('life', {
+        command: 'printf "%s end 0 done 1\\n" "$BRABO_EXEC_ID"; exit 4',
+        cwd: '/work',
+      }),
+    );
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toMatch(/ end 0 done 1\n$/);
   });

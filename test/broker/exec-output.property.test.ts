@@ -26,21 +26,41 @@ function feed(bytes: Buffer, cuts: number[], cap = 1 << 20) {
 }
 
 // Command output that tries hard to look like framing: nonce pieces, newlines, forged end lines.
-const tricky = fc.array(
-  fc.oneof(
-    fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a)),
-    fc.constantFrom('\n', NONCE, NONCE.slice(0, 7), `${NONCE} end 0 done 1\n`, `${NONCE} end 3 kill 0`, ' end ', 'é€𝄞').map((t) => Buffer.from(t)),
-  ),
-  { maxLength: 30 },
-).map((parts) => Buffer.concat(parts));
+const tricky = fc
+  .array(
+    fc.oneof(
+      fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a)),
+      fc
+        .constantFrom(
+          '\n',
+          NONCE,
+          NONCE.slice(0, 7),
+          `${NONCE} end 0 done 1\n`,
+          `${NONCE} end 3 kill 0`,
+          ' end ',
+          'é€𝄞',
+        )
+        .map((t) => Buffer.from(t)),
+    ),
+    { maxLength: 30 },
+  )
+  .map((parts) => Buffer.concat(parts));
 const cuts = fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 40 });
-const trailerOf = fc.record({ status: fc.integer({ min: 0, max: 255 }), reason: fc.constantFrom('done', 'kill', 'timeout', 'eof'), confirmed: fc.boolean() });
+const trailerOf = fc.record({
+  status: fc.integer({ min: 0, max: 255 }),
+  reason: fc.constantFrom('done', 'kill', 'timeout', 'eof'),
+  confirmed: fc.boolean(),
+});
 
 describe('StdoutHeaderSplitter', () => {
   it('property: header and end line are removed at any chunking; the command bytes are exact, live and recorded', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 99999 }), tricky, trailerOf, cuts, (pid, body, end, sizes) => {
-        const stream = Buffer.concat([Buffer.from(`${NONCE} pid ${pid}\n`), body, Buffer.from(`${NONCE} end ${end.status} ${end.reason} ${end.confirmed ? 1 : 0}\n`)]);
+        const stream = Buffer.concat([
+          Buffer.from(`${NONCE} pid ${pid}\n`),
+          body,
+          Buffer.from(`${NONCE} end ${end.status} ${end.reason} ${end.confirmed ? 1 : 0}\n`),
+        ]);
         const result = feed(stream, sizes);
         expect(result.header).toEqual({ kind: 'pid', pid });
         expect(result.trailer).toEqual(end);
@@ -60,7 +80,14 @@ describe('StdoutHeaderSplitter', () => {
         // A forged end line *inside* the body may legitimately end a cut stream only if it is
         // its very last bytes; the real one is never complete here.
         if (result.trailer !== undefined) expect(full.subarray(0, cutAt).toString('latin1').endsWith('\n')).toBe(true);
-        const kept = Buffer.concat([result.out, Buffer.from(result.trailer ? `${NONCE} end ${result.trailer.status} ${result.trailer.reason} ${result.trailer.confirmed ? 1 : 0}\n` : '')]);
+        const kept = Buffer.concat([
+          result.out,
+          Buffer.from(
+            result.trailer
+              ? `${NONCE} end ${result.trailer.status} ${result.trailer.reason} ${result.trailer.confirmed ? 1 : 0}\n`
+              : '',
+          ),
+        ]);
         expect(Buffer.concat([Buffer.from(`${NONCE} pid 7\n`), kept]).equals(full.subarray(0, cutAt))).toBe(true);
       }),
       { numRuns: 1000 },

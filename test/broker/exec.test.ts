@@ -57,11 +57,16 @@ describe('cwd must stay inside /work (DiretorioForaDoEscopoError)', () => {
     const result = await broker.exec('exec', { command: 'touch /work/should-not-exist; pwd', cwd });
     expect(failureCode(result)).toBe('cwd_outside_workspace');
     if (!result.ok) expect(result.failure.detail?.resolved).toBe(resolved);
-    expect(value(await broker.exec('exec', { command: 'ls should-not-exist 2>/dev/null || echo absent', cwd: '/work' })).stdout).toBe('absent\n');
+    expect(
+      value(await broker.exec('exec', { command: 'ls should-not-exist 2>/dev/null || echo absent', cwd: '/work' }))
+        .stdout,
+    ).toBe('absent\n');
   });
 
   it('follows symlinks that stay inside /work and runs in the physical directory', async () => {
-    expect(value(await broker.exec('exec', { command: 'pwd', cwd: '/work/to-deeper' })).stdout).toBe('/work/sub/deeper\n');
+    expect(value(await broker.exec('exec', { command: 'pwd', cwd: '/work/to-deeper' })).stdout).toBe(
+      '/work/sub/deeper\n',
+    );
     expect(value(await broker.exec('exec', { command: 'pwd', cwd: '/work/sub/up' })).stdout).toBe('/work\n');
   });
 
@@ -91,19 +96,23 @@ describe('cwd must stay inside /work (DiretorioForaDoEscopoError)', () => {
 
 describe('output and exit codes', () => {
   it('separates interleaved stdout and stderr byte-exactly and reports the exit code', async () => {
-    const result = value(await broker.exec('exec', {
-      command: 'i=1; while [ $i -le 300 ]; do echo "out $i"; echo "err $i" >&2; i=$((i+1)); done; exit 7',
-      cwd: '/work',
-    }));
+    const result = value(
+      await broker.exec('exec', {
+        command: 'i=1; while [ $i -le 300 ]; do echo "out $i"; echo "err $i" >&2; i=$((i+1)); done; exit 7',
+        cwd: '/work',
+      }),
+    );
     const lines = (prefix: string) => Array.from({ length: 300 }, (_, i) => `${prefix} ${i + 1}\n`).join('');
     expect(result).toMatchObject({ exitCode: 7, stdout: lines('out'), stderr: lines('err'), truncated: false });
   });
 
   it('keeps more than 64 KiB exact, including multi-byte characters split across frames', async () => {
-    const result = value(await broker.exec('exec', {
-      command: 'yes "çé€𝄞" | head -n 20000; head -c 150000 /dev/zero | tr "\\0" "e" >&2',
-      cwd: '/work',
-    }));
+    const result = value(
+      await broker.exec('exec', {
+        command: 'yes "çé€𝄞" | head -n 20000; head -c 150000 /dev/zero | tr "\\0" "e" >&2',
+        cwd: '/work',
+      }),
+    );
     expect(result.stdout).toBe('çé€𝄞\n'.repeat(20000));
     expect(Buffer.byteLength(result.stdout)).toBeGreaterThan(64 * 1024);
     expect(result.stderr).toBe('e'.repeat(150000));
@@ -111,17 +120,21 @@ describe('output and exit codes', () => {
   });
 
   it('caps output per stream and says it truncated, without stopping the command', async () => {
-    const result = value(await broker.exec('exec', {
-      command: 'head -c 100000 /dev/zero | tr "\\0" "o"; echo small >&2; echo done > done.txt',
-      cwd: '/work',
-      maxOutputBytes: 1000,
-    }));
+    const result = value(
+      await broker.exec('exec', {
+        command: 'head -c 100000 /dev/zero | tr "\\0" "o"; echo small >&2; echo done > done.txt',
+        cwd: '/work',
+        maxOutputBytes: 1000,
+      }),
+    );
     expect(result).toMatchObject({ exitCode: 0, stdout: 'o'.repeat(1000), stderr: 'small\n', truncated: true });
     expect(value(await broker.exec('exec', { command: 'cat done.txt', cwd: '/work' })).stdout).toBe('done\n');
   });
 
   it('passes the command to sh -c verbatim and keeps an empty output empty', async () => {
-    const result = value(await broker.exec('exec', { command: `printf '%s|' "a b" '$HOME' && false`, cwd: '/work/sub' }));
+    const result = value(
+      await broker.exec('exec', { command: `printf '%s|' "a b" '$HOME' && false`, cwd: '/work/sub' }),
+    );
     expect(result).toMatchObject({ exitCode: 1, stdout: 'a b|$HOME|', stderr: '' });
   });
 });
@@ -151,11 +164,13 @@ describe('timeouts, OOM and pids limits', () => {
   });
 
   it('a fork loop hits the pids limit and the container still answers', async () => {
-    const result = value(await broker.exec('exec', {
-      command: 'i=0; while [ $i -lt 200 ]; do sleep 2 & i=$((i+1)); done',
-      cwd: '/work',
-      timeoutMs: 20_000,
-    }));
+    const result = value(
+      await broker.exec('exec', {
+        command: 'i=0; while [ $i -lt 200 ]; do sleep 2 & i=$((i+1)); done',
+        cwd: '/work',
+        timeoutMs: 20_000,
+      }),
+    );
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toMatch(/can't fork|Resource temporarily unavailable/);
     expect(value(await broker.exec('exec', { command: 'echo alive', cwd: '/work' })).stdout).toBe('alive\n');
@@ -181,8 +196,12 @@ describe('container state', () => {
     const other = testBroker(runId);
     value(await other.start(spec('exec-stopped', workspace)));
     value(await other.stop('exec-stopped'));
-    expect(failureCode(await other.exec('exec-stopped', { command: 'true', cwd: '/work' }))).toBe('container_not_running');
-    expect(failureCode(await other.exec('exec-never', { command: 'true', cwd: '/work' }))).toBe('container_not_running');
+    expect(failureCode(await other.exec('exec-stopped', { command: 'true', cwd: '/work' }))).toBe(
+      'container_not_running',
+    );
+    expect(failureCode(await other.exec('exec-never', { command: 'true', cwd: '/work' }))).toBe(
+      'container_not_running',
+    );
   });
 
   it('finds a container replaced behind its back (cached id gone)', async () => {

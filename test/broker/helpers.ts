@@ -43,7 +43,11 @@ export async function makeWorkspace(): Promise<string> {
   return dir;
 }
 
-export function spec(projectId: string, workspaceHostPath: string, overrides: Partial<ContainerSpec> = {}): ContainerSpec {
+export function spec(
+  projectId: string,
+  workspaceHostPath: string,
+  overrides: Partial<ContainerSpec> = {},
+): ContainerSpec {
   return { projectId, workspaceHostPath, resources: { cpus: 0.5, memoryMb: 32, pids: 64 }, ...overrides };
 }
 
@@ -53,12 +57,21 @@ export async function containersOfRun(runId: string): Promise<Docker.ContainerIn
 
 export async function cleanUp(runId: string, folders: string[]): Promise<void> {
   const rows = await containersOfRun(runId);
-  await Promise.all(rows.map((row) => docker.getContainer(row.Id).remove({ force: true, v: true }).catch(() => undefined)));
+  await Promise.all(
+    rows.map((row) =>
+      docker
+        .getContainer(row.Id)
+        .remove({ force: true, v: true })
+        .catch(() => undefined),
+    ),
+  );
   await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
 /** Unwraps a BrokerResult in a test, failing with the operator sentence when it is not ok. */
-export function value<T>(result: { ok: true; value: T } | { ok: false; failure: { code: string; message: string } }): T {
+export function value<T>(
+  result: { ok: true; value: T } | { ok: false; failure: { code: string; message: string } },
+): T {
   if (!result.ok) throw new Error(`expected ok, got ${result.failure.code}: ${result.failure.message}`);
   return result.value;
 }

@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { GenericContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  cleanUp, containersOfRun, docker, makeWorkspace, newRunId, spec, TEST_IMAGE, TEST_LABEL, testBroker, value,
+  cleanUp,
+  containersOfRun,
+  docker,
+  makeWorkspace,
+  newRunId,
+  spec,
+  TEST_IMAGE,
+  TEST_LABEL,
+  testBroker,
+  value,
 } from './helpers.ts';
 
 const runId = newRunId();
@@ -45,11 +54,17 @@ describe('container lifecycle (RN-495 stop/remove, issue 4)', () => {
     expect(value(await broker.start(spec('idem', workspace)))).toEqual(started);
 
     const restarted = testBroker(runId);
-    expect(value(await restarted.inspect('idem'))).toMatchObject({ containerId: started.containerId, state: 'running' });
+    expect(value(await restarted.inspect('idem'))).toMatchObject({
+      containerId: started.containerId,
+      state: 'running',
+    });
 
     expect(value(await restarted.stop('idem'))).toMatchObject({ containerId: started.containerId, state: 'stopped' });
     expect(value(await broker.stop('idem'))).toMatchObject({ state: 'stopped' });
-    expect(value(await broker.start(spec('idem', workspace)))).toMatchObject({ containerId: started.containerId, state: 'running' });
+    expect(value(await broker.start(spec('idem', workspace)))).toMatchObject({
+      containerId: started.containerId,
+      state: 'running',
+    });
 
     expect(value(await broker.remove('idem'))).toEqual({ projectId: 'idem', containerId: null, state: 'absent' });
     expect(value(await restarted.remove('idem'))).toMatchObject({ state: 'absent' });
@@ -84,14 +99,21 @@ describe('container lifecycle (RN-495 stop/remove, issue 4)', () => {
     const broker = testBroker(runId);
     value(await broker.start(spec('mount', workspace)));
     await writeFile(join(workspace, 'from-host.txt'), 'hello from the host\n');
-    const read = value(await broker.exec('mount', { command: 'cat from-host.txt && printf "from the container" > from-container.txt', cwd: '/work' }));
+    const read = value(
+      await broker.exec('mount', {
+        command: 'cat from-host.txt && printf "from the container" > from-container.txt',
+        cwd: '/work',
+      }),
+    );
     expect(read).toMatchObject({ exitCode: 0, stdout: 'hello from the host\n' });
     expect(await readFile(join(workspace, 'from-container.txt'), 'utf8')).toBe('from the container');
   });
 
   it('applies the limits and the hardening (inspect) and runs commands without privileges', async () => {
     const broker = testBroker(runId);
-    const started = value(await broker.start(spec('limits', workspace, { resources: { cpus: 0.5, memoryMb: 48, pids: 80 } })));
+    const started = value(
+      await broker.start(spec('limits', workspace, { resources: { cpus: 0.5, memoryMb: 48, pids: 80 } })),
+    );
     const inspected = await docker.getContainer(started.containerId ?? '').inspect();
     expect(inspected.HostConfig).toMatchObject({
       NanoCpus: 500_000_000,
@@ -105,15 +127,40 @@ describe('container lifecycle (RN-495 stop/remove, issue 4)', () => {
     // The project folder, then (issue 9 B.5) .git pinned and the protected files read-only over it.
     expect(inspected.HostConfig.Mounts).toEqual([
       expect.objectContaining({ Type: 'bind', Source: workspace, Target: '/work' }),
-      expect.objectContaining({ Type: 'bind', Source: `${workspace}/permissions.json`, Target: '/work/permissions.json', ReadOnly: true }),
+      expect.objectContaining({
+        Type: 'bind',
+        Source: `${workspace}/permissions.json`,
+        Target: '/work/permissions.json',
+        ReadOnly: true,
+      }),
       expect.objectContaining({ Type: 'bind', Source: `${workspace}/.git`, Target: '/work/.git' }),
-      expect.objectContaining({ Type: 'bind', Source: `${workspace}/.git/hooks`, Target: '/work/.git/hooks', ReadOnly: true }),
-      expect.objectContaining({ Type: 'bind', Source: `${workspace}/.git/config`, Target: '/work/.git/config', ReadOnly: true }),
-      expect.objectContaining({ Type: 'bind', Source: `${workspace}/.git/commondir`, Target: '/work/.git/commondir', ReadOnly: true }),
+      expect.objectContaining({
+        Type: 'bind',
+        Source: `${workspace}/.git/hooks`,
+        Target: '/work/.git/hooks',
+        ReadOnly: true,
+      }),
+      expect.objectContaining({
+        Type: 'bind',
+        Source: `${workspace}/.git/config`,
+        Target: '/work/.git/config',
+        ReadOnly: true,
+      }),
+      expect.objectContaining({
+        Type: 'bind',
+        Source: `${workspace}/.git/commondir`,
+        Target: '/work/.git/commondir',
+        ReadOnly: true,
+      }),
     ]);
     expect(inspected.Config.User).toBe('1000:1000');
 
-    const status = value(await broker.exec('limits', { command: 'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs)" /proc/self/status', cwd: '/work' }));
+    const status = value(
+      await broker.exec('limits', {
+        command: 'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs)" /proc/self/status',
+        cwd: '/work',
+      }),
+    );
     expect(status.stdout).toBe('1000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nNoNewPrivs:\t1\n');
   });
 
@@ -162,9 +209,13 @@ describe('named start failures', () => {
 
   it('resource_limit_invalid: refused before Docker, and when Docker itself refuses', async () => {
     const broker = testBroker(runId);
-    const lexical = await broker.start(spec('bad-limits', workspace, { resources: { cpus: 1, memoryMb: 2, pids: 64 } }));
+    const lexical = await broker.start(
+      spec('bad-limits', workspace, { resources: { cpus: 1, memoryMb: 2, pids: 64 } }),
+    );
     expect(lexical.ok ? 'ok' : lexical.failure.code).toBe('resource_limit_invalid');
-    const tooManyCpus = await broker.start(spec('bad-limits', workspace, { resources: { cpus: 4096, memoryMb: 32, pids: 64 } }));
+    const tooManyCpus = await broker.start(
+      spec('bad-limits', workspace, { resources: { cpus: 4096, memoryMb: 32, pids: 64 } }),
+    );
     expect(tooManyCpus.ok ? 'ok' : tooManyCpus.failure.code).toBe('resource_limit_invalid');
     expect(value(await broker.inspect('bad-limits')).state).toBe('absent');
   });

@@ -33,7 +33,10 @@ describe('checkCwdLexically (DiretorioForaDoEscopoError, RN-492 second boundary)
   });
 
   it('property: whatever it accepts is a normalized path at or below /work without ".."', () => {
-    const segment = fc.oneof(fc.constantFrom('work', '..', '.', '', 'src', 'proc', 'self', 'fd', '3'), fc.string({ maxLength: 6 }));
+    const segment = fc.oneof(
+      fc.constantFrom('work', '..', '.', '', 'src', 'proc', 'self', 'fd', '3'),
+      fc.string({ maxLength: 6 }),
+    );
     fc.assert(
       fc.property(fc.array(segment, { maxLength: 8 }), fc.boolean(), (segments, absolute) => {
         const cwd = (absolute ? '/' : '') + segments.join('/');
@@ -49,10 +52,14 @@ describe('checkCwdLexically (DiretorioForaDoEscopoError, RN-492 second boundary)
 
   it('property: any path with a ".." segment is refused', () => {
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[a-z.]{0,4}$/), { maxLength: 4 }), fc.array(fc.stringMatching(/^[a-z.]{0,4}$/), { maxLength: 4 }), (before, after) => {
-        const cwd = '/' + ['work', ...before, '..', ...after].join('/');
-        expect(checkCwdLexically(cwd).ok).toBe(false);
-      }),
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z.]{0,4}$/), { maxLength: 4 }),
+        fc.array(fc.stringMatching(/^[a-z.]{0,4}$/), { maxLength: 4 }),
+        (before, after) => {
+          const cwd = '/' + ['work', ...before, '..', ...after].join('/');
+          expect(checkCwdLexically(cwd).ok).toBe(false);
+        },
+      ),
     );
   });
 });

@@ -48,7 +48,10 @@ afterAll(async () => {
 /** Content and identity of everything that must not change. */
 async function snapshot(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  const hash = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+  const hash = async (path: string) =>
+    createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex');
   for (const path of ['permissions.json', '.git/config', '.git/commondir', '.git/hooks/pre-commit']) {
     const full = join(workspace, path);
     const info = await stat(full);
@@ -57,7 +60,8 @@ async function snapshot(): Promise<Record<string, string>> {
   const git = await stat(join(workspace, '.git'));
   out['.git'] = `${git.ino}`;
   const hooks = await stat(join(workspace, '.git', 'hooks'));
-  out['.git/hooks'] = `${hooks.ino}:${hooks.mode.toString(8)}:${(await readdir(join(workspace, '.git', 'hooks'))).sort().join(',')}`;
+  out['.git/hooks'] =
+    `${hooks.ino}:${hooks.mode.toString(8)}:${(await readdir(join(workspace, '.git', 'hooks'))).sort().join(',')}`;
   out.outside = (await readdir(outside)).sort().join(',') + ':' + (await hash(join(outside, 'secret.txt')));
   return out;
 }
@@ -73,45 +77,80 @@ const PROTECTED: Array<{ dir: string; name: string }> = [
 const spell = (dir: string, name: string, style: number): string => {
   const joined = dir === '.' ? name : `${dir}/${name}`;
   switch (style) {
-    case 0: return joined;
-    case 1: return `./${joined}`;
-    case 2: return joined.replace('/', '//');
-    case 3: return joined.replace('.git', '.gi?').replace('permissions', 'permission?');
-    case 4: return `/work/${joined}`;
-    case 5: return `"$(printf %s ${joined.slice(0, 3)})${joined.slice(3)}"`;
-    default: return joined.replace('.git', '.[g]it');
+    case 0:
+      return joined;
+    case 1:
+      return `./${joined}`;
+    case 2:
+      return joined.replace('/', '//');
+    case 3:
+      return joined.replace('.git', '.gi?').replace('permissions', 'permission?');
+    case 4:
+      return `/work/${joined}`;
+    case 5:
+      return `"$(printf %s ${joined.slice(0, 3)})${joined.slice(3)}"`;
+    default:
+      return joined.replace('.git', '.[g]it');
   }
 };
 
 /** One operation that tries to change `path` (in `dir`, `name`), by every kind of writer. */
-const operation = fc.record({ target: fc.constantFrom(...PROTECTED), style: fc.integer({ min: 0, max: 6 }), how: fc.integer({ min: 0, max: 21 }) }).map(({ target, style, how }) => {
-  const path = spell(target.dir, target.name, style);
-  const dir = target.dir;
-  switch (how) {
-    case 0: return `echo x >> ${path}`;
-    case 1: return `echo x > ${path}`;
-    case 2: return `echo x | tee -a ${path}`;
-    case 3: return `sed -i 's/^/x/' ${path}`;
-    case 4: return `awk 'BEGIN { print "[core]\\n\\tfsmonitor = touch /work/pwned" >> "${target.dir}/${target.name}" }'`;
-    case 5: return `sh -c 'printf evil > "$1"' sh ${path}`;
-    case 6: return `cp /etc/passwd ${path}`;
-    case 7: return `mv ${path} ${path}.bak; echo evil > ${path}`;
-    case 8: return `echo evil > tmp.$$ && mv -f tmp.$$ ${path}`;
-    case 9: return `rm -rf ${path}`;
-    case 10: return `ln -sf /etc/passwd ${path}`;
-    case 11: return `chmod 777 ${path}`;
-    case 12: return `dd if=/dev/zero of=${path} bs=1 count=3 2>/dev/null`;
-    case 13: return `cd ${dir} && echo x >> ${target.name}`;
-    case 14: return `cd -P ${dir} && rm -f ${target.name} && echo x > ${target.name}`;
-    case 15: return 'mv .git .git-moved && mkdir -p .git/hooks && echo evil > .git/config && echo "exit 9" > .git/hooks/pre-commit';
-    case 16: return 'mv .git/hooks .git/hooks-moved; mkdir .git/hooks; echo evil > .git/hooks/pre-commit';
-    case 17: return 'mv permissions.json p.json; echo "{\\"allow\\":[\\"Terminal(*)\\"]}" > permissions.json';
-    case 18: return 'rm -rf .git; mkdir -p .git/hooks; echo evil > .git/config';
-    case 19: return `ln ${path} hardlink-$$ && echo x >> hardlink-$$`;
-    case 20: return `truncate -s 0 ${path} 2>/dev/null || : > ${path}`;
-    default: return `echo '../evil' > .git/commondir; mkdir -p evil/hooks; echo evil > evil/config`;
-  }
-});
+const operation = fc
+  .record({
+    target: fc.constantFrom(...PROTECTED),
+    style: fc.integer({ min: 0, max: 6 }),
+    how: fc.integer({ min: 0, max: 21 }),
+  })
+  .map(({ target, style, how }) => {
+    const path = spell(target.dir, target.name, style);
+    const dir = target.dir;
+    switch (how) {
+      case 0:
+        return `echo x >> ${path}`;
+      case 1:
+        return `echo x > ${path}`;
+      case 2:
+        return `echo x | tee -a ${path}`;
+      case 3:
+        return `sed -i 's/^/x/' ${path}`;
+      case 4:
+        return `awk 'BEGIN { print "[core]\\n\\tfsmonitor = touch /work/pwned" >> "${target.dir}/${target.name}" }'`;
+      case 5:
+        return `sh -c 'printf evil > "$1"' sh ${path}`;
+      case 6:
+        return `cp /etc/passwd ${path}`;
+      case 7:
+        return `mv ${path} ${path}.bak; echo evil > ${path}`;
+      case 8:
+        return `echo evil > tmp.$$ && mv -f tmp.$$ ${path}`;
+      case 9:
+        return `rm -rf ${path}`;
+      case 10:
+        return `ln -sf /etc/passwd ${path}`;
+      case 11:
+        return `chmod 777 ${path}`;
+      case 12:
+        return `dd if=/dev/zero of=${path} bs=1 count=3 2>/dev/null`;
+      case 13:
+        return `cd ${dir} && echo x >> ${target.name}`;
+      case 14:
+        return `cd -P ${dir} && rm -f ${target.name} && echo x > ${target.name}`;
+      case 15:
+        return 'mv .git .git-moved && mkdir -p .git/hooks && echo evil > .git/config && echo "exit 9" > .git/hooks/pre-commit';
+      case 16:
+        return 'mv .git/hooks .git/hooks-moved; mkdir .git/hooks; echo evil > .git/hooks/pre-commit';
+      case 17:
+        return 'mv permissions.json p.json; echo "{\\"allow\\":[\\"Terminal(*)\\"]}" > permissions.json';
+      case 18:
+        return 'rm -rf .git; mkdir -p .git/hooks; echo evil > .git/config';
+      case 19:
+        return `ln ${path} hardlink-$$ && echo x >> hardlink-$$`;
+      case 20:
+        return `truncate -s 0 ${path} 2>/dev/null || : > ${path}`;
+      default:
+        return `echo '../evil' > .git/commondir; mkdir -p evil/hooks; echo evil > evil/config`;
+    }
+  });
 
 const command = fc
   .tuple(fc.array(operation, { minLength: 1, maxLength: 3 }), fc.constantFrom('; ', ' && ', ' || ', ' | '))
@@ -164,7 +203,8 @@ describe('the broker read-only mounts (issue 9 B.5)', () => {
     }
     const unprotected = testBroker(runId, { protectProjectFiles: false });
     value(await unprotected.start(spec('unprotected', open)));
-    const line = 'echo x >> permissions.json; echo "[core] fsmonitor=x" >> .git/config; echo evil > .git/hooks/pre-commit; mv .git .git-moved';
+    const line =
+      'echo x >> permissions.json; echo "[core] fsmonitor=x" >> .git/config; echo evil > .git/hooks/pre-commit; mv .git .git-moved';
     expect(value(await unprotected.exec('unprotected', { command: line, cwd: '/work' })).exitCode).toBe(0);
     expect(await readFile(join(open, 'permissions.json'), 'utf8')).toBe(`${CANARY['permissions.json']}x\n`);
     expect(await readFile(join(open, '.git-moved', 'hooks', 'pre-commit'), 'utf8')).toBe('evil\n');
@@ -178,7 +218,13 @@ describe('the broker read-only mounts (issue 9 B.5)', () => {
     expect(await readFile(join(bare, 'permissions.json'), 'utf8')).toBe('{}\n');
     expect(await readFile(join(bare, '.git', 'commondir'), 'utf8')).toBe('.\n');
     expect((await stat(join(bare, '.git', 'hooks'))).isDirectory()).toBe(true);
-    const attempt = value(await broker.exec('bare', { command: 'echo "{\\"allow\\":[\\"Terminal(*)\\"]}" > permissions.json; echo "[core] fsmonitor=x" >> .git/config; touch .git/hooks/pre-commit; echo $?', cwd: '/work' }));
+    const attempt = value(
+      await broker.exec('bare', {
+        command:
+          'echo "{\\"allow\\":[\\"Terminal(*)\\"]}" > permissions.json; echo "[core] fsmonitor=x" >> .git/config; touch .git/hooks/pre-commit; echo $?',
+        cwd: '/work',
+      }),
+    );
     expect(attempt.stderr).toMatch(/Read-only file system/);
     expect(await readFile(join(bare, 'permissions.json'), 'utf8')).toBe('{}\n');
     expect(await readFile(join(bare, '.git', 'config'), 'utf8')).toBe('');
@@ -188,14 +234,18 @@ describe('the broker read-only mounts (issue 9 B.5)', () => {
   it('protects what the config and the hooks point at inside the project: core.hooksPath, include.path, symlinked hooks', async () => {
     const repo = join(parent, 'references');
     for (const folder of ['.git/hooks', '.husky', 'scripts']) await mkdir(join(repo, folder), { recursive: true });
-    await writeFile(join(repo, '.git', 'config'), '[core]\n\thooksPath = .husky\n[include]\n\tpath = ../team.gitconfig\n');
+    await writeFile(
+      join(repo, '.git', 'config'),
+      '[core]\n\thooksPath = .husky\n[include]\n\tpath = ../team.gitconfig\n',
+    );
     await writeFile(join(repo, '.husky', 'pre-commit'), '#!/bin/sh\nexit 0\n');
     await writeFile(join(repo, 'team.gitconfig'), '[user]\n\tname = team\n');
     await writeFile(join(repo, 'scripts', 'pre-push'), '#!/bin/sh\nexit 0\n');
     const { symlink } = await import('node:fs/promises');
     await symlink('../../scripts/pre-push', join(repo, '.git', 'hooks', 'pre-push'));
     for (const path of ['', '.husky', 'scripts', '.git']) await chmod(join(repo, path), 0o777);
-    for (const path of ['.husky/pre-commit', 'team.gitconfig', 'scripts/pre-push']) await chmod(join(repo, path), 0o666);
+    for (const path of ['.husky/pre-commit', 'team.gitconfig', 'scripts/pre-push'])
+      await chmod(join(repo, path), 0o666);
     value(await broker.start(spec('references', repo)));
     const attack = [
       'echo "touch /work/pwned" >> .husky/pre-commit',
@@ -222,7 +272,9 @@ describe('the broker read-only mounts (issue 9 B.5)', () => {
     await writeFile(join(repo, '.git', 'config'), '[core]\n\thooksPath = .githooks\n');
     const second = value(await broker.start(spec('later', repo)));
     expect(second.containerId).not.toBe(first.containerId);
-    const attempt = value(await broker.exec('later', { command: 'echo evil > .githooks/pre-commit; ls .githooks | wc -l', cwd: '/work' }));
+    const attempt = value(
+      await broker.exec('later', { command: 'echo evil > .githooks/pre-commit; ls .githooks | wc -l', cwd: '/work' }),
+    );
     expect(attempt.stdout.trim()).toBe('0');
     expect(attempt.stderr).toMatch(/Read-only file system/);
   });

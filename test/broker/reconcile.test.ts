@@ -23,7 +23,8 @@ const logger = () =>
     'info',
     new Writable({
       write(chunk: Buffer, _encoding, callback) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
         callback();
       },
     }),
@@ -40,11 +41,28 @@ afterEach(async () => {
 });
 
 async function project(mode: 'container' | 'runner' = 'container'): Promise<string> {
-  const roots = { projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw'), runnerProjectsDir: join(dir, 'rp') };
-  const actions = createActions({ store, permissionsFile: new PermissionsFile(), roots, execution: new HandoffNotifier(createLogger('silent')), observer: { proposed() {}, decided() {} }, logger: createLogger('silent') });
+  const roots = {
+    projectWorkspacesRoot: join(dir, 'ws'),
+    projectsBase: join(dir, 'pb'),
+    gatewayCheckout: join(dir, 'gw'),
+    runnerProjectsDir: join(dir, 'rp'),
+  };
+  const actions = createActions({
+    store,
+    permissionsFile: new PermissionsFile(),
+    roots,
+    execution: new HandoffNotifier(createLogger('silent')),
+    observer: { proposed() {}, decided() {} },
+    logger: createLogger('silent'),
+  });
   const machine = join(dir, 'machine');
   mkdirSync(machine, { recursive: true });
-  const created = await actions.createProject({ name: `R ${Math.random()}`, executionMode: mode, ownerId: 'olivia', ...(mode === 'runner' ? { root: machine } : {}) });
+  const created = await actions.createProject({
+    name: `R ${Math.random()}`,
+    executionMode: mode,
+    ownerId: 'olivia',
+    ...(mode === 'runner' ? { root: machine } : {}),
+  });
   return created.id;
 }
 
@@ -57,14 +75,22 @@ const engine = (entries: ContainerInfo[]) => ({
   async reconcile(expected: string[]): Promise<BrokerResult<ContainerInfo[]>> {
     this.calls.push(expected);
     const byProject = new Map(entries.map((entry) => [entry.projectId, entry]));
-    const listed = expected.map((projectId) => byProject.get(projectId) ?? { projectId, containerId: null, state: 'absent' as const });
+    const listed = expected.map(
+      (projectId) => byProject.get(projectId) ?? { projectId, containerId: null, state: 'absent' as const },
+    );
     return { ok: true, value: [...listed, ...entries.filter((entry) => !expected.includes(entry.projectId))] };
   },
 });
 
 describe('reconcileContainers against a scripted engine', () => {
   it('moves each row to what the engine has and counts the changes; a second run changes nothing', async () => {
-    const [gone, replaced, restarted, crashedStart, same] = [await project(), await project(), await project(), await project(), await project()];
+    const [gone, replaced, restarted, crashedStart, same] = [
+      await project(),
+      await project(),
+      await project(),
+      await project(),
+      await project(),
+    ];
     await row(gone, 'running', 'c-gone');
     await row(replaced, 'running', 'c-old');
     await row(restarted, 'stopped', 'c-r');
@@ -82,9 +108,18 @@ describe('reconcileContainers against a scripted engine', () => {
     expect(byId.get(replaced)).toMatchObject({ state: 'running', containerId: 'c-new' });
     expect(byId.get(restarted)).toMatchObject({ state: 'running', containerId: 'c-r' });
     expect(byId.get(crashedStart)).toMatchObject({ state: 'stopped', containerId: 'c-p' });
-    expect(byId.get(same)).toMatchObject({ state: 'running', containerId: 'c-same', updatedAt: '2026-01-01T00:00:00.000Z' });
+    expect(byId.get(same)).toMatchObject({
+      state: 'running',
+      containerId: 'c-same',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(lines.filter((l) => l.code === 'container_reconciled').map((l) => [l.projectId, l.from, l.to])).toEqual(
-      expect.arrayContaining([[gone, 'running', 'absent'], [replaced, 'running', 'running'], [restarted, 'stopped', 'running'], [crashedStart, 'provisioning', 'stopped']]),
+      expect.arrayContaining([
+        [gone, 'running', 'absent'],
+        [replaced, 'running', 'running'],
+        [restarted, 'stopped', 'running'],
+        [crashedStart, 'provisioning', 'stopped'],
+      ]),
     );
     expect(await reconcileContainers(store, broker, logger())).toBe(0);
   });
@@ -104,20 +139,39 @@ describe('reconcileContainers against a scripted engine', () => {
     const runnerProject = await project('runner');
     await row(mine, 'running', 'c-1');
     await row(runnerProject, 'running', 'c-runner');
-    const broker = engine([{ projectId: mine, containerId: 'c-1', state: 'running' }, { projectId: 'nobody-knows', containerId: 'c-x', state: 'running' }]);
+    const broker = engine([
+      { projectId: mine, containerId: 'c-1', state: 'running' },
+      { projectId: 'nobody-knows', containerId: 'c-x', state: 'running' },
+    ]);
     expect(await reconcileContainers(store, broker, logger())).toBe(0);
     expect(broker.calls).toEqual([[mine]]);
-    expect(lines.find((l) => l.code === 'unknown_container')).toMatchObject({ projectId: 'nobody-knows', containerId: 'c-x' });
+    expect(lines.find((l) => l.code === 'unknown_container')).toMatchObject({
+      projectId: 'nobody-knows',
+      containerId: 'c-x',
+    });
     expect(await store.read.containers.list()).toHaveLength(2);
   });
 
   it('an engine that cannot be reached leaves the table as it was, with a named log line', async () => {
     const p = await project();
     await row(p, 'running', 'c-1');
-    const unavailable = { reconcile: async (): Promise<BrokerResult<ContainerInfo[]>> => ({ ok: false, failure: { code: 'broker_unavailable', message: 'The Docker engine at unix:///nowhere cannot be reached (ENOENT).', detail: { errno: 'ENOENT' } } }) };
+    const unavailable = {
+      reconcile: async (): Promise<BrokerResult<ContainerInfo[]>> => ({
+        ok: false,
+        failure: {
+          code: 'broker_unavailable',
+          message: 'The Docker engine at unix:///nowhere cannot be reached (ENOENT).',
+          detail: { errno: 'ENOENT' },
+        },
+      }),
+    };
     expect(await reconcileContainers(store, unavailable, logger())).toBe(0);
     expect(lines.find((l) => l.code === 'broker_unavailable')?.msg).toContain('container reconciliation skipped');
-    const throwing = { reconcile: async (): Promise<BrokerResult<ContainerInfo[]>> => { throw new Error('injected'); } };
+    const throwing = {
+      reconcile: async (): Promise<BrokerResult<ContainerInfo[]>> => {
+        throw new Error('injected');
+      },
+    };
     expect(await reconcileContainers(store, throwing, logger())).toBe(0);
     expect(lines.find((l) => l.code === 'reconcile_failed')).toBeDefined();
     expect(await store.read.containers.get(p)).toMatchObject({ state: 'running', containerId: 'c-1' });
@@ -131,7 +185,7 @@ describe('reconcileContainers against the real engine', () => {
     await cleanUp(runId, folders);
   });
 
-  it('a container removed, stopped, or left running behind the gateway\'s back is seen as it is', async () => {
+  it("a container removed, stopped, or left running behind the gateway's back is seen as it is", async () => {
     const broker = testBroker(runId);
     const [removed, stopped, running] = [await project(), await project(), await project()];
     const ids: Record<string, string> = {};

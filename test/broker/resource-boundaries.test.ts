@@ -6,9 +6,24 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResources } from '../../broker/container-spec.ts';
-import { DEFAULT_RESOURCE_LIMITS, RESOURCE_FIELDS, resolveResources, type ResourceField } from '../../src/execution/resources.ts';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  RESOURCE_FIELDS,
+  resolveResources,
+  type ResourceField,
+} from '../../src/execution/resources.ts';
 import { createProject, type Server, settled, startServer } from '../e2e/support.ts';
-import { cleanUp, docker, makeWorkspace, newRunId, spec, TEST_IMAGE, TEST_LABEL, testBroker, value } from './helpers.ts';
+import {
+  cleanUp,
+  docker,
+  makeWorkspace,
+  newRunId,
+  spec,
+  TEST_IMAGE,
+  TEST_LABEL,
+  testBroker,
+  value,
+} from './helpers.ts';
 
 const { defaults, maxima } = DEFAULT_RESOURCE_LIMITS;
 /** The smallest step a field can take: cpus are fractional, memory and pids whole numbers. */
@@ -16,19 +31,29 @@ const STEP: Record<ResourceField, number> = { cpus: 0.01, memoryMb: 1, pids: 1 }
 const round = (field: ResourceField, value: number) => (field === 'cpus' ? Math.round(value * 100) / 100 : value);
 
 describe('resolveResources at its boundaries (RN-683)', () => {
-  it.each(RESOURCE_FIELDS)('%s: exactly the minimum is taken as is, one step below is resources_below_minimum', (field) => {
-    const atMinimum = resolveResources({ [field]: defaults[field] }, {});
-    expect(atMinimum).toMatchObject({ ok: true, resources: defaults, capped: [] });
-    const below = resolveResources({ [field]: round(field, defaults[field] - STEP[field]) }, {});
-    expect(below).toMatchObject({ ok: false, code: 'resources_below_minimum', minimum: defaults });
-    if (!below.ok) expect(below.message).toContain(`at least ${defaults[field]}`);
-  });
+  it.each(RESOURCE_FIELDS)(
+    '%s: exactly the minimum is taken as is, one step below is resources_below_minimum',
+    (field) => {
+      const atMinimum = resolveResources({ [field]: defaults[field] }, {});
+      expect(atMinimum).toMatchObject({ ok: true, resources: defaults, capped: [] });
+      const below = resolveResources({ [field]: round(field, defaults[field] - STEP[field]) }, {});
+      expect(below).toMatchObject({ ok: false, code: 'resources_below_minimum', minimum: defaults });
+      if (!below.ok) expect(below.message).toContain(`at least ${defaults[field]}`);
+    },
+  );
 
-  it.each(RESOURCE_FIELDS)('%s: exactly the maximum is not capped, one step above is capped to it and reported', (field) => {
-    expect(resolveResources({ [field]: maxima[field] }, {})).toMatchObject({ ok: true, capped: [], resources: { [field]: maxima[field] } });
-    const above = resolveResources({ [field]: round(field, maxima[field] + STEP[field]) }, {});
-    expect(above).toMatchObject({ ok: true, capped: [field], resources: { ...defaults, [field]: maxima[field] } });
-  });
+  it.each(RESOURCE_FIELDS)(
+    '%s: exactly the maximum is not capped, one step above is capped to it and reported',
+    (field) => {
+      expect(resolveResources({ [field]: maxima[field] }, {})).toMatchObject({
+        ok: true,
+        capped: [],
+        resources: { [field]: maxima[field] },
+      });
+      const above = resolveResources({ [field]: round(field, maxima[field] + STEP[field]) }, {});
+      expect(above).toMatchObject({ ok: true, capped: [field], resources: { ...defaults, [field]: maxima[field] } });
+    },
+  );
 
   it('property: any request at or above the minimum resolves to min(request, maximum); below it fails naming the field', () => {
     const request = fc.record({
@@ -42,7 +67,8 @@ describe('resolveResources at its boundaries (RN-683)', () => {
         const below = RESOURCE_FIELDS.filter((field) => asked[field] < defaults[field]);
         if (below.length > 0) {
           expect(result).toMatchObject({ ok: false, code: 'resources_below_minimum' });
-          if (!result.ok) expect(below.some((field) => result.message.includes(`${field} to ${defaults[field]}`))).toBe(true);
+          if (!result.ok)
+            expect(below.some((field) => result.message.includes(`${field} to ${defaults[field]}`))).toBe(true);
           return;
         }
         expect(result.ok).toBe(true);
@@ -57,14 +83,19 @@ describe('resolveResources at its boundaries (RN-683)', () => {
   });
 });
 
-describe('the broker\'s own floor', () => {
+describe("the broker's own floor", () => {
   const MIN = { cpus: 0.01, memoryMb: 16, pids: 16 };
 
   it('accepts exactly the minimum and refuses one step below, NaN, infinity and fractions, naming the field', () => {
     expect(validateResources(MIN)).toBeUndefined();
     const cases: Array<[Partial<typeof MIN>, string]> = [
-      [{ cpus: 0.009 }, 'cpus'], [{ memoryMb: 15 }, 'memoryMb'], [{ pids: 15 }, 'pids'],
-      [{ cpus: Number.NaN }, 'cpus'], [{ cpus: Number.POSITIVE_INFINITY }, 'cpus'], [{ memoryMb: 16.5 }, 'memoryMb'], [{ pids: 16.5 }, 'pids'],
+      [{ cpus: 0.009 }, 'cpus'],
+      [{ memoryMb: 15 }, 'memoryMb'],
+      [{ pids: 15 }, 'pids'],
+      [{ cpus: Number.NaN }, 'cpus'],
+      [{ cpus: Number.POSITIVE_INFINITY }, 'cpus'],
+      [{ memoryMb: 16.5 }, 'memoryMb'],
+      [{ pids: 16.5 }, 'pids'],
     ];
     for (const [change, field] of cases) {
       const failure = validateResources({ ...MIN, ...change });
@@ -86,8 +117,14 @@ describe('the broker\'s own floor', () => {
       const info = value(await broker.start(spec('minimum', workspace, { resources: MIN })));
       const inspected = await docker.getContainer(info.containerId!).inspect();
       expect(inspected.HostConfig).toMatchObject({ NanoCpus: 10_000_000, Memory: 16 * 1024 * 1024, PidsLimit: 16 });
-      expect(value(await broker.exec('minimum', { command: 'echo at the floor', cwd: '/work' })).stdout).toBe('at the floor\n');
-      const bomb = await broker.exec('minimum', { command: 'while :; do sleep 100 & done', cwd: '/work', timeoutMs: 2000 });
+      expect(value(await broker.exec('minimum', { command: 'echo at the floor', cwd: '/work' })).stdout).toBe(
+        'at the floor\n',
+      );
+      const bomb = await broker.exec('minimum', {
+        command: 'while :; do sleep 100 & done',
+        cwd: '/work',
+        timeoutMs: 2000,
+      });
       expect(bomb.ok ? 'ok' : bomb.failure.code).toBe('command_timeout');
       if (!bomb.ok) expect(bomb.failure.detail).toMatchObject({ killed: true });
       const after = value(await broker.exec('minimum', { command: 'ps -o args', cwd: '/work' })).stdout;
@@ -103,12 +140,22 @@ describe('through the gateway: a container_start just above the maximum is cappe
   const limits = { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 0.5, memoryMb: 96, pids: 96 } };
 
   beforeAll(async () => {
-    server = await startServer({ docker: { image: TEST_IMAGE, labels: { [TEST_LABEL]: runId } }, limits: { resources: limits } });
+    server = await startServer({
+      docker: { image: TEST_IMAGE, labels: { [TEST_LABEL]: runId } },
+      limits: { resources: limits },
+    });
   });
   afterAll(async () => {
     await server?.close();
     const rows = await docker.listContainers({ all: true, filters: { label: [`${TEST_LABEL}=${runId}`] } });
-    await Promise.all(rows.map((row) => docker.getContainer(row.Id).remove({ force: true }).catch(() => undefined)));
+    await Promise.all(
+      rows.map((row) =>
+        docker
+          .getContainer(row.Id)
+          .remove({ force: true })
+          .catch(() => undefined),
+      ),
+    );
   });
 
   it('the engine gets the maxima and the recorded outcome says so', async () => {
@@ -119,7 +166,8 @@ describe('through the gateway: a container_start just above the maximum is cappe
       payload: { cpus: 0.51, memoryMb: 97, pids: 97 },
     });
     expect(posted.status).toBe(201);
-    if (posted.body.status === 'pending') await server.call('POST', `/api/actions/${posted.body.id}/approve`, { userId: 'olivia' });
+    if (posted.body.status === 'pending')
+      await server.call('POST', `/api/actions/${posted.body.id}/approve`, { userId: 'olivia' });
     expect((await settled(server, posted.body.id, 60_000)).settlement).toMatchObject({ status: 'executed' });
     const action = (await server.call('GET', `/api/actions/${posted.body.id}`)).body;
     expect(action.dispatch.outcome.resources).toEqual(limits.maxima);

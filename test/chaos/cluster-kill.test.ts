@@ -4,7 +4,16 @@
 // action has a true outcome (markers), nothing ran twice, no event is duplicated.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, killAllChildren, restartableServe, startRunner, stopChild, tempDir, type ServeProcess } from '../e2e/support.ts';
+import {
+  allowCommands,
+  createProject,
+  killAllChildren,
+  restartableServe,
+  startRunner,
+  stopChild,
+  tempDir,
+  type ServeProcess,
+} from '../e2e/support.ts';
 import { TestSchemas } from '../store/contract-postgres.ts';
 import { markingRoot, trackedFromList, verdict } from './support.ts';
 
@@ -27,7 +36,13 @@ describe('chaos: three nodes on Postgres with random kills', () => {
     const project = await createProject(nodes[0]!, { executionMode: 'runner', root, name: 'chaos-3n' });
     await allowCommands(nodes[0]!, project.id, ['Terminal(sh mark.sh)']);
     const token = (await nodes[0]!.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.token as string;
-    const runner = startRunner({ url: nodes[0]!.wsUrl, token, root, projectId: project.id, journal: join(dir, 'runner.journal') });
+    const runner = startRunner({
+      url: nodes[0]!.wsUrl,
+      token,
+      root,
+      projectId: project.id,
+      journal: join(dir, 'runner.journal'),
+    });
     await new Promise((r) => setTimeout(r, 1_000));
 
     let n = 0;
@@ -41,9 +56,16 @@ describe('chaos: three nodes on Postgres with random kills', () => {
       // A proposal a node holds for approval is approved by a human on another random node.
       fired.push(
         target
-          .call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: `sh mark.sh ${marker} 0.2`, cwd: root, timeoutMs: 20_000 } })
+          .call('POST', `/api/projects/${project.id}/actions`, {
+            agentId: 'agent-dev',
+            actionType: 'terminal',
+            payload: { command: `sh mark.sh ${marker} 0.2`, cwd: root, timeoutMs: 20_000 },
+          })
           .then(async (posted) => {
-            if (posted.body?.status === 'pending') await nodes[Math.floor(Math.random() * 3)]!.call('POST', `/api/actions/${posted.body.id}/approve`, { userId: 'max' });
+            if (posted.body?.status === 'pending')
+              await nodes[Math.floor(Math.random() * 3)]!.call('POST', `/api/actions/${posted.body.id}/approve`, {
+                userId: 'max',
+              });
           })
           .catch(() => {}),
       );
@@ -58,7 +80,8 @@ describe('chaos: three nodes on Postgres with random kills', () => {
     }
     await Promise.all(fired);
     // Proposals whose node died before the approval: approved now, on a live node.
-    for (const pending of (await nodes[0]!.call('GET', `/api/projects/${project.id}/actions?status=pending&limit=1000`)).body.actions as Array<{ id: string }>) {
+    for (const pending of (await nodes[0]!.call('GET', `/api/projects/${project.id}/actions?status=pending&limit=1000`))
+      .body.actions as Array<{ id: string }>) {
       await nodes[1]!.call('POST', `/api/actions/${pending.id}/approve`, { userId: 'max' });
     }
     const tracked = await trackedFromList(nodes[0]!, project.id);

@@ -5,7 +5,18 @@
 // (runner_interrupted); no command runs twice; no event is duplicated.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, events, killAllChildren, startRunner, startServer, tempDir, waitUntil, type RunnerProcess, type Server } from '../e2e/support.ts';
+import {
+  allowCommands,
+  createProject,
+  events,
+  killAllChildren,
+  startRunner,
+  startServer,
+  tempDir,
+  waitUntil,
+  type RunnerProcess,
+  type Server,
+} from '../e2e/support.ts';
 import { markingRoot, type Tracked, verdict } from './support.ts';
 
 let server: Server | null = null;
@@ -38,7 +49,11 @@ describe('chaos: runner SIGKILL between spawn and ack', () => {
     const options = { url: server.wsUrl, token, root, projectId: project.id, journal: join(home, 'runner.journal') };
     const tracked: Tracked[] = [];
     const propose = async (marker: string): Promise<void> => {
-      const posted = await server!.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: `sh mark.sh ${marker} 0.3`, cwd: root, timeoutMs: 20_000 } });
+      const posted = await server!.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-dev',
+        actionType: 'terminal',
+        payload: { command: `sh mark.sh ${marker} 0.3`, cwd: root, timeoutMs: 20_000 },
+      });
       expect(posted.status).toBe(201);
       tracked.push({ actionId: posted.body.id, marker });
     };

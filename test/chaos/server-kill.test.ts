@@ -4,7 +4,15 @@
 // nothing runs twice, no event is duplicated.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, killAllChildren, restartableServe, startRunner, stopChild, tempDir } from '../e2e/support.ts';
+import {
+  allowCommands,
+  createProject,
+  killAllChildren,
+  restartableServe,
+  startRunner,
+  stopChild,
+  tempDir,
+} from '../e2e/support.ts';
 import { fireProposal, markingRoot, trackedFromList, verdict } from './support.ts';
 
 afterAll(async () => {
@@ -16,12 +24,21 @@ describe('chaos: server SIGKILL around claims', () => {
     const dir = tempDir('chaos-sk');
     const root = join(dir, 'machine');
     const { runs } = markingRoot(root);
-    const serve = await restartableServe(join(dir, 'data'), { BRABO_RUNNER_GRACE_MS: '3000', BRABO_RESUME_WAIT_MS: '20000' });
+    const serve = await restartableServe(join(dir, 'data'), {
+      BRABO_RUNNER_GRACE_MS: '3000',
+      BRABO_RESUME_WAIT_MS: '20000',
+    });
     let server = await serve();
     const project = await createProject(server, { executionMode: 'runner', root, name: 'chaos-sk' });
     await allowCommands(server, project.id, ['Terminal(sh mark.sh)']);
     const token = (await server.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.token as string;
-    const runner = startRunner({ url: server.wsUrl, token, root, projectId: project.id, journal: join(dir, 'runner.journal') });
+    const runner = startRunner({
+      url: server.wsUrl,
+      token,
+      root,
+      projectId: project.id,
+      journal: join(dir, 'runner.journal'),
+    });
     let n = 0;
     for (let round = 0; round < 8; round++) {
       await new Promise((r) => setTimeout(r, 300)); // the runner rejoins

@@ -21,7 +21,11 @@ function brabo(
   opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string | ((w: NodeJS.WritableStream) => Promise<void>) } = {},
 ): Promise<Result> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(BRABO, args, { cwd: opts.cwd ?? process.cwd(), env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(BRABO, args, {
+      cwd: opts.cwd ?? process.cwd(),
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let peakRssKb = 0;
@@ -81,7 +85,15 @@ describe('brabo (dispatcher)', () => {
 
 describe('brabo check (for a person)', () => {
   it('explains each fragment of a compound command in plain words', async () => {
-    const r = await brabo(['check', '--permissions', permissionsFile, '--root', root, '--', 'cd src && cat /etc/passwd']);
+    const r = await brabo([
+      'check',
+      '--permissions',
+      permissionsFile,
+      '--root',
+      root,
+      '--',
+      'cd src && cat /etc/passwd',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^decision: +require_approval/m);
     expect(r.stdout).toMatch(/^rule: +ceiling_path_scope: /m);
@@ -97,16 +109,38 @@ describe('brabo check (for a person)', () => {
     expect(r.stdout).toMatch(/2\. .*denied by the built-in pattern Terminal\(rm -rf \/\)/);
   });
   it('auto mode and the container floor are taken from the flags', async () => {
-    const auto = await brabo(['check', '--permissions', permissionsFile, '--root', root, '--autonomy', 'auto_approve:curinga', '--', 'make build && ls']);
+    const auto = await brabo([
+      'check',
+      '--permissions',
+      permissionsFile,
+      '--root',
+      root,
+      '--autonomy',
+      'auto_approve:curinga',
+      '--',
+      'make build && ls',
+    ]);
     expect(auto.stdout).toMatch(/^decision: +auto_approve/m);
     expect(auto.stdout).toMatch(/2\. ls +allowed by allow Terminal\(ls\)/);
-    const floor = await brabo(['check', '--permissions', permissionsFile, '--root', root, '--container-running', '--', 'git commit -m x']);
+    const floor = await brabo([
+      'check',
+      '--permissions',
+      permissionsFile,
+      '--root',
+      root,
+      '--container-running',
+      '--',
+      'git commit -m x',
+    ]);
     expect(floor.stdout).toMatch(/^decision: +require_approval/m);
     expect(floor.stdout).toContain('permissions_ask');
     expect(floor.stdout).toMatch(/asks for approval: ask Terminal\(git commit\)/);
   });
   it('reads ROOT/permissions.json by default, and runs relative --cwd against the root', async () => {
-    writeFileSync(join(root, 'permissions.json'), JSON.stringify({ allow: ['Terminal(pnpm test:*)'], deny: [], ask: [] }));
+    writeFileSync(
+      join(root, 'permissions.json'),
+      JSON.stringify({ allow: ['Terminal(pnpm test:*)'], deny: [], ask: [] }),
+    );
     try {
       const r = await brabo(['check', '--cwd', 'packages/a', '--', 'pnpm test:unit'], { cwd: root });
       expect(r.code).toBe(0);
@@ -153,7 +187,10 @@ describe('brabo check (for a person)', () => {
 
 function parseAnswers(stdout: string): Array<Record<string, unknown>> {
   expect(stdout.endsWith('\n')).toBe(true);
-  return stdout.slice(0, -1).split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return stdout
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe('brabo check --jsonl (for a program)', () => {
@@ -187,7 +224,11 @@ describe('brabo check --jsonl (for a program)', () => {
       JSON.stringify({ command: 'ls', permissions: { allow: ['Termnal(ls)'], deny: [], ask: [] } }),
       JSON.stringify({ actionType: 'nope', command: 'ls' }),
       JSON.stringify({ command: 'ls', autonomy: { mode: 'auto_approve', origin: 'everywhere' } }),
-      JSON.stringify({ actionType: 'git_push', autonomy: { mode: 'auto_approve', origin: 'curinga' }, permissions: { allow: ['GitPush()'], deny: [], ask: [] } }),
+      JSON.stringify({
+        actionType: 'git_push',
+        autonomy: { mode: 'auto_approve', origin: 'curinga' },
+        permissions: { allow: ['GitPush()'], deny: [], ask: [] },
+      }),
       JSON.stringify({ command: 'cat README.md | grep x', permissions: PERMISSIONS, root, cwd: root }),
     ];
     // the last line has no trailing newline and still gets its answer
@@ -222,43 +263,48 @@ describe('brabo check --jsonl (for a program)', () => {
   // The volume only has to exceed the child's capped heap several times over to prove that stdin
   // is streamed; the timeout leaves room for a loaded 2-core CI machine (about 5 s of CPU, which
   // took over 30 s of wall time at load 30).
-  it('streams 80 MB with bounded memory; an oversized line is answered with an error, never held', { timeout: 180_000 }, async () => {
-    const LINE_BYTES = 10 * 1024;
-    const LINES = 6_000; // 6 000 x 10 KB = 60 MB of requests, plus one 20 MB line: twice the 40 MB heap
-    const request = (i: number): string => {
-      const text = JSON.stringify({ command: `ls file-${i}`, permissions: PERMISSIONS, root });
-      return `${text}${' '.repeat(LINE_BYTES - text.length - 1)}\n`;
-    };
-    // The child's V8 heap is capped far below the input: an implementation that read all of stdin
-    // (or held the oversized line) would die of a heap OOM instead of answering every line.
-    const r = await brabo(['check', '--jsonl'], {
-      env: { NODE_OPTIONS: '--max-old-space-size=40' },
-      stdin: async (w) => {
-        const write = (data: string | Buffer) => new Promise<void>((ok) => (w.write(data) ? ok() : w.once('drain', () => ok())));
-        for (let i = 0; i < LINES; i++) {
-          if (i === LINES / 2) {
-            await write('{"command": "');
-            for (let mb = 0; mb < 20; mb++) await write(Buffer.alloc(1024 * 1024, 'x'));
-            await write('"}\n');
+  it(
+    'streams 80 MB with bounded memory; an oversized line is answered with an error, never held',
+    { timeout: 180_000 },
+    async () => {
+      const LINE_BYTES = 10 * 1024;
+      const LINES = 6_000; // 6 000 x 10 KB = 60 MB of requests, plus one 20 MB line: twice the 40 MB heap
+      const request = (i: number): string => {
+        const text = JSON.stringify({ command: `ls file-${i}`, permissions: PERMISSIONS, root });
+        return `${text}${' '.repeat(LINE_BYTES - text.length - 1)}\n`;
+      };
+      // The child's V8 heap is capped far below the input: an implementation that read all of stdin
+      // (or held the oversized line) would die of a heap OOM instead of answering every line.
+      const r = await brabo(['check', '--jsonl'], {
+        env: { NODE_OPTIONS: '--max-old-space-size=40' },
+        stdin: async (w) => {
+          const write = (data: string | Buffer) =>
+            new Promise<void>((ok) => (w.write(data) ? ok() : w.once('drain', () => ok())));
+          for (let i = 0; i < LINES; i++) {
+            if (i === LINES / 2) {
+              await write('{"command": "');
+              for (let mb = 0; mb < 20; mb++) await write(Buffer.alloc(1024 * 1024, 'x'));
+              await write('"}\n');
+            }
+            await write(request(i));
           }
-          await write(request(i));
+        },
+      });
+      expect(r.code).toBe(0);
+      const answers = parseAnswers(r.stdout);
+      expect(answers).toHaveLength(LINES + 1);
+      answers.forEach((answer, n) => {
+        if (n === LINES / 2) {
+          expect(answer['error']).toMatch(/^line too long: \d+ bytes/);
+          return;
         }
-      },
-    });
-    expect(r.code).toBe(0);
-    const answers = parseAnswers(r.stdout);
-    expect(answers).toHaveLength(LINES + 1);
-    answers.forEach((answer, n) => {
-      if (n === LINES / 2) {
-        expect(answer['error']).toMatch(/^line too long: \d+ bytes/);
-        return;
-      }
-      const i = n < LINES / 2 ? n : n - 1;
-      expect(answer['policy'], `line ${n}`).toBe('auto_approve');
-      expect((answer['fragments'] as Array<{ text: string }>)[0]?.text).toBe(`ls file-${i}`);
-    });
-    // RSS stays bounded too (generous: it also holds Node's baseline and uncollected garbage).
-    expect(r.peakRssKb).toBeGreaterThan(0);
-    expect(r.peakRssKb).toBeLessThan(400 * 1024);
-  });
+        const i = n < LINES / 2 ? n : n - 1;
+        expect(answer['policy'], `line ${n}`).toBe('auto_approve');
+        expect((answer['fragments'] as Array<{ text: string }>)[0]?.text).toBe(`ls file-${i}`);
+      });
+      // RSS stays bounded too (generous: it also holds Node's baseline and uncollected garbage).
+      expect(r.peakRssKb).toBeGreaterThan(0);
+      expect(r.peakRssKb).toBeLessThan(400 * 1024);
+    },
+  );
 });

@@ -34,10 +34,18 @@ chmod +x "$prefix/node_modules/$name/bin/node"
   return { bin, toolchain: join(dir, 'toolchain'), log };
 }
 
-function source(machine: { bin: string; toolchain: string }, platform: string): Promise<{ code: number | null; out: string }> {
+function source(
+  machine: { bin: string; toolchain: string },
+  platform: string,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolvePromise) => {
     const child = spawn('bash', ['-c', `. "${NODE_ENV}" && node --version`], {
-      env: { PATH: `${machine.bin}:/usr/bin:/bin`, BRABO_NODE_PLATFORM: platform, BRABO_TOOLCHAIN_DIR: machine.toolchain, HOME: tmpdir() },
+      env: {
+        PATH: `${machine.bin}:/usr/bin:/bin`,
+        BRABO_NODE_PLATFORM: platform,
+        BRABO_TOOLCHAIN_DIR: machine.toolchain,
+        HOME: tmpdir(),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -67,13 +75,16 @@ describe('scripts/node-env.sh platforms', () => {
     expect(installed(machine.log)).toEqual([pkg]);
   });
 
-  it.each(['Darwin-arm64', 'FreeBSD-amd64', 'Linux-riscv64'])('%s: no registry build, so one sentence saying to install Node 24, exit 1, nothing downloaded', async (platform) => {
-    const machine = fakeMachine();
-    const run = await source(machine, platform);
-    expect(run.code).toBe(1);
-    expect(run.out).toContain(`the npm registry has no Node build for ${platform}; install Node 24`);
-    expect(() => readFileSync(machine.log)).toThrow();
-  });
+  it.each(['Darwin-arm64', 'FreeBSD-amd64', 'Linux-riscv64'])(
+    '%s: no registry build, so one sentence saying to install Node 24, exit 1, nothing downloaded',
+    async (platform) => {
+      const machine = fakeMachine();
+      const run = await source(machine, platform);
+      expect(run.code).toBe(1);
+      expect(run.out).toContain(`the npm registry has no Node build for ${platform}; install Node 24`);
+      expect(() => readFileSync(machine.log)).toThrow();
+    },
+  );
 
   it('concurrent first runs wait for one another: one install, every run gets Node', async () => {
     const machine = fakeMachine();

@@ -36,7 +36,9 @@ describe('unknown keys', () => {
   });
 
   it('a key far from every list name is named with the keys that exist', () => {
-    expect(problems({ rules: [] })).toContain('unknown key "rules": permissions.json has only "allow", "deny" and "ask"');
+    expect(problems({ rules: [] })).toContain(
+      'unknown key "rules": permissions.json has only "allow", "deny" and "ask"',
+    );
   });
 
   it("Claude Code's settings shape is recognised and explained; its deny entries still count", () => {
@@ -50,7 +52,9 @@ describe('unknown keys', () => {
   it('property: any extra key makes the file broken and is named (never silently ignored)', () => {
     fc.assert(
       fc.property(
-        fc.string({ minLength: 1, maxLength: 30 }).filter((key) => !(LISTS as readonly string[]).includes(key) && key !== '__proto__'),
+        fc
+          .string({ minLength: 1, maxLength: 30 })
+          .filter((key) => !(LISTS as readonly string[]).includes(key) && key !== '__proto__'),
         fc.constantFrom<unknown>([], ['Terminal(ls)'], 'x', 1, null, {}),
         (key, value) => {
           const parsed = parsePermissions({ allow: ['Terminal(ls)'], [key]: value });
@@ -62,10 +66,12 @@ describe('unknown keys', () => {
   });
 
   it('property: one edit away from a list name suggests that list', () => {
-    const edit = fc.tuple(fc.constantFrom(...LISTS), fc.nat(), fc.constantFrom('x', 'q', 'z')).map(([list, at, letter]) => {
-      const i = at % (list.length + 1);
-      return { list, key: list.slice(0, i) + letter + list.slice(i) };
-    });
+    const edit = fc
+      .tuple(fc.constantFrom(...LISTS), fc.nat(), fc.constantFrom('x', 'q', 'z'))
+      .map(([list, at, letter]) => {
+        const i = at % (list.length + 1);
+        return { list, key: list.slice(0, i) + letter + list.slice(i) };
+      });
     fc.assert(
       fc.property(edit, ({ list, key }) => {
         expect(problems({ [key]: [] })).toContain(`did you mean "${list}"?`);
@@ -84,11 +90,14 @@ describe('lists and entries', () => {
     expect(problems(raw)).toContain(message);
   });
 
-  it.each(['Bash(npm run test:*)', 'Bash(git status)', 'bash(ls)', ' Bash (make build) '])('%j says to write Terminal(...)', (entry) => {
-    const message = problems({ allow: [entry] });
-    expect(message).toContain("Claude Code's Bash(...) is Terminal(...) here");
-    expect(message).toMatch(/write "Terminal\(.*\)"/);
-  });
+  it.each(['Bash(npm run test:*)', 'Bash(git status)', 'bash(ls)', ' Bash (make build) '])(
+    '%j says to write Terminal(...)',
+    (entry) => {
+      const message = problems({ allow: [entry] });
+      expect(message).toContain("Claude Code's Bash(...) is Terminal(...) here");
+      expect(message).toMatch(/write "Terminal\(.*\)"/);
+    },
+  );
 
   it('a broken file never auto-approves what its allow list names', () => {
     const parsed = parsePermissions({ allow: ['Terminal(ls)'], alow: [] });
@@ -112,7 +121,11 @@ describe('brabo check on a broken file', () => {
   const BRABO = resolve(import.meta.dirname, '../../bin/brabo');
   function check(root: string, command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolvePromise) => {
-      const child = spawn(BRABO, ['check', '--root', root, '--container-running', '--autonomy', 'auto_approve:curinga', '--', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        BRABO,
+        ['check', '--root', root, '--container-running', '--autonomy', 'auto_approve:curinga', '--', command],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -121,7 +134,7 @@ describe('brabo check on a broken file', () => {
     });
   }
 
-  it('shows the server\'s decision (not auto-approved, even in auto mode with a running container) and the error', async () => {
+  it("shows the server's decision (not auto-approved, even in auto mode with a running container) and the error", async () => {
     const root = mkdtempSync(join(tmpdir(), 'brabo-check-broken-'));
     writeFileSync(join(root, 'permissions.json'), JSON.stringify({ permissions: { allow: ['Bash(ls)'] } }));
     const r = await check(root, 'ls');
@@ -143,7 +156,10 @@ describe('PUT /api/projects/:id/permissions', () => {
   it('refuses a typo key by name instead of dropping it (nothing written)', async () => {
     t = await startTestApp();
     const project = await seedProject(t);
-    const put = await t.call('PUT', `/api/projects/${project.id}/permissions`, { userId: 'olivia', alow: ['Terminal(ls)'] });
+    const put = await t.call('PUT', `/api/projects/${project.id}/permissions`, {
+      userId: 'olivia',
+      alow: ['Terminal(ls)'],
+    });
     expect(put.status).toBe(400);
     expect(JSON.stringify(put.body)).toContain('did you mean \\"allow\\"?');
     const got = await t.call('GET', `/api/projects/${project.id}/permissions`);

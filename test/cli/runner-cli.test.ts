@@ -6,7 +6,17 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPermanentUpgradeStatus } from '../../src/runner/connection.ts';
-import { BRABO, createProject, killAllChildren, type Server, startRunner, startServer, stopChild, tempDir, waitUntil } from '../e2e/support.ts';
+import {
+  BRABO,
+  createProject,
+  killAllChildren,
+  type Server,
+  startRunner,
+  startServer,
+  stopChild,
+  tempDir,
+  waitUntil,
+} from '../e2e/support.ts';
 
 let server: Server;
 let token: string;
@@ -28,10 +38,28 @@ afterAll(async () => {
 
 function runOnce(url: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(BRABO, ['runner', '--url', url, '--project', projectId, '--root', root, '--journal', join(tempDir('journal'), 'j.jsonl'), '--reconnect-base-ms', '50', '--reconnect-max-ms', '100'], {
-      env: { ...process.env, NO_COLOR: '1', BRABO_RUNNER_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      BRABO,
+      [
+        'runner',
+        '--url',
+        url,
+        '--project',
+        projectId,
+        '--root',
+        root,
+        '--journal',
+        join(tempDir('journal'), 'j.jsonl'),
+        '--reconnect-base-ms',
+        '50',
+        '--reconnect-max-ms',
+        '100',
+      ],
+      {
+        env: { ...process.env, NO_COLOR: '1', BRABO_RUNNER_TOKEN: token },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -59,20 +87,34 @@ describe('a --url that is not a brabo socket', () => {
   });
 
   it('the right URL still connects (the check does not refuse a real socket)', async () => {
-    const runner = startRunner({ url: server.wsUrl, token, root, projectId, journal: join(tempDir('journal'), 'j.jsonl') });
+    const runner = startRunner({
+      url: server.wsUrl,
+      token,
+      root,
+      projectId,
+      journal: join(tempDir('journal'), 'j.jsonl'),
+    });
     await waitUntil(() => runner.output().includes('● connected'), 'the runner to join');
     await runner.stop();
   });
 
   it('retryable statuses are not fatal; wrong-place statuses are', () => {
-    for (const status of [403, 408, 429, 500, 502, 503, 504]) expect(isPermanentUpgradeStatus(status), String(status)).toBe(false);
-    for (const status of [200, 301, 302, 400, 404, 405, 426]) expect(isPermanentUpgradeStatus(status), String(status)).toBe(true);
+    for (const status of [403, 408, 429, 500, 502, 503, 504])
+      expect(isPermanentUpgradeStatus(status), String(status)).toBe(false);
+    for (const status of [200, 301, 302, 400, 404, 405, 426])
+      expect(isPermanentUpgradeStatus(status), String(status)).toBe(true);
   });
 });
 
 describe('stopping', () => {
   it('after SIGINT, "stopped" is the last line: no "disconnected"/"reconnecting" after it', async () => {
-    const runner = startRunner({ url: server.wsUrl, token, root, projectId, journal: join(tempDir('journal'), 'j.jsonl') });
+    const runner = startRunner({
+      url: server.wsUrl,
+      token,
+      root,
+      projectId,
+      journal: join(tempDir('journal'), 'j.jsonl'),
+    });
     await waitUntil(() => runner.output().includes('● connected'), 'the runner to join');
     const exited = new Promise<number | null>((resolve) => runner.child.once('exit', (code) => resolve(code)));
     runner.child.kill('SIGINT');
@@ -89,10 +131,30 @@ describe('warnings are printed once', () => {
     const down = 'ws://127.0.0.1:9/socket'; // discard port: nothing listens
     const logFile = join(tempDir('log'), 'runner.log');
     const journal = join(tempDir('journal'), 'j.jsonl');
-    const child = spawn(BRABO, ['runner', '--url', down, '--project', projectId, '--root', root, '--journal', journal, '--log-file', logFile, '--reconnect-base-ms', '50', '--reconnect-max-ms', '100'], {
-      env: { ...process.env, NO_COLOR: '1', BRABO_RUNNER_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      BRABO,
+      [
+        'runner',
+        '--url',
+        down,
+        '--project',
+        projectId,
+        '--root',
+        root,
+        '--journal',
+        journal,
+        '--log-file',
+        logFile,
+        '--reconnect-base-ms',
+        '50',
+        '--reconnect-max-ms',
+        '100',
+      ],
+      {
+        env: { ...process.env, NO_COLOR: '1', BRABO_RUNNER_TOKEN: token },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -102,7 +164,10 @@ describe('warnings are printed once', () => {
     await stopChild(child, 'SIGTERM');
     expect(stdout.split('\n').filter((line) => line.includes('cannot connect'))).toHaveLength(1);
     expect(stderr).not.toMatch(/^\{/m);
-    const json = readFileSync(logFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { msg?: string; level: number });
+    const json = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg?: string; level: number });
     expect(json.length).toBeGreaterThan(0);
     expect(json.every((entry) => typeof entry.level === 'number')).toBe(true);
   });

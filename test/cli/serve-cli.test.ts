@@ -22,7 +22,11 @@ interface Run {
 /** Runs brabo until it exits, or until `until` matches its stdout (then SIGTERM). */
 function brabo(args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(BRABO_|HOST$|PORT$|LOG_LEVEL$|DATABASE_URL$|PROJECT_WORKSPACES_ROOT$)/.test(name)));
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !/^(BRABO_|HOST$|PORT$|LOG_LEVEL$|DATABASE_URL$|PROJECT_WORKSPACES_ROOT$)/.test(name),
+      ),
+    );
     const child = spawn(BRABO, args, { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -37,7 +41,9 @@ function brabo(args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Pro
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'brabo-serve-cli-'));
-const version = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
+).version;
 const servers: Server[] = [];
 afterAll(() => servers.forEach((server) => server.close()));
 
@@ -60,13 +66,16 @@ function expectOneLine(run: Run, command: string, code: RegExp): void {
 }
 
 describe('brabo --version / --help', () => {
-  it.each([['--version'], ['-V'], ['version']])('%s prints the package version and the Node version, exit 0', async (flag) => {
-    const run = await brabo([flag]);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`brabo ${version} (node ${process.versions.node})\n`);
-  });
+  it.each([['--version'], ['-V'], ['version']])(
+    '%s prints the package version and the Node version, exit 0',
+    async (flag) => {
+      const run = await brabo([flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`brabo ${version} (node ${process.versions.node})\n`);
+    },
+  );
 
-  it('top-level help names the commands that exist (no console) and how to get each one\'s options', async () => {
+  it("top-level help names the commands that exist (no console) and how to get each one's options", async () => {
     const run = await brabo(['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/serve.*\n.*runner.*\n.*check/);
@@ -77,8 +86,27 @@ describe('brabo --version / --help', () => {
   it('serve --help lists every flag it accepts and the variables behind them', async () => {
     const run = await brabo(['serve', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--port', '--host', '--data-dir', '--docker', '--container-image', '--runner-grace-ms', '--delivery-timeout-ms', '--help']) expect(run.stdout).toContain(flag);
-    for (const variable of ['BRABO_PORT', 'BRABO_HOST', 'BRABO_DATA_DIR', 'BRABO_DOCKER', 'BRABO_ADMIN_TOKEN', 'BRABO_DATABASE_URL', 'BRABO_LOG_LEVEL', 'BRABO_DEBUG']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--data-dir',
+      '--docker',
+      '--container-image',
+      '--runner-grace-ms',
+      '--delivery-timeout-ms',
+      '--help',
+    ])
+      expect(run.stdout).toContain(flag);
+    for (const variable of [
+      'BRABO_PORT',
+      'BRABO_HOST',
+      'BRABO_DATA_DIR',
+      'BRABO_DOCKER',
+      'BRABO_ADMIN_TOKEN',
+      'BRABO_DATABASE_URL',
+      'BRABO_LOG_LEVEL',
+      'BRABO_DEBUG',
+    ]) {
       expect(run.stdout).toContain(variable);
     }
     for (const old of Object.values(RENAMED_VARIABLES)) expect(run.stdout).toContain(old);
@@ -87,7 +115,17 @@ describe('brabo --version / --help', () => {
   it('runner --help lists its variables too', async () => {
     const run = await brabo(['runner', '--help']);
     expect(run.code).toBe(0);
-    for (const text of ['--url', '--token', '--project', '--root', '--log-file', 'BRABO_RUNNER_TOKEN', 'XDG_STATE_HOME', 'NO_COLOR']) expect(run.stdout).toContain(text);
+    for (const text of [
+      '--url',
+      '--token',
+      '--project',
+      '--root',
+      '--log-file',
+      'BRABO_RUNNER_TOKEN',
+      'XDG_STATE_HOME',
+      'NO_COLOR',
+    ])
+      expect(run.stdout).toContain(text);
   });
 });
 
@@ -101,7 +139,12 @@ describe('brabo serve start-up failures: one line, a code, the next step', () =>
     ['the old LOG_LEVEL name with a bad value', ['serve', '--port', '0'], { LOG_LEVEL: 'loud' }, /config_invalid/],
     ['a port that is not a number', ['serve', '--port', '40x'], {}, /config_invalid/],
     ['a port out of range in the environment', ['serve'], { BRABO_PORT: '70000' }, /config_invalid/],
-    ['a database URL of another kind', ['serve', '--port', '0'], { BRABO_DATABASE_URL: 'mysql://u@h/db' }, /config_invalid/],
+    [
+      'a database URL of another kind',
+      ['serve', '--port', '0'],
+      { BRABO_DATABASE_URL: 'mysql://u@h/db' },
+      /config_invalid/,
+    ],
     ['a short admin token', ['serve', '--port', '0'], { BRABO_ADMIN_TOKEN: 'short' }, /config_invalid/],
   ])('%s: exit 2 (usage)', async (_what, args, env, code) => {
     const run = await brabo(args, { BRABO_DATA_DIR: join(dir, 'usage'), ...env });
@@ -119,7 +162,9 @@ describe('brabo serve start-up failures: one line, a code, the next step', () =>
 
   it('a port in use: exit 1, port_in_use names the address and what to do', async () => {
     const port = await busyPort();
-    const run = await brabo(['serve', '--port', String(port), '--data-dir', join(dir, 'busy')], { BRABO_ADMIN_TOKEN: TOKEN });
+    const run = await brabo(['serve', '--port', String(port), '--data-dir', join(dir, 'busy')], {
+      BRABO_ADMIN_TOKEN: TOKEN,
+    });
     expect(run.code).toBe(1);
     expectOneLine(run, 'brabo serve', /port_in_use/);
     expect(run.stderr).toContain(`127.0.0.1:${port}`);
@@ -127,7 +172,10 @@ describe('brabo serve start-up failures: one line, a code, the next step', () =>
   });
 
   it('BRABO_DEBUG=1 adds the stack trace under the same line', async () => {
-    const run = await brabo(['serve', '--port', '0', '--data-dir', join(file, 'data')], { BRABO_ADMIN_TOKEN: TOKEN, BRABO_DEBUG: '1' });
+    const run = await brabo(['serve', '--port', '0', '--data-dir', join(file, 'data')], {
+      BRABO_ADMIN_TOKEN: TOKEN,
+      BRABO_DEBUG: '1',
+    });
     expect(run.code).toBe(1);
     expect(run.stderr.split('\n')[0]).toMatch(/^brabo serve: data_dir_unusable: /);
     expect(run.stderr).toMatch(/\n\s+at /);
@@ -136,7 +184,11 @@ describe('brabo serve start-up failures: one line, a code, the next step', () =>
 
 describe('old variable names', () => {
   it('still work, with one warning each on stderr; stdout still says where it listens', async () => {
-    const run = await brabo(['serve', '--data-dir', join(dir, 'old-names')], { BRABO_ADMIN_TOKEN: TOKEN, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, /admin token in/);
+    const run = await brabo(
+      ['serve', '--data-dir', join(dir, 'old-names')],
+      { BRABO_ADMIN_TOKEN: TOKEN, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      /admin token in/,
+    );
     expect(run.stdout).toMatch(/^brabo serve: listening on http:\/\/127\.0\.0\.1:\d+/m);
     const warnings = run.stderr.split('\n').filter((line) => line.includes('deprecated'));
     expect(warnings.sort()).toEqual([
@@ -147,7 +199,11 @@ describe('old variable names', () => {
   });
 
   it('the new name wins over the old one, and the warning says the old one is ignored', async () => {
-    const run = await brabo(['serve', '--data-dir', join(dir, 'both')], { BRABO_ADMIN_TOKEN: TOKEN, BRABO_PORT: '0', PORT: '1' }, /admin token in/);
+    const run = await brabo(
+      ['serve', '--data-dir', join(dir, 'both')],
+      { BRABO_ADMIN_TOKEN: TOKEN, BRABO_PORT: '0', PORT: '1' },
+      /admin token in/,
+    );
     expect(run.stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(run.stderr).toContain('PORT is deprecated and ignored because BRABO_PORT is also set');
   });

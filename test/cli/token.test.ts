@@ -26,7 +26,19 @@ async function brabo(argv: string[], env: NodeJS.ProcessEnv = { BRABO_ADMIN_TOKE
 
 describe('brabo token', () => {
   it('mints each kind (secret alone on stdout), lists them without secrets, revokes one', async () => {
-    const agent = await brabo(['mint', '--kind', 'agent', '--project', projectId, '--agent', 'agent-dev', '--label', 'ci agent', '--expires-in', '30d']);
+    const agent = await brabo([
+      'mint',
+      '--kind',
+      'agent',
+      '--project',
+      projectId,
+      '--agent',
+      'agent-dev',
+      '--label',
+      'ci agent',
+      '--expires-in',
+      '30d',
+    ]);
     expect(agent.code, agent.err).toBe(0);
     expect(agent.out).toMatch(/^brabo_agent_[A-Za-z0-9_-]{43}\n$/);
     const human = await brabo(['mint', '--kind', 'human', '--member', 'olivia']);

@@ -4,7 +4,17 @@
 // a second runner is refused cluster-wide; presence covers the cluster.
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { allowCommands, countingRoot, createProject, joinAgentTopic, killAllChildren, settled, startRunner, tempDir, waitUntil } from '../e2e/support.ts';
+import {
+  allowCommands,
+  countingRoot,
+  createProject,
+  joinAgentTopic,
+  killAllChildren,
+  settled,
+  startRunner,
+  tempDir,
+  waitUntil,
+} from '../e2e/support.ts';
 import { TestSchemas } from '../store/contract-postgres.ts';
 import { type Node, startNode } from './support.ts';
 
@@ -34,10 +44,24 @@ describe('three nodes, one Postgres', () => {
     const machine = countingRoot(dir);
     const project = await createProject(a, { executionMode: 'runner', root: machine.root });
     const token = (await a.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.token as string;
-    const runner = startRunner({ url: b.wsUrl, token, root: machine.root, projectId: project.id, journal: `${dir}/journal` });
+    const runner = startRunner({
+      url: b.wsUrl,
+      token,
+      root: machine.root,
+      projectId: project.id,
+      journal: `${dir}/journal`,
+    });
     // A and C see B's runner through presence.
-    await waitUntil(() => a.app.execution!.cluster.directory!.remoteHolder(project.id)?.at === 'node', 'A to see the runner on B', 60_000);
-    await waitUntil(() => c.app.execution!.cluster.directory!.remoteHolder(project.id), 'C to see the runner on B', 60_000);
+    await waitUntil(
+      () => a.app.execution!.cluster.directory!.remoteHolder(project.id)?.at === 'node',
+      'A to see the runner on B',
+      60_000,
+    );
+    await waitUntil(
+      () => c.app.execution!.cluster.directory!.remoteHolder(project.id),
+      'C to see the runner on B',
+      60_000,
+    );
     expect(a.app.execution!.cluster.directory!.remoteHolder(project.id)).toEqual({ at: 'node', nodeId: b.nodeId });
     // Presence covers the cluster: /api/cluster, the console's runner view and /metrics on A.
     const view = (await a.call('GET', '/api/cluster')).body;
@@ -51,7 +75,11 @@ describe('three nodes, one Postgres', () => {
 
     const agent = await joinAgentTopic(c.wsUrl, 'agent-dev');
     try {
-      const proposed = await a.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'sh count.sh', cwd: machine.root } });
+      const proposed = await a.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-dev',
+        actionType: 'terminal',
+        payload: { command: 'sh count.sh', cwd: machine.root },
+      });
       expect(proposed.body.status).toBe('pending');
       const actionId = proposed.body.id as string;
       const approved = await a.call('POST', `/api/actions/${actionId}/approve`, { userId: 'olivia' });
@@ -61,12 +89,20 @@ describe('three nodes, one Postgres', () => {
       expect(machine.runs()).toBe(1);
       const row = await a.app.store.read.dispatches.getByAction(actionId);
       expect(row).toMatchObject({ state: 'executed', attempt: 1, ownerNode: b.nodeId }); // claimed by the node holding the socket
-      await waitUntil(() => agent.received.find((m) => m.payload?.actionId === actionId), 'task.action_settled on C', 30_000);
+      await waitUntil(
+        () => agent.received.find((m) => m.payload?.actionId === actionId),
+        'task.action_settled on C',
+        30_000,
+      );
       expect(agent.received.filter((m) => m.payload?.actionId === actionId)).toHaveLength(1);
 
       // Auto-approved on C: also runs once on B's runner.
       await allowCommands(a, project.id, ['Terminal(sh count.sh)']);
-      const auto = await c.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'sh count.sh', cwd: machine.root } });
+      const auto = await c.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-dev',
+        actionType: 'terminal',
+        payload: { command: 'sh count.sh', cwd: machine.root },
+      });
       expect(auto.body).toMatchObject({ status: 'auto_approved' });
       expect((await settled(c, auto.body.id)).settlement).toMatchObject({ status: 'executed' });
       expect(machine.runs()).toBe(2);
@@ -84,13 +120,27 @@ describe('three nodes, one Postgres', () => {
     const token = (await a.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.token as string;
     const first = startRunner({ url: b.wsUrl, token, root: machine.root, projectId: project.id, journal: `${dir}/j1` });
     await waitUntil(() => b.app.execution!.gateway.runners.isConnected(project.id), 'the first runner on B', 60_000);
-    const second = startRunner({ url: a.wsUrl, token, root: machine.root, projectId: project.id, journal: `${dir}/j2` });
-    await waitUntil(() => second.output().includes('runner_already_connected'), 'the second runner to be refused', 60_000);
+    const second = startRunner({
+      url: a.wsUrl,
+      token,
+      root: machine.root,
+      projectId: project.id,
+      journal: `${dir}/j2`,
+    });
+    await waitUntil(
+      () => second.output().includes('runner_already_connected'),
+      'the second runner to be refused',
+      60_000,
+    );
     expect(a.app.execution!.gateway.runners.isConnected(project.id)).toBe(false);
     expect(b.app.execution!.gateway.runners.isConnected(project.id)).toBe(true);
     // The first one leaves: the second gets in on its own retry.
     await first.stop();
-    await waitUntil(() => a.app.execution!.gateway.runners.isConnected(project.id), 'the second runner to get in on A', 60_000);
+    await waitUntil(
+      () => a.app.execution!.gateway.runners.isConnected(project.id),
+      'the second runner to get in on A',
+      60_000,
+    );
     await second.stop();
   }, 180_000);
 });

@@ -46,14 +46,39 @@ async function inFlight(owner: string | null, target = 'runner:p1'): Promise<str
   const n = ++seq;
   await store.transaction(async (tx) => {
     if (!(await tx.projects.get('p1'))) {
-      await tx.projects.insert({ id: 'p1', name: 'P', slug: 'p', executionMode: 'runner', root: '/tmp/p', workspaceDirName: 'p', ownerId: 'o', moduleMap: {}, executionActivatedAt: null, createdAt: at });
+      await tx.projects.insert({
+        id: 'p1',
+        name: 'P',
+        slug: 'p',
+        executionMode: 'runner',
+        root: '/tmp/p',
+        workspaceDirName: 'p',
+        ownerId: 'o',
+        moduleMap: {},
+        executionActivatedAt: null,
+        createdAt: at,
+      });
     }
     await tx.actions.insert({
-      id: `a${n}`, projectId: 'p1', proposerId: 'agent', proposerKind: 'agent', actionType: 'terminal', payload: { command: 'true' }, status: 'approved',
-      reasonCode: 'base', reason: 'r', scopeRoot: null, decidedAt: at, createdAt: at, liveMergeKey: null,
+      id: `a${n}`,
+      projectId: 'p1',
+      proposerId: 'agent',
+      proposerKind: 'agent',
+      actionType: 'terminal',
+      payload: { command: 'true' },
+      status: 'approved',
+      reasonCode: 'base',
+      reason: 'r',
+      scopeRoot: null,
+      decidedAt: at,
+      createdAt: at,
+      liveMergeKey: null,
     } as never);
     await tx.handoffs.enqueue({ id: `d${n}`, actionId: `a${n}`, projectId: 'p1', credentialRef: null, createdAt: at });
-    expect(await tx.dispatches.claim(`d${n}`, 'sent', target, null, at, owner)).toMatchObject({ ownerNode: owner, attempt: 1 });
+    expect(await tx.dispatches.claim(`d${n}`, 'sent', target, null, at, owner)).toMatchObject({
+      ownerNode: owner,
+      attempt: 1,
+    });
   });
   return `d${n}`;
 }
@@ -106,13 +131,30 @@ describe('node leases', () => {
     const theirs = await inFlight('live', 'broker');
     const mine = await inFlight('me', 'broker');
     const me = await node('me');
-    const roots = { projectWorkspacesRoot: '/tmp/x', projectsBase: '/tmp/x', gatewayCheckout: '/tmp/x', runnerProjectsDir: '/tmp/x' };
+    const roots = {
+      projectWorkspacesRoot: '/tmp/x',
+      projectsBase: '/tmp/x',
+      gatewayCheckout: '/tmp/x',
+      runnerProjectsDir: '/tmp/x',
+    };
     const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
-    const dispatcher = new Dispatcher({ store, logger, turns, roots, limits: DEFAULT_EXECUTION_LIMITS, broker: null, runners: null, cluster: me });
+    const dispatcher = new Dispatcher({
+      store,
+      logger,
+      turns,
+      roots,
+      limits: DEFAULT_EXECUTION_LIMITS,
+      broker: null,
+      runners: null,
+      cluster: me,
+    });
     await dispatcher.start();
     await dispatcher.close();
     expect(await store.read.dispatches.get(theirs)).toMatchObject({ state: 'sent', ownerNode: 'live' });
-    expect(await store.read.dispatches.get(mine)).toMatchObject({ state: 'failed', outcome: { code: 'outcome_unknown', detail: { cause: 'gateway_restarted_during_broker_exec' } } });
+    expect(await store.read.dispatches.get(mine)).toMatchObject({
+      state: 'failed',
+      outcome: { code: 'outcome_unknown', detail: { cause: 'gateway_restarted_during_broker_exec' } },
+    });
   });
 
   it('a second registration of the same node id fences the first by epoch', async () => {
@@ -144,4 +186,3 @@ describe('node leases', () => {
     expect((await a.liveNodes()).map((n) => n.nodeId)).toEqual(['la']);
   });
 });
-

@@ -30,11 +30,27 @@ export interface Node extends Api {
  * `dir` is shared by the nodes of one cluster: runner projects keep their permissions.json under
  * `<data-dir>/runner-projects`, which a deployment puts on a volume every node mounts.
  */
-export async function startNode(databaseUrl: string, dir: string, limits: Partial<ExecutionLimits> = {}): Promise<Node> {
+export async function startNode(
+  databaseUrl: string,
+  dir: string,
+  limits: Partial<ExecutionLimits> = {},
+): Promise<Node> {
   Object.assign(process.env, FAST_CLUSTER_ENV);
   const execution = loadExecutionConfig({}, {});
-  execution.limits = { ...execution.limits, runnerGraceMs: 3_000, deliveryTimeoutMs: 5_000, resumeWaitMs: 20_000, pollIntervalMs: 500, ...limits };
-  const config = testAppConfig(dir, { adminToken: ADMIN_TOKEN, gatewayCheckout: GATEWAY_CHECKOUT, execution, databaseUrl });
+  execution.limits = {
+    ...execution.limits,
+    runnerGraceMs: 3_000,
+    deliveryTimeoutMs: 5_000,
+    resumeWaitMs: 20_000,
+    pollIntervalMs: 500,
+    ...limits,
+  };
+  const config = testAppConfig(dir, {
+    adminToken: ADMIN_TOKEN,
+    gatewayCheckout: GATEWAY_CHECKOUT,
+    execution,
+    databaseUrl,
+  });
   const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent') });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   await app.start();

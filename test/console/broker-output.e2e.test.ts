@@ -19,7 +19,9 @@ let socket: PhoenixSocket | null = null;
 beforeAll(async () => {
   server = await startServer({
     docker: { image: IMAGE, labels: { [LABEL]: runId } },
-    limits: { resources: { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } } },
+    limits: {
+      resources: { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } },
+    },
   });
 });
 
@@ -27,7 +29,14 @@ afterAll(async () => {
   socket?.disconnect();
   await server?.close();
   const rows = await docker.listContainers({ all: true, filters: { label: [`${LABEL}=${runId}`] } });
-  await Promise.all(rows.map((row) => docker.getContainer(row.Id).remove({ force: true }).catch(() => undefined)));
+  await Promise.all(
+    rows.map((row) =>
+      docker
+        .getContainer(row.Id)
+        .remove({ force: true })
+        .catch(() => undefined),
+    ),
+  );
 });
 
 describe('live output from the broker', () => {
@@ -35,20 +44,43 @@ describe('live output from the broker', () => {
     const project = await createProject(server, { executionMode: 'container', moduleMap: { api: {} } });
     const started = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     expect((await settled(server, started.body.id, 60_000)).settlement.status).toBe('executed');
-    writeFileSync(join(project.root, 'ticks.sh'), 'for i in 1 2 3; do echo "tick $i"; sleep 0.3; done; printf "\\303\\251t\\303\\251\\n" >&2\n');
+    writeFileSync(
+      join(project.root, 'ticks.sh'),
+      'for i in 1 2 3; do echo "tick $i"; sleep 0.3; done; printf "\\303\\251t\\303\\251\\n" >&2\n',
+    );
     // `ask` beats the container floor: the command waits for a click, so the stream can be opened first.
-    await server.call('PUT', `/api/projects/${project.id}/permissions`, { userId: 'olivia', allow: [], deny: [], ask: ['Terminal(sh ticks.sh)'] });
+    await server.call('PUT', `/api/projects/${project.id}/permissions`, {
+      userId: 'olivia',
+      allow: [],
+      deny: [],
+      ask: ['Terminal(sh ticks.sh)'],
+    });
 
-    socket = new Socket18(server.wsUrl, { transport: WebSocket, params: { token: await serviceTokenOf(server.base) }, timeout: 5_000 });
+    socket = new Socket18(server.wsUrl, {
+      transport: WebSocket,
+      params: { token: await serviceTokenOf(server.base) },
+      timeout: 5_000,
+    });
     socket.connect();
     const channel = socket.channel('agent:agent-dev', {});
     const agentOutput: any[] = [];
     channel.on('action.output', (payload) => agentOutput.push(payload));
-    await new Promise<void>((resolve, reject) => channel.join().receive('ok', () => resolve()).receive('error', (e) => reject(new Error(JSON.stringify(e)))));
+    await new Promise<void>((resolve, reject) =>
+      channel
+        .join()
+        .receive('ok', () => resolve())
+        .receive('error', (e) => reject(new Error(JSON.stringify(e)))),
+    );
 
-    const posted = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'sh ticks.sh', cwd: project.root } });
+    const posted = await server.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command: 'sh ticks.sh', cwd: project.root },
+    });
     expect(posted.body.status).toBe('pending');
-    const response = await fetch(`${server.base}/api/actions/${posted.body.id}/output`, { headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}` } });
+    const response = await fetch(`${server.base}/api/actions/${posted.body.id}/output`, {
+      headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}` },
+    });
     await server.call('POST', `/api/actions/${posted.body.id}/approve`, { userId: 'max' });
     let text = '';
     let sawTickBeforeEnd = false;
@@ -57,12 +89,25 @@ describe('live output from the broker', () => {
       if (text.includes('tick 1') && !text.includes('event: end')) sawTickBeforeEnd = true;
     }
     expect(sawTickBeforeEnd).toBe(true);
-    const outputs = text.split('\n\n').filter((b) => b.includes('event: output')).map((b) => JSON.parse(b.slice(b.indexOf('data: ') + 6)));
+    const outputs = text
+      .split('\n\n')
+      .filter((b) => b.includes('event: output'))
+      .map((b) => JSON.parse(b.slice(b.indexOf('data: ') + 6)));
     const view = await settled(server, posted.body.id, 30_000);
     const recorded = (await server.call('GET', `/api/actions/${posted.body.id}`)).body.dispatch.outcome;
     expect(view.settlement.status).toBe('executed');
-    expect(outputs.filter((o) => o.stream === 'stdout').map((o) => o.data).join('')).toBe(recorded.stdout);
-    expect(outputs.filter((o) => o.stream === 'stderr').map((o) => o.data).join('')).toBe('été\n');
+    expect(
+      outputs
+        .filter((o) => o.stream === 'stdout')
+        .map((o) => o.data)
+        .join(''),
+    ).toBe(recorded.stdout);
+    expect(
+      outputs
+        .filter((o) => o.stream === 'stderr')
+        .map((o) => o.data)
+        .join(''),
+    ).toBe('été\n');
     expect(recorded.stdout).toBe('tick 1\ntick 2\ntick 3\n');
     expect(text).toContain('"status":"executed"');
     await waitUntil(() => agentOutput.length === outputs.length, 'the agent topic to get every chunk');

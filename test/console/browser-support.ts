@@ -9,18 +9,28 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 
 export const CHROMIUM = process.env.BRABO_CHROMIUM ?? '/usr/bin/chromium';
-export const ARTIFACTS = resolve(process.env.BRABO_TEST_ARTIFACTS ?? join(import.meta.dirname, '../../test-results/console'));
+export const ARTIFACTS = resolve(
+  process.env.BRABO_TEST_ARTIFACTS ?? join(import.meta.dirname, '../../test-results/console'),
+);
 
 /** Builds console/ into a fresh temp folder and returns it (what `npm run build` does, elsewhere). */
 export async function buildConsole(): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'brabo-console-'));
-  await build({ configFile: resolve(import.meta.dirname, '../../console/vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  await build({
+    configFile: resolve(import.meta.dirname, '../../console/vite.config.ts'),
+    logLevel: 'silent',
+    build: { outDir, emptyOutDir: true },
+  });
   return outDir;
 }
 
 export function launchChromium(): Promise<Browser> {
   // --no-sandbox: CI runs as root, where chromium's own sandbox refuses to start.
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
 }
 
 export interface WatchedPage {
@@ -41,7 +51,8 @@ export async function watchedPage(browser: Browser): Promise<WatchedPage> {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => {
     // A stream the page closed on purpose (leaving the action page) is not a failure.
-    if (!request.failure()?.errorText.includes('ERR_ABORTED')) problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+    if (!request.failure()?.errorText.includes('ERR_ABORTED'))
+      problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
   });
   mkdirSync(ARTIFACTS, { recursive: true });
   return {
@@ -65,5 +76,6 @@ export async function smoke(watched: WatchedPage, name: string): Promise<void> {
   await watched.shot(name);
   const text = (await page.locator('main#page').innerText()).trim();
   if (text.length < 20) throw new Error(`page ${name} is empty (text: ${JSON.stringify(text)})`);
-  if (watched.problems.length > 0) throw new Error(`page ${name} had browser problems:\n${watched.problems.join('\n')}`);
+  if (watched.problems.length > 0)
+    throw new Error(`page ${name} had browser problems:\n${watched.problems.join('\n')}`);
 }

@@ -10,7 +10,10 @@ it('console/ typechecks (tsc -p console)', async () => {
   const tsc = resolve(root, 'node_modules/.bin/tsc');
   const result = await promisify(execFile)(tsc, ['--noEmit', '-p', 'console'], { cwd: root }).then(
     () => ({ ok: true, output: '' }),
-    (error: { stdout?: string; stderr?: string }) => ({ ok: false, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+    (error: { stdout?: string; stderr?: string }) => ({
+      ok: false,
+      output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+    }),
   );
   expect(result.output).toBe('');
   expect(result.ok).toBe(true);

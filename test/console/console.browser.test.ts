@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProject, killAllChildren, type Project, type Server, settled, startRunner, startServer, tempDir, waitUntil } from '../e2e/support.ts';
+import {
+  createProject,
+  killAllChildren,
+  type Project,
+  type Server,
+  settled,
+  startRunner,
+  startServer,
+  tempDir,
+  waitUntil,
+} from '../e2e/support.ts';
 import { buildConsole, launchChromium, smoke, type WatchedPage, watchedPage } from './browser-support.ts';
 
 const IMAGE = 'brabo-test-busybox:latest';
@@ -38,7 +48,9 @@ beforeAll(async () => {
   server = await startServer({
     consoleAssetsDir: assets,
     docker: { image: IMAGE, labels: { [LABEL]: runId } },
-    limits: { resources: { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } } },
+    limits: {
+      resources: { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } },
+    },
   });
   const home = tempDir('console-ui');
   root = join(home, 'machine');
@@ -58,7 +70,14 @@ afterAll(async () => {
   await killAllChildren();
   await server?.close();
   const rows = await docker.listContainers({ all: true, filters: { label: [`${LABEL}=${runId}`] } });
-  await Promise.all(rows.map((row) => docker.getContainer(row.Id).remove({ force: true }).catch(() => undefined)));
+  await Promise.all(
+    rows.map((row) =>
+      docker
+        .getContainer(row.Id)
+        .remove({ force: true })
+        .catch(() => undefined),
+    ),
+  );
 });
 
 describe('the console in chromium', () => {
@@ -71,7 +90,9 @@ describe('the console in chromium', () => {
     await expect.poll(() => page.locator('.login .error').innerText()).toContain('refused');
     await ui.shot('01-login-refused');
     // Every request the page made stayed on the gateway's origin (no CDN, no external font).
-    const external = await page.evaluate(() => (globalThis as any).performance.getEntriesByType('resource').map((e: any) => e.name as string) as string[]);
+    const external = await page.evaluate(
+      () => (globalThis as any).performance.getEntriesByType('resource').map((e: any) => e.name as string) as string[],
+    );
     expect(external.length).toBeGreaterThan(0);
     expect(external.filter((name) => !name.startsWith(server.base))).toEqual([]);
     ui.problems.length = 0; // the 401 of the refused login is expected
@@ -111,7 +132,10 @@ describe('the console in chromium', () => {
 
   it('always-allow is hidden for git_push (teto_do_sempre_permitir), with the reason shown instead', async () => {
     // git_push needs a maintainer's role (IAM); the ceiling then asks a human.
-    await server.call('PUT', `/api/projects/${runnerProject.id}/members/agent-lead`, { role: 'maintainer', kind: 'agent' });
+    await server.call('PUT', `/api/projects/${runnerProject.id}/members/agent-lead`, {
+      role: 'maintainer',
+      kind: 'agent',
+    });
     const posted = await propose(runnerProject.id, 'git_push', { branch: 'main' }, 'agent-lead');
     expect(posted.body.status).toBe('pending');
     await card(posted.body.id).waitFor();
@@ -136,15 +160,30 @@ describe('the console in chromium', () => {
   });
 
   it('approves from the action page and watches the output stream live until it is executed', async () => {
-    const posted = await propose(runnerProject.id, 'terminal', { command: 'sh ticks.sh', cwd: root, timeoutMs: 30_000 });
+    const posted = await propose(runnerProject.id, 'terminal', {
+      command: 'sh ticks.sh',
+      cwd: root,
+      timeoutMs: 30_000,
+    });
     await goto(`#/actions/${posted.body.id}`);
     await page.locator('article.entry').focus();
     await page.keyboard.press('a');
     // Live: tick 1 is on screen while the command still runs.
-    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=output]')?.textContent?.includes('tick 1'), null, { timeout: 15_000 });
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelector('[data-testid=output]')?.textContent?.includes('tick 1'),
+      null,
+      { timeout: 15_000 },
+    );
     expect(await page.getByTestId('exec-state').innerText()).not.toContain('executed');
     await ui.shot('06-action-streaming');
-    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=exec-state]')?.textContent?.includes('executed (exit code 0)'), null, { timeout: 20_000 });
+    await page.waitForFunction(
+      () =>
+        (globalThis as any).document
+          .querySelector('[data-testid=exec-state]')
+          ?.textContent?.includes('executed (exit code 0)'),
+      null,
+      { timeout: 20_000 },
+    );
     await expect.poll(() => page.getByTestId('output').textContent()).toBe('tick 1\ntick 2\ntick 3\ntick 4\ntick 5\n');
     const action = (await server.call('GET', `/api/actions/${posted.body.id}`)).body;
     expect(action).toMatchObject({ status: 'approved', decidedBy: 'olivia', dispatch: { state: 'executed' } });
@@ -156,16 +195,28 @@ describe('the console in chromium', () => {
     const toggle = page.locator('input.auto-mode[data-agent="agent-dev"]');
     expect(await toggle.isChecked()).toBe(false);
     await toggle.check();
-    await waitUntil(async () => (await server.call('GET', `/api/projects/${runnerProject.id}/agent-autonomy`)).body.rules.find((r: any) => r.agentId === 'agent-dev' && r.actionType === '*')?.mode === 'auto_approve', 'auto mode on');
+    await waitUntil(
+      async () =>
+        (await server.call('GET', `/api/projects/${runnerProject.id}/agent-autonomy`)).body.rules.find(
+          (r: any) => r.agentId === 'agent-dev' && r.actionType === '*',
+        )?.mode === 'auto_approve',
+      'auto mode on',
+    );
     await page.waitForSelector('input.auto-mode[data-agent="agent-dev"]:checked');
     await smoke(ui, '08-project-auto-mode-on');
     const auto = await propose(runnerProject.id, 'terminal', { command: 'echo hi', cwd: root });
     expect(auto.body.status).toBe('auto_approved');
     await page.locator('input.auto-mode[data-agent="agent-dev"]').uncheck();
-    await waitUntil(async () => (await server.call('GET', `/api/projects/${runnerProject.id}/agent-autonomy`)).body.rules.find((r: any) => r.actionType === '*')?.mode === 'require_approval', 'auto mode off');
+    await waitUntil(
+      async () =>
+        (await server.call('GET', `/api/projects/${runnerProject.id}/agent-autonomy`)).body.rules.find(
+          (r: any) => r.actionType === '*',
+        )?.mode === 'require_approval',
+      'auto mode off',
+    );
   });
 
-  it('the permissions.json editor shows the gateway\'s validation errors on their line and saves a valid file', async () => {
+  it("the permissions.json editor shows the gateway's validation errors on their line and saves a valid file", async () => {
     await page.fill('textarea[name=deny]', 'Terminal(curl:*)\nGitPush(origin)');
     await page.click('text=Save permissions.json');
     await page.waitForSelector('ul.issues[data-list=deny] li');
@@ -174,12 +225,22 @@ describe('the console in chromium', () => {
     ui.problems.length = 0; // the 400 is the expected answer
     await page.fill('textarea[name=deny]', 'Terminal(curl:*)');
     await page.click('text=Save permissions.json');
-    await waitUntil(async () => (await server.call('GET', `/api/projects/${runnerProject.id}/permissions`)).body.permissions.deny.includes('Terminal(curl:*)'), 'the file saved');
+    await waitUntil(
+      async () =>
+        (await server.call('GET', `/api/projects/${runnerProject.id}/permissions`)).body.permissions.deny.includes(
+          'Terminal(curl:*)',
+        ),
+      'the file saved',
+    );
     await expect.poll(() => page.locator('ul.issues li').count()).toBe(0);
   });
 
   it('stops a container: the click proposes container_stop as the human, approving it in the queue stops it, the page follows live', async () => {
-    const project = await createProject(server, { executionMode: 'container', moduleMap: { api: {} }, name: 'Shop container' });
+    const project = await createProject(server, {
+      executionMode: 'container',
+      moduleMap: { api: {} },
+      name: 'Shop container',
+    });
     const started = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     expect((await settled(server, started.body.id, 60_000)).settlement.status).toBe('executed');
     await goto('#/containers');
@@ -188,7 +249,11 @@ describe('the console in chromium', () => {
     const link = row.locator('a.proposal');
     await link.waitFor();
     const actionId = (await link.getAttribute('href'))?.split('/').pop() as string;
-    expect((await server.call('GET', `/api/actions/${actionId}`)).body).toMatchObject({ actionType: 'container_stop', proposerId: 'olivia', proposerKind: 'human' });
+    expect((await server.call('GET', `/api/actions/${actionId}`)).body).toMatchObject({
+      actionType: 'container_stop',
+      proposerId: 'olivia',
+      proposerKind: 'human',
+    });
     await ui.shot('10-container-stop-proposed');
     await goto('#/queue');
     await card(actionId).locator('button.approve').click();
@@ -200,7 +265,8 @@ describe('the console in chromium', () => {
 
   it('a long queue: j/k move between entries, entries past the first ones get their fragment table when scrolled into view', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 55; i++) ids.push((await propose(runnerProject.id, 'terminal', { command: `make part-${i}`, cwd: root })).body.id);
+    for (let i = 0; i < 55; i++)
+      ids.push((await propose(runnerProject.id, 'terminal', { command: `make part-${i}`, cwd: root })).body.id);
     await goto('#/queue');
     await page.waitForSelector('main#page[data-complete="true"]');
     expect(await page.getByTestId('queue-count').innerText()).toBe('55');
@@ -208,7 +274,11 @@ describe('the console in chromium', () => {
     expect(await last.getAttribute('data-brief')).not.toBeNull(); // sent without its table
     await last.scrollIntoViewIfNeeded();
     await page.locator(`article.entry[data-id="${ids[54]}"] table.fragments`).waitFor({ timeout: 10_000 });
-    expect(await card(ids[54] as string).locator('table.fragments').innerText()).toContain('make part-54');
+    expect(
+      await card(ids[54] as string)
+        .locator('table.fragments')
+        .innerText(),
+    ).toContain('make part-54');
     await card(ids[0] as string).focus();
     await page.keyboard.press('j');
     await page.keyboard.press('j');
@@ -227,15 +297,29 @@ describe('the console in chromium', () => {
     await goto('#/runners');
     const row = page.locator(`tr[data-project="${runnerProject.id}"]`);
     expect(await row.innerText()).toContain('connected');
-    expect(await row.innerText()).toMatch(/(bwrap|seatbelt|none)[^\n]*, (NOT )?enforced \(--sandbox (auto|required|all|off), network (on|off)\)/);
+    expect(await row.innerText()).toMatch(
+      /(bwrap|seatbelt|none)[^\n]*, (NOT )?enforced \(--sandbox (auto|required|all|off), network (on|off)\)/,
+    );
     await smoke(ui, '13-runners');
     await goto(`#/events?project=${runnerProject.id}`);
     await smoke(ui, '14-events');
-    expect(await page.getByTestId('decision-counts').innerText()).toMatch(/Decisions: [1-9]\d* by a human, [1-9]\d* by the policy/);
+    expect(await page.getByTestId('decision-counts').innerText()).toMatch(
+      /Decisions: [1-9]\d* by a human, [1-9]\d* by the policy/,
+    );
     await page.selectOption('select[name=type]', 'proposed_action.denied');
-    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('table.events tbody tr')].every((r: any) => r.getAttribute('data-type') === 'proposed_action.denied'));
+    await page.waitForFunction(() =>
+      [...(globalThis as any).document.querySelectorAll('table.events tbody tr')].every(
+        (r: any) => r.getAttribute('data-type') === 'proposed_action.denied',
+      ),
+    );
     await page.selectOption('select[name=actor]', 'olivia');
-    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table.events tbody tr').length >= 1 && [...(globalThis as any).document.querySelectorAll('table.events tbody tr td:nth-child(4)')].every((c: any) => c.textContent === 'olivia'));
+    await page.waitForFunction(
+      () =>
+        (globalThis as any).document.querySelectorAll('table.events tbody tr').length >= 1 &&
+        [...(globalThis as any).document.querySelectorAll('table.events tbody tr td:nth-child(4)')].every(
+          (c: any) => c.textContent === 'olivia',
+        ),
+    );
     await ui.shot('15-events-filtered');
     await goto('#/projects');
     await smoke(ui, '16-projects');

@@ -27,7 +27,11 @@ const mint = async (body: Record<string, unknown>): Promise<string> => {
   return minted.body.token as string;
 };
 const propose = async (projectId: string, command: string) => {
-  const posted = await server.call('POST', `/api/projects/${projectId}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command, cwd: projectId === other.id ? otherRoot : root } });
+  const posted = await server.call('POST', `/api/projects/${projectId}/actions`, {
+    agentId: 'agent-dev',
+    actionType: 'terminal',
+    payload: { command, cwd: projectId === other.id ? otherRoot : root },
+  });
   expect(posted.body.status).toBe('pending');
   return posted;
 };
@@ -41,7 +45,12 @@ beforeAll(async () => {
   // A project max is not a member of (its own folder: roots do not overlap).
   otherRoot = join(tempDir('console-human-other'), 'machine');
   mkdirSync(otherRoot, { recursive: true });
-  const created = await server.call('POST', '/api/projects', { name: 'Not max', executionMode: 'runner', root: otherRoot, ownerId: 'olivia' });
+  const created = await server.call('POST', '/api/projects', {
+    name: 'Not max',
+    executionMode: 'runner',
+    root: otherRoot,
+    ownerId: 'olivia',
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   other = { id: created.body.id };
   await server.call('PUT', `/api/projects/${other.id}/members/agent-dev`, { role: 'developer', kind: 'agent' });
@@ -86,7 +95,9 @@ describe('the console with personal tokens', () => {
     await card(here.body.id).waitFor({ state: 'detached' });
     const action = (await server.call('GET', `/api/actions/${here.body.id}`)).body;
     expect(action).toMatchObject({ status: 'approved', decidedBy: 'max' });
-    const approved = (await server.call('GET', `/api/projects/${mine.id}/events?limit=1000`)).body.events.find((e: any) => e.type === 'proposed_action.approved' && e.actionId === here.body.id);
+    const approved = (await server.call('GET', `/api/projects/${mine.id}/events?limit=1000`)).body.events.find(
+      (e: any) => e.type === 'proposed_action.approved' && e.actionId === here.body.id,
+    );
     expect(approved).toMatchObject({ actorId: 'max', payload: { credential: { kind: 'human' } } });
     // A new proposal in max's project appears live; one elsewhere does not.
     const later = await propose(mine.id, 'make later');
@@ -110,7 +121,9 @@ describe('the console with personal tokens', () => {
     try {
       const answer = (ch: ReturnType<typeof socket.channel>) =>
         new Promise<{ status: string; response: any }>((resolve) => {
-          ch.join().receive('ok', (response) => resolve({ status: 'ok', response })).receive('error', (response) => resolve({ status: 'error', response }));
+          ch.join()
+            .receive('ok', (response) => resolve({ status: 'ok', response }))
+            .receive('error', (response) => resolve({ status: 'error', response }));
         });
       expect((await answer(socket.channel(`project:${mine.id}`, {}))).status).toBe('ok');
       const refused = await answer(socket.channel(`project:${other.id}`, {}));

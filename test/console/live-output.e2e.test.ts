@@ -6,7 +6,18 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
-import { createProject, serviceTokenOf, killAllChildren, type Project, type Server, settled, startRunner, startServer, tempDir, waitUntil } from '../e2e/support.ts';
+import {
+  createProject,
+  serviceTokenOf,
+  killAllChildren,
+  type Project,
+  type Server,
+  settled,
+  startRunner,
+  startServer,
+  tempDir,
+  waitUntil,
+} from '../e2e/support.ts';
 
 let server: Server;
 let project: Project;
@@ -24,7 +35,10 @@ function readSse(actionId: string, headers: Record<string, string> = {}, query =
   const events: SseEvent[] = [];
   const controller = new AbortController();
   const done = (async () => {
-    const response = await fetch(`${server.base}/api/actions/${actionId}/output${query}`, { headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}`, ...headers }, signal: controller.signal });
+    const response = await fetch(`${server.base}/api/actions/${actionId}/output${query}`, {
+      headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}`, ...headers },
+      signal: controller.signal,
+    });
     if (response.status !== 200) throw new Error(`SSE answered ${response.status}: ${await response.text()}`);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const decoder = new TextDecoder();
@@ -35,8 +49,14 @@ function readSse(actionId: string, headers: Record<string, string> = {}, query =
       while ((cut = text.indexOf('\n\n')) >= 0) {
         const block = text.slice(0, cut);
         text = text.slice(cut + 2);
-        const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
-        if (fields['event']) events.push({ id: fields['id'] ?? null, event: fields['event'], data: JSON.parse(fields['data'] ?? 'null') });
+        const fields = Object.fromEntries(
+          block
+            .split('\n')
+            .filter((l) => !l.startsWith(':'))
+            .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+        );
+        if (fields['event'])
+          events.push({ id: fields['id'] ?? null, event: fields['event'], data: JSON.parse(fields['data'] ?? 'null') });
       }
     }
     return events;
@@ -45,20 +65,33 @@ function readSse(actionId: string, headers: Record<string, string> = {}, query =
 }
 
 async function joinTopic(topic: string, events: string[]): Promise<Array<{ event: string; payload: any }>> {
-  const socket = new Socket18(server.wsUrl, { transport: WebSocket, params: { token: await serviceTokenOf(server.base) }, timeout: 5_000, reconnectAfterMs: () => 100 });
+  const socket = new Socket18(server.wsUrl, {
+    transport: WebSocket,
+    params: { token: await serviceTokenOf(server.base) },
+    timeout: 5_000,
+    reconnectAfterMs: () => 100,
+  });
   sockets.push(socket);
   socket.connect();
   const channel = socket.channel(topic, {});
   const received: Array<{ event: string; payload: any }> = [];
   for (const event of events) channel.on(event, (payload) => received.push({ event, payload }));
   await new Promise<void>((resolve, reject) => {
-    channel.join().receive('ok', () => resolve()).receive('error', (e) => reject(new Error(JSON.stringify(e)))).receive('timeout', () => reject(new Error('join timed out')));
+    channel
+      .join()
+      .receive('ok', () => resolve())
+      .receive('error', (e) => reject(new Error(JSON.stringify(e))))
+      .receive('timeout', () => reject(new Error('join timed out')));
   });
   return received;
 }
 
 const propose = (command: string) =>
-  server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command, cwd: root, timeoutMs: 30_000 } });
+  server.call('POST', `/api/projects/${project.id}/actions`, {
+    agentId: 'agent-dev',
+    actionType: 'terminal',
+    payload: { command, cwd: root, timeoutMs: 30_000 },
+  });
 
 beforeAll(async () => {
   server = await startServer();
@@ -86,20 +119,42 @@ describe('live output', () => {
     const posted = await propose('sh ticks.sh');
     expect(posted.body.status).toBe('pending');
     const actionId = posted.body.id as string;
-    await waitUntil(() => consoleTopic.some((m) => m.event === 'action.changed' && m.payload.entry.action.id === actionId && m.payload.entry.action.status === 'pending'), 'the pending action on the console topic');
+    await waitUntil(
+      () =>
+        consoleTopic.some(
+          (m) =>
+            m.event === 'action.changed' &&
+            m.payload.entry.action.id === actionId &&
+            m.payload.entry.action.status === 'pending',
+        ),
+      'the pending action on the console topic',
+    );
 
     const sse = readSse(actionId); // opened before the approval: waits, then streams live
-    expect((await server.call('POST', `/api/actions/${actionId}/approve`, { userId: 'max' })).body.desfecho).toBe('aprovada');
+    expect((await server.call('POST', `/api/actions/${actionId}/approve`, { userId: 'max' })).body.desfecho).toBe(
+      'aprovada',
+    );
     // Live: the first tick arrives while the command still runs (before the settlement).
-    await waitUntil(() => sse.events.some((e) => e.event === 'output' && String(e.data.data).includes('tick 1')), 'the first tick on SSE');
+    await waitUntil(
+      () => sse.events.some((e) => e.event === 'output' && String(e.data.data).includes('tick 1')),
+      'the first tick on SSE',
+    );
     const settledYet = (await server.call('GET', `/api/actions/${actionId}`)).body.dispatch?.state;
     expect(['executed', 'failed']).not.toContain(settledYet);
 
     const events = await sse.done;
     const outputs = events.filter((e) => e.event === 'output');
-    const stdout = outputs.filter((e) => e.data.stream === 'stdout').map((e) => e.data.data).join('');
+    const stdout = outputs
+      .filter((e) => e.data.stream === 'stdout')
+      .map((e) => e.data.data)
+      .join('');
     expect(stdout).toBe('tick 1\ntick 2\ntick 3\n');
-    expect(outputs.filter((e) => e.data.stream === 'stderr').map((e) => e.data.data).join('')).toBe('warn\n');
+    expect(
+      outputs
+        .filter((e) => e.data.stream === 'stderr')
+        .map((e) => e.data.data)
+        .join(''),
+    ).toBe('warn\n');
     expect(outputs.map((e) => e.data.seq)).toEqual(outputs.map((_, i) => i));
     expect(outputs.map((e) => Number(e.id))).toEqual(outputs.map((e) => e.data.seq));
     expect(events.at(-1)).toMatchObject({ event: 'end', data: { status: 'executed', exitCode: 0, truncated: false } });
@@ -107,21 +162,36 @@ describe('live output', () => {
 
     await settled(server, actionId);
     await waitUntil(() => agent.some((m) => m.event === 'task.action_settled'), 'the settlement on the agent topic');
-    const agentOut = agent.filter((m) => m.event === 'action.output' && m.payload.actionId === actionId).map((m) => m.payload);
+    const agentOut = agent
+      .filter((m) => m.event === 'action.output' && m.payload.actionId === actionId)
+      .map((m) => m.payload);
     expect(agentOut.map((p) => p.seq)).toEqual(outputs.map((e) => e.data.seq));
     expect(agentOut.map((p) => p.data)).toEqual(outputs.map((e) => e.data.data));
     // The output came before the settlement, on the same topic.
     const firstSettled = agent.findIndex((m) => m.event === 'task.action_settled');
     expect(agent.findIndex((m) => m.event === 'action.output')).toBeLessThan(firstSettled);
-    const consoleOut = consoleTopic.filter((m) => m.event === 'action.output' && m.payload.actionId === actionId).map((m) => m.payload.data);
+    const consoleOut = consoleTopic
+      .filter((m) => m.event === 'action.output' && m.payload.actionId === actionId)
+      .map((m) => m.payload.data);
     expect(consoleOut).toEqual(outputs.map((e) => e.data.data));
-    await waitUntil(() => consoleTopic.some((m) => m.event === 'action.changed' && m.payload.entry.action.id === actionId && m.payload.execution?.status === 'executed'), 'the executed state on the console topic');
+    await waitUntil(
+      () =>
+        consoleTopic.some(
+          (m) =>
+            m.event === 'action.changed' &&
+            m.payload.entry.action.id === actionId &&
+            m.payload.execution?.status === 'executed',
+        ),
+      'the executed state on the console topic',
+    );
 
     // A late reader gets the same replay and the end at once; Last-Event-ID resumes after a seq.
     const late = await readSse(actionId).done;
     expect(late).toEqual(events);
     const resumed = await readSse(actionId, { 'last-event-id': '1' }).done;
-    expect(resumed.filter((e) => e.event === 'output').map((e) => e.data.seq)).toEqual(outputs.slice(2).map((e) => e.data.seq));
+    expect(resumed.filter((e) => e.event === 'output').map((e) => e.data.seq)).toEqual(
+      outputs.slice(2).map((e) => e.data.seq),
+    );
   });
 
   it('a denied action ends its stream with the denial, and an unknown action is a 404 before any stream', async () => {
@@ -130,8 +200,12 @@ describe('live output', () => {
     await waitUntil(() => server.app.live?.output.has(posted.body.id), 'the SSE watch to register');
     await server.call('POST', `/api/actions/${posted.body.id}/deny`, { userId: 'max', reason: 'not today' });
     const events = await sse.done;
-    expect(events).toEqual([{ id: null, event: 'end', data: { status: 'denied', truncated: false, reason: 'not today' } }]);
-    const missing = await fetch(`${server.base}/api/actions/does-not-exist/output`, { headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}` } });
+    expect(events).toEqual([
+      { id: null, event: 'end', data: { status: 'denied', truncated: false, reason: 'not today' } },
+    ]);
+    const missing = await fetch(`${server.base}/api/actions/does-not-exist/output`, {
+      headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}` },
+    });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: 'action_not_found' });
     const anonymous = await fetch(`${server.base}/api/actions/${posted.body.id}/output`);
@@ -155,8 +229,16 @@ describe('live output', () => {
   });
 
   it('a stream ends from the store when this node is never told of the settlement (it was recorded on another node)', async () => {
-    const other = await createProject(server, { executionMode: 'runner', root: tempDir('live-other'), name: 'No runner' });
-    const posted = await server.call('POST', `/api/projects/${other.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'echo x', cwd: other.root } });
+    const other = await createProject(server, {
+      executionMode: 'runner',
+      root: tempDir('live-other'),
+      name: 'No runner',
+    });
+    const posted = await server.call('POST', `/api/projects/${other.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command: 'echo x', cwd: other.root },
+    });
     const live = server.app.live?.output as NonNullable<typeof server.app.live>['output'];
     const settled = live.settled.bind(live);
     live.settled = () => {}; // this node hears nothing: as if another node recorded the outcome

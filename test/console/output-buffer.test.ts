@@ -8,7 +8,10 @@ import { OutputBuffer } from '../../src/live/output-buffer.ts';
 import { createLogger } from '../../src/logger.ts';
 
 const logger = createLogger('silent');
-const chunkArb = fc.record({ stream: fc.constantFrom('stdout' as const, 'stderr' as const), data: fc.string({ unit: 'grapheme', maxLength: 40 }) });
+const chunkArb = fc.record({
+  stream: fc.constantFrom('stdout' as const, 'stderr' as const),
+  data: fc.string({ unit: 'grapheme', maxLength: 40 }),
+});
 
 describe('OutputBuffer', () => {
   it('keeps at most the cap per stream, a prefix of each stream, and flags truncation exactly when bytes were dropped', () => {
@@ -19,8 +22,14 @@ describe('OutputBuffer', () => {
         const kept = buffer.since(-1);
         expect(kept.map((c) => c.seq)).toEqual(kept.map((_, i) => i));
         for (const stream of ['stdout', 'stderr'] as const) {
-          const sent = chunks.filter((c) => c.stream === stream).map((c) => c.data).join('');
-          const got = kept.filter((c) => c.stream === stream).map((c) => c.data).join('');
+          const sent = chunks
+            .filter((c) => c.stream === stream)
+            .map((c) => c.data)
+            .join('');
+          const got = kept
+            .filter((c) => c.stream === stream)
+            .map((c) => c.data)
+            .join('');
           expect(Buffer.byteLength(got, 'utf8')).toBeLessThanOrEqual(cap);
           expect(sent.startsWith(got)).toBe(true);
           if (Buffer.byteLength(sent, 'utf8') > cap) expect(buffer.truncated).toBe(true);
@@ -35,7 +44,12 @@ describe('OutputBuffer', () => {
   it('never splits a UTF-8 character at the cap', () => {
     const buffer = new OutputBuffer(5);
     buffer.append('stdout', 'ab€€'); // 2 + 3 + 3 bytes: only "ab€" fits
-    expect(buffer.since(-1).map((c) => c.data).join('')).toBe('ab€');
+    expect(
+      buffer
+        .since(-1)
+        .map((c) => c.data)
+        .join(''),
+    ).toBe('ab€');
     expect(buffer.truncated).toBe(true);
   });
 
@@ -45,7 +59,10 @@ describe('OutputBuffer', () => {
   });
 });
 
-function hub(dispatches: Record<string, { actionId: string; projectId: string; attempt: number }>, options: { retainSettled?: number; capBytes?: number } = {}) {
+function hub(
+  dispatches: Record<string, { actionId: string; projectId: string; attempt: number }>,
+  options: { retainSettled?: number; capBytes?: number } = {},
+) {
   const published: Array<{ actionId: string; data: string }> = [];
   let lookups = 0;
   const live = new LiveOutput({
@@ -55,14 +72,22 @@ function hub(dispatches: Record<string, { actionId: string; projectId: string; a
     async resolveDispatch(id) {
       lookups++;
       const d = dispatches[id];
-      return d ? { target: { actionId: d.actionId, projectId: d.projectId, proposerId: 'agent-dev' }, attempt: d.attempt } : null;
+      return d
+        ? { target: { actionId: d.actionId, projectId: d.projectId, proposerId: 'agent-dev' }, attempt: d.attempt }
+        : null;
     },
     publish: (target, chunk) => published.push({ actionId: target.actionId, data: chunk.data }),
   });
   return { live, published, lookups: () => lookups };
 }
 
-const out = (dispatchId: string, seq: number, data: string, attempt = 1) => ({ dispatchId, attempt, stream: 'stdout' as const, seq, data });
+const out = (dispatchId: string, seq: number, data: string, attempt = 1) => ({
+  dispatchId,
+  attempt,
+  stream: 'stdout' as const,
+  seq,
+  data,
+});
 
 describe('LiveOutput', () => {
   it('streams a runner push only into its own project and current attempt, once per seq', async () => {
@@ -73,7 +98,10 @@ describe('LiveOutput', () => {
     await live.runnerOutput('p1', out('d1', 0, 'one again', 2));
     await live.runnerOutput('p1', out('d1', 1, 'two', 2));
     await live.runnerOutput('p1', out('unknown', 0, 'junk', 1));
-    expect(published).toEqual([{ actionId: 'a1', data: 'one' }, { actionId: 'a1', data: 'two' }]);
+    expect(published).toEqual([
+      { actionId: 'a1', data: 'one' },
+      { actionId: 'a1', data: 'two' },
+    ]);
   });
 
   it('does not remember unknown dispatch ids (a runner pushing junk cannot grow the gateway)', async () => {
@@ -86,29 +114,35 @@ describe('LiveOutput', () => {
 
   it('replay then live then end: every chunk exactly once, in order, for watchers arriving at any point', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 8 }), { maxLength: 20 }), fc.array(fc.nat(20), { maxLength: 4 }), (texts, joinPoints) => {
-        const { live } = hub({});
-        const target = { actionId: 'a', projectId: 'p', proposerId: 'agent-dev' };
-        const watchers: Array<{ events: string[]; ended: boolean; after: number }> = [];
-        const startWatch = () => {
-          const w = { events: [] as string[], ended: false, after: -1 };
-          const watch = live.watch('a', -1, (e: LiveEvent) => (e.kind === 'chunk' ? w.events.push(e.chunk.data) : (w.ended = true)));
-          w.events.push(...watch.replay.map((c) => c.data));
-          if (watch.ended) w.ended = true;
-          watchers.push(w);
-        };
-        texts.forEach((text, i) => {
-          if (joinPoints.includes(i)) startWatch();
-          live.brokerOutput(target, 'stdout', Buffer.from(text));
-        });
-        live.settled('a', 'executed');
-        startWatch(); // after the end: replay and ended at once
-        const expected = texts.filter((t) => t.length > 0);
-        for (const w of watchers) {
-          expect(w.events).toEqual(expected);
-          expect(w.ended).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 8 }), { maxLength: 20 }),
+        fc.array(fc.nat(20), { maxLength: 4 }),
+        (texts, joinPoints) => {
+          const { live } = hub({});
+          const target = { actionId: 'a', projectId: 'p', proposerId: 'agent-dev' };
+          const watchers: Array<{ events: string[]; ended: boolean; after: number }> = [];
+          const startWatch = () => {
+            const w = { events: [] as string[], ended: false, after: -1 };
+            const watch = live.watch('a', -1, (e: LiveEvent) =>
+              e.kind === 'chunk' ? w.events.push(e.chunk.data) : (w.ended = true),
+            );
+            w.events.push(...watch.replay.map((c) => c.data));
+            if (watch.ended) w.ended = true;
+            watchers.push(w);
+          };
+          texts.forEach((text, i) => {
+            if (joinPoints.includes(i)) startWatch();
+            live.brokerOutput(target, 'stdout', Buffer.from(text));
+          });
+          live.settled('a', 'executed');
+          startWatch(); // after the end: replay and ended at once
+          const expected = texts.filter((t) => t.length > 0);
+          for (const w of watchers) {
+            expect(w.events).toEqual(expected);
+            expect(w.ended).toBe(true);
+          }
+        },
+      ),
     );
   });
 
@@ -134,10 +168,17 @@ describe('LiveOutput', () => {
   });
 
   it('bounds unsettled buffers too (a settlement recorded on another node never arrives): the least recently active unwatched one goes', () => {
-    const live = new LiveOutput({ capBytes: 100, logger, maxOpen: 5, resolveDispatch: async () => null, publish: () => {} });
+    const live = new LiveOutput({
+      capBytes: 100,
+      logger,
+      maxOpen: 5,
+      resolveDispatch: async () => null,
+      publish: () => {},
+    });
     const seen: string[] = [];
     live.watch('watched', -1, (e) => e.kind === 'chunk' && seen.push(e.chunk.data));
-    for (let i = 0; i < 50; i++) live.brokerOutput({ actionId: `open-${i}`, projectId: 'p', proposerId: 'x' }, 'stdout', Buffer.from('x'));
+    for (let i = 0; i < 50; i++)
+      live.brokerOutput({ actionId: `open-${i}`, projectId: 'p', proposerId: 'x' }, 'stdout', Buffer.from('x'));
     expect(live.size).toBe(5);
     expect(live.has('watched')).toBe(true); // someone is watching it: kept
     expect(live.has('open-49')).toBe(true);

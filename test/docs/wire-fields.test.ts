@@ -37,7 +37,8 @@ describe('docs/wire-fields.md', () => {
   });
 
   it('documents desfecho and each of its values', () => {
-    for (const value of ['desfecho', 'aprovada', 'ja_aprovada', 'recusada', 'ja_recusada']) expect(doc).toContain(`\`${value}\``);
+    for (const value of ['desfecho', 'aprovada', 'ja_aprovada', 'recusada', 'ja_recusada'])
+      expect(doc).toContain(`\`${value}\``);
   });
 });
 

@@ -21,17 +21,30 @@ const containersOfRun = () => docker.listContainers({ all: true, filters: { labe
 beforeAll(async () => {
   server = await startServer({
     docker: { image: IMAGE, labels: { [LABEL]: runId } },
-    limits: { resources: { defaults: { cpus: 0.25, memoryMb: 64, pids: 64 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } } },
+    limits: {
+      resources: { defaults: { cpus: 0.25, memoryMb: 64, pids: 64 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } },
+    },
   });
 });
 
 afterAll(async () => {
   await server?.close();
-  await Promise.all((await containersOfRun()).map((row) => docker.getContainer(row.Id).remove({ force: true }).catch(() => undefined)));
+  await Promise.all(
+    (await containersOfRun()).map((row) =>
+      docker
+        .getContainer(row.Id)
+        .remove({ force: true })
+        .catch(() => undefined),
+    ),
+  );
 });
 
 async function propose(projectId: string, command: string) {
-  const posted = await server.call('POST', `/api/projects/${projectId}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command } });
+  const posted = await server.call('POST', `/api/projects/${projectId}/actions`, {
+    agentId: 'agent-dev',
+    actionType: 'terminal',
+    payload: { command },
+  });
   expect(posted.status).toBe(201);
   expect(posted.body.status).toBe('auto_approved');
   return (await settled(server, posted.body.id, 60_000)).settlement;
@@ -45,7 +58,12 @@ describe('container mode end to end (issue 11.5)', () => {
     const project = await createProject(server, { executionMode: 'container' });
     projectId = project.id;
     root = project.root;
-    await allowCommands(server, projectId, ['Terminal(ls:*)', 'Terminal(mkdir:*)', 'Terminal(echo:*)', 'Terminal(id:*)']);
+    await allowCommands(server, projectId, [
+      'Terminal(ls:*)',
+      'Terminal(mkdir:*)',
+      'Terminal(echo:*)',
+      'Terminal(id:*)',
+    ]);
     const info = await stat(root);
     expect(info.isDirectory()).toBe(true);
     expect(`${info.uid}:${info.gid}`).toBe('1000:1000');
@@ -66,7 +84,10 @@ describe('container mode end to end (issue 11.5)', () => {
     expect(accepted.status).toBe(201);
     expect((await settled(server, accepted.body.id, 60_000)).settlement).toMatchObject({ status: 'executed' });
 
-    const settlement = await propose(projectId, 'mkdir -p src && echo "written in the container" > src/hello.txt && id -u && ls -n src/hello.txt');
+    const settlement = await propose(
+      projectId,
+      'mkdir -p src && echo "written in the container" > src/hello.txt && id -u && ls -n src/hello.txt',
+    );
     expect(settlement).toMatchObject({ status: 'executed' });
     const file = join(root, 'src', 'hello.txt');
     expect(await readFile(file, 'utf8')).toBe('written in the container\n');
@@ -87,10 +108,14 @@ describe('container mode end to end (issue 11.5)', () => {
     expect(message).toContain('Permission denied');
     expect(message).toContain('owned by 0:0 with mode 755');
     expect(message).toContain(`chown -R 1000:1000 ${project.root}`);
-    const row = (await server.call('GET', '/api/containers')).body.containers.find((c: { projectId: string }) => c.projectId === project.id);
+    const row = (await server.call('GET', '/api/containers')).body.containers.find(
+      (c: { projectId: string }) => c.projectId === project.id,
+    );
     expect(row).toMatchObject({ state: 'failed' });
     // The container that could not write is not left running.
-    const running = (await containersOfRun()).filter((c) => c.Labels['brabo.project'] === project.id && c.State === 'running');
+    const running = (await containersOfRun()).filter(
+      (c) => c.Labels['brabo.project'] === project.id && c.State === 'running',
+    );
     expect(running).toHaveLength(0);
   }, 120_000);
 });

@@ -29,7 +29,11 @@ describe('named failures without runner or broker', () => {
     expect(accepted.status).toBe(409);
     expect(accepted.body.error).toBe('no_broker');
     expect(accepted.body.message).toContain('BRABO_DOCKER=1');
-    const direct = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'max', actionType: 'container_start', payload: {} });
+    const direct = await server.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'max',
+      actionType: 'container_start',
+      payload: {},
+    });
     expect(direct).toMatchObject({ status: 409, body: { error: 'no_broker' } });
     expect((await events(server, project.id)).filter((e) => e.type === 'proposed_action.created')).toHaveLength(0);
   });
@@ -56,7 +60,9 @@ describe('named failures without runner or broker', () => {
     // The base is unreadable too, so permissions.json counts as broken and nothing is auto-approved
     // (fail closed): a human approves the start instead.
     expect(accepted.body).toMatchObject({ status: 'pending', reason: expect.stringContaining('permissions.json') });
-    expect((await server.call('POST', `/api/actions/${accepted.body.id}/approve`, { userId: 'olivia' })).body.desfecho).toBe('aprovada');
+    expect(
+      (await server.call('POST', `/api/actions/${accepted.body.id}/approve`, { userId: 'olivia' })).body.desfecho,
+    ).toBe('aprovada');
     const view = await settled(server, accepted.body.id);
     expect(view.settlement).toMatchObject({ status: 'failed', reason: { code: 'workspace_not_writable' } });
     const message: string = view.settlement.reason.message;
@@ -64,9 +70,15 @@ describe('named failures without runner or broker', () => {
     expect(message).toContain(project.root);
     expect(message).toMatch(/Likely cause/);
     expect(message).toMatch(/Next step/);
-    expect((await server.call('GET', '/api/containers')).body.containers.some((c: { projectId: string }) => c.projectId === project.id)).toBe(false);
+    expect(
+      (await server.call('GET', '/api/containers')).body.containers.some(
+        (c: { projectId: string }) => c.projectId === project.id,
+      ),
+    ).toBe(false);
     expect((await server.call('GET', `/api/projects/${project.id}`)).body.workspaceVerifiedAt ?? null).toBeNull();
     const failed = (await events(server, project.id)).filter((e) => e.type === 'action.failed');
-    expect(failed).toMatchObject([{ actorKind: 'system', payload: { code: 'workspace_not_writable', detail: { variable: 'BRABO_PROJECTS_BASE' } } }]);
+    expect(failed).toMatchObject([
+      { actorKind: 'system', payload: { code: 'workspace_not_writable', detail: { variable: 'BRABO_PROJECTS_BASE' } } },
+    ]);
   });
 });

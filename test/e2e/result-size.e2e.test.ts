@@ -6,7 +6,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, events, killAllChildren, settled, startRunner, startServer, tempDir, waitUntil, type Server } from './support.ts';
+import {
+  allowCommands,
+  createProject,
+  events,
+  killAllChildren,
+  settled,
+  startRunner,
+  startServer,
+  tempDir,
+  waitUntil,
+  type Server,
+} from './support.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -31,14 +42,31 @@ describe('results and the frame limit (real runner)', () => {
     const { dir, home, project, token } = await runnerProject('bigout');
     writeFileSync(join(dir, 'big.sh'), 'head -c "$1" /dev/zero | tr "\\0" a\n');
     await allowCommands(server, project.id, ['Terminal(sh big.sh)']);
-    const runner = startRunner({ url: server.wsUrl, token, root: dir, projectId: project.id, journal: join(home, 'runner.journal'), extra: ['--max-output-bytes', String(4 * 1024 * 1024)] });
-    await waitUntil(() => server.app.execution?.gateway.runners.isConnected(project.id), `the runner to join: ${runner.output()}`);
+    const runner = startRunner({
+      url: server.wsUrl,
+      token,
+      root: dir,
+      projectId: project.id,
+      journal: join(home, 'runner.journal'),
+      extra: ['--max-output-bytes', String(4 * 1024 * 1024)],
+    });
+    await waitUntil(
+      () => server.app.execution?.gateway.runners.isConnected(project.id),
+      `the runner to join: ${runner.output()}`,
+    );
     for (const bytes of [3_000_000, 5_000_000]) {
-      const posted = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: `sh big.sh ${bytes}`, cwd: dir } });
+      const posted = await server.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-dev',
+        actionType: 'terminal',
+        payload: { command: `sh big.sh ${bytes}`, cwd: dir },
+      });
       expect(posted.body.status).toBe('auto_approved');
       const view = await settled(server, posted.body.id, 30_000);
       expect(view.settlement).toMatchObject({ status: 'executed', result: { exitCode: 0 } });
-      expect(posted.body.execution).toMatchObject({ state: 'executed', outcome: { status: 'executed', truncated: true } });
+      expect(posted.body.execution).toMatchObject({
+        state: 'executed',
+        outcome: { status: 'executed', truncated: true },
+      });
     }
     const log = await events(server, project.id);
     expect(log.filter((e) => e.type === 'action.executed')).toHaveLength(2);
@@ -51,11 +79,29 @@ describe('results and the frame limit (real runner)', () => {
     await allowCommands(server, project.id, ['Terminal(sh)']);
     const journal = join(home, 'runner.journal');
     // The command ignores SIGTERM: only the kill grace's SIGKILL ends it.
-    const stubborn = startRunner({ url: server.wsUrl, token, root: dir, projectId: project.id, journal, extra: ['--kill-grace-ms', '1000'] });
+    const stubborn = startRunner({
+      url: server.wsUrl,
+      token,
+      root: dir,
+      projectId: project.id,
+      journal,
+      extra: ['--kill-grace-ms', '1000'],
+    });
     await waitUntil(() => server.app.execution?.gateway.runners.isConnected(project.id), 'the runner to join');
     // Not awaited: an auto-approved proposal answers once its command settles.
-    const posting = server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: "sh -c 'trap \"\" TERM; sleep 60'", cwd: dir, timeoutMs: 120_000 } });
-    const dispatch = await waitUntil(async () => (await server.app.store.read.dispatches.listInStates(['accepted', 'running'], 100)).find((d) => d.projectId === project.id), 'the command to start', 15_000);
+    const posting = server.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command: 'sh -c \'trap "" TERM; sleep 60\'', cwd: dir, timeoutMs: 120_000 },
+    });
+    const dispatch = await waitUntil(
+      async () =>
+        (await server.app.store.read.dispatches.listInStates(['accepted', 'running'], 100)).find(
+          (d) => d.projectId === project.id,
+        ),
+      'the command to start',
+      15_000,
+    );
     const posted = { body: { id: dispatch.actionId } };
     const started = Date.now();
     const exited = new Promise<number | null>((resolve) => stubborn.child.once('exit', (code) => resolve(code)));
@@ -68,7 +114,9 @@ describe('results and the frame limit (real runner)', () => {
     expect(view.settlement).toMatchObject({ status: 'failed', reason: { code: 'runner_shutdown' } });
     await posting;
     const log = await events(server, project.id);
-    expect(log.filter((e) => e.actionId === posted.body.id && (e.type === 'action.failed' || e.type === 'action.executed'))).toHaveLength(1);
+    expect(
+      log.filter((e) => e.actionId === posted.body.id && (e.type === 'action.failed' || e.type === 'action.executed')),
+    ).toHaveLength(1);
     await again.stop();
   }, 90_000);
 });

@@ -21,7 +21,12 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `brabo-e2e-${prefix}-`));
 }
 
-export async function waitUntil<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000, everyMs = 25): Promise<NonNullable<T>> {
+export async function waitUntil<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 15_000,
+  everyMs = 25,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -47,7 +52,8 @@ export function serviceTokenOf(base: string, adminToken = ADMIN_TOKEN): Promise<
       body: JSON.stringify({ kind: 'service', name: 'e2e-upstream' }),
     }).then(async (r) => {
       const body = (await r.json()) as { token?: string };
-      if (r.status !== 201 || !body.token) throw new Error(`minting the e2e service token failed: ${r.status} ${JSON.stringify(body)}`);
+      if (r.status !== 201 || !body.token)
+        throw new Error(`minting the e2e service token failed: ${r.status} ${JSON.stringify(body)}`);
       return body.token;
     });
     token.catch(() => serviceTokens.delete(base));
@@ -64,10 +70,14 @@ export function api(base: string, token?: string, adminToken = ADMIN_TOKEN): Api
   return {
     base,
     async call(method, path, body) {
-      const bearer = token ?? (isProvisioning(method as 'GET', path) ? adminToken : await serviceTokenOf(base, adminToken));
+      const bearer =
+        token ?? (isProvisioning(method as 'GET', path) ? adminToken : await serviceTokenOf(base, adminToken));
       const response = await fetch(`${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
@@ -100,8 +110,15 @@ export interface ServerOptions {
 export async function startServer(options: ServerOptions = {}): Promise<Server> {
   const dir = tempDir('server');
   const execution = loadExecutionConfig({}, {});
-  execution.limits = { ...execution.limits, runnerGraceMs: 1_500, deliveryTimeoutMs: 5_000, resumeWaitMs: 20_000, ...options.limits };
-  if (options.docker) execution.docker = { enabled: true, dockerHost: null, image: options.docker.image, labels: options.docker.labels };
+  execution.limits = {
+    ...execution.limits,
+    runnerGraceMs: 1_500,
+    deliveryTimeoutMs: 5_000,
+    resumeWaitMs: 20_000,
+    ...options.limits,
+  };
+  if (options.docker)
+    execution.docker = { enabled: true, dockerHost: null, image: options.docker.image, labels: options.docker.labels };
   const databaseUrl = options.databaseUrl ?? (await testDatabaseUrl());
   const config = testAppConfig(dir, {
     adminToken: ADMIN_TOKEN,
@@ -111,7 +128,10 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(options.auth ? { auth: { ...DEFAULT_AUTH_CONFIG, maxAuthFailures: 1_000_000, ...options.auth } } : {}),
   });
-  const app = await createApp(config, { logger: createLogger(process.env.E2E_LOG ?? 'silent'), ...(options.consoleAssetsDir ? { consoleAssetsDir: options.consoleAssetsDir } : {}) });
+  const app = await createApp(config, {
+    logger: createLogger(process.env.E2E_LOG ?? 'silent'),
+    ...(options.consoleAssetsDir ? { consoleAssetsDir: options.consoleAssetsDir } : {}),
+  });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   await app.start();
   const address = app.http.server.address();
@@ -136,8 +156,15 @@ export interface Project {
 }
 
 /** A project with an owner (olivia, owner), a maintainer (max) and a developer agent (agent-dev). */
-export async function createProject(server: Api, body: { executionMode: 'container' | 'mounted' | 'runner'; root?: string; moduleMap?: object; name?: string }): Promise<Project> {
-  const created = await server.call('POST', '/api/projects', { name: body.name ?? 'E2E Shop', ownerId: 'olivia', ...body });
+export async function createProject(
+  server: Api,
+  body: { executionMode: 'container' | 'mounted' | 'runner'; root?: string; moduleMap?: object; name?: string },
+): Promise<Project> {
+  const created = await server.call('POST', '/api/projects', {
+    name: body.name ?? 'E2E Shop',
+    ownerId: 'olivia',
+    ...body,
+  });
   if (created.status !== 201) throw new Error(`project creation failed: ${JSON.stringify(created.body)}`);
   await server.call('PUT', `/api/projects/${created.body.id}/members/max`, { role: 'maintainer' });
   await server.call('PUT', `/api/projects/${created.body.id}/members/agent-dev`, { role: 'developer', kind: 'agent' });
@@ -145,19 +172,32 @@ export async function createProject(server: Api, body: { executionMode: 'contain
 }
 
 export async function allowCommands(server: Api, projectId: string, allow: string[]): Promise<void> {
-  const put = await server.call('PUT', `/api/projects/${projectId}/permissions`, { userId: 'olivia', allow, deny: [], ask: [] });
+  const put = await server.call('PUT', `/api/projects/${projectId}/permissions`, {
+    userId: 'olivia',
+    allow,
+    deny: [],
+    ask: [],
+  });
   if (put.status !== 200) throw new Error(`permissions not written: ${JSON.stringify(put.body)}`);
 }
 
-export async function events(server: Api, projectId: string): Promise<Array<{ type: string; actionId: string | null; actorKind: string; actorId: string | null; payload: any }>> {
+export async function events(
+  server: Api,
+  projectId: string,
+): Promise<Array<{ type: string; actionId: string | null; actorKind: string; actorId: string | null; payload: any }>> {
   return (await server.call('GET', `/api/projects/${projectId}/events?limit=1000`)).body.events;
 }
 
 export async function settled(server: Api, actionId: string, timeoutMs = 20_000): Promise<any> {
-  return waitUntil(async () => {
-    const got = await server.call('GET', `/api/actions/${actionId}/settlement?wait=2`);
-    return got.body?.state === 'settled' ? got.body : null;
-  }, `action ${actionId} to settle`, timeoutMs, 0);
+  return waitUntil(
+    async () => {
+      const got = await server.call('GET', `/api/actions/${actionId}/settlement?wait=2`);
+      return got.body?.state === 'settled' ? got.body : null;
+    },
+    `action ${actionId} to settle`,
+    timeoutMs,
+    0,
+  );
 }
 
 const children = new Set<ChildProcess>();
@@ -169,11 +209,37 @@ export interface RunnerProcess {
 }
 
 /** A real `./bin/brabo runner` for one project. */
-export function startRunner(options: { url: string; token: string; root: string; projectId: string; journal: string; extra?: string[] }): RunnerProcess {
+export function startRunner(options: {
+  url: string;
+  token: string;
+  root: string;
+  projectId: string;
+  journal: string;
+  extra?: string[];
+}): RunnerProcess {
   const child = spawn(
     BRABO,
-    ['runner', '--url', options.url, '--root', options.root, '--project', options.projectId, '--journal', options.journal, '--reconnect-base-ms', '100', '--reconnect-max-ms', '400', ...(options.extra ?? [])],
-    { env: { ...process.env, NO_COLOR: '1', BRABO_RUNNER_TOKEN: options.token }, stdio: ['ignore', 'pipe', 'pipe'], detached: false },
+    [
+      'runner',
+      '--url',
+      options.url,
+      '--root',
+      options.root,
+      '--project',
+      options.projectId,
+      '--journal',
+      options.journal,
+      '--reconnect-base-ms',
+      '100',
+      '--reconnect-max-ms',
+      '400',
+      ...(options.extra ?? []),
+    ],
+    {
+      env: { ...process.env, NO_COLOR: '1', BRABO_RUNNER_TOKEN: options.token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: false,
+    },
   );
   children.add(child);
   let out = '';
@@ -226,7 +292,12 @@ async function storeEnv(dataDir: string): Promise<NodeJS.ProcessEnv> {
 }
 
 /** `./bin/brabo serve --port <port>` (0 = any free port; it prints the one it got). */
-export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}, startTimeoutMs = 20_000): Promise<ServeProcess> {
+export function startServeAt(
+  dataDir: string,
+  port: number,
+  env: NodeJS.ProcessEnv = {},
+  startTimeoutMs = 20_000,
+): Promise<ServeProcess> {
   const child = spawn(BRABO, ['serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir], {
     env: { ...process.env, BRABO_ADMIN_TOKEN: ADMIN_TOKEN, BRABO_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -236,7 +307,10 @@ export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessE
   let out = '';
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`brabo serve did not start within ${startTimeoutMs} ms: ${out}`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`brabo serve did not start within ${startTimeoutMs} ms: ${out}`)),
+      startTimeoutMs,
+    );
     child.once('exit', (code) => reject(new Error(`brabo serve exited ${code}: ${out}`)));
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
@@ -244,7 +318,13 @@ export function startServeAt(dataDir: string, port: number, env: NodeJS.ProcessE
       if (listening?.[1] && out.includes('admin token in')) {
         clearTimeout(timer);
         const port = Number(listening[2]);
-        resolvePromise({ ...api(listening[1]), child, port, wsUrl: `ws://127.0.0.1:${port}/socket`, output: () => out });
+        resolvePromise({
+          ...api(listening[1]),
+          child,
+          port,
+          wsUrl: `ws://127.0.0.1:${port}/socket`,
+          output: () => out,
+        });
       }
     });
   });
@@ -266,7 +346,10 @@ export function freePort(): Promise<number> {
  * Starts `brabo serve` on `dataDir` and one fixed free port, as often as called: after a restart a
  * runner reconnects to the same URL. `env` goes to every start, `extra` to that one only.
  */
-export async function restartableServe(dataDir: string, env: NodeJS.ProcessEnv): Promise<(extra?: NodeJS.ProcessEnv) => Promise<ServeProcess>> {
+export async function restartableServe(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<(extra?: NodeJS.ProcessEnv) => Promise<ServeProcess>> {
   const port = await freePort();
   const store = await storeEnv(dataDir);
   return (extra = {}) => startServeAt(dataDir, port, { ...store, ...env, ...extra });
@@ -285,15 +368,28 @@ export function countingRoot(dir: string): { root: string; runs(): number } {
  * A real phoenix 1.8 client joined on `agent:<agentId>`, collecting its events. With the upstream
  * service's token by default (it relays to agents), or the given token (e.g. the agent's own).
  */
-export async function joinAgentTopic(wsUrl: string, agentId: string, token?: string): Promise<{ socket: PhoenixSocket; received: Array<{ event: string; payload: any }> }> {
+export async function joinAgentTopic(
+  wsUrl: string,
+  agentId: string,
+  token?: string,
+): Promise<{ socket: PhoenixSocket; received: Array<{ event: string; payload: any }> }> {
   const bearer = token ?? (await serviceTokenOf(wsUrl.replace(/^ws/, 'http').replace(/\/socket$/, '')));
-  const socket = new Socket18(wsUrl, { transport: WebSocket, params: { token: bearer }, timeout: 5_000, reconnectAfterMs: () => 100 });
+  const socket = new Socket18(wsUrl, {
+    transport: WebSocket,
+    params: { token: bearer },
+    timeout: 5_000,
+    reconnectAfterMs: () => 100,
+  });
   socket.connect();
   const channel = socket.channel(`agent:${agentId}`, {});
   const received: Array<{ event: string; payload: any }> = [];
   channel.on('task.action_settled', (payload) => received.push({ event: 'task.action_settled', payload }));
   await new Promise<void>((resolve, reject) => {
-    channel.join().receive('ok', () => resolve()).receive('error', (e) => reject(new Error(`agent join refused: ${JSON.stringify(e)}`))).receive('timeout', () => reject(new Error('agent join timed out')));
+    channel
+      .join()
+      .receive('ok', () => resolve())
+      .receive('error', (e) => reject(new Error(`agent join refused: ${JSON.stringify(e)}`)))
+      .receive('timeout', () => reject(new Error('agent join timed out')));
   });
   return { socket, received };
 }

@@ -38,23 +38,63 @@ const throwingBroker = (): ContainerBrokerPort => {
 };
 
 function fakeRunner(overrides: Partial<RunnerPort> = {}): RunnerPort {
-  return { isConnected: () => true, lastSeen: () => null, execute: async () => ({ ok: true }), onJoined: () => () => {}, onLeft: () => () => {}, ...overrides };
+  return {
+    isConnected: () => true,
+    lastSeen: () => null,
+    execute: async () => ({ ok: true }),
+    onJoined: () => () => {},
+    onLeft: () => () => {},
+    ...overrides,
+  };
 }
 
-async function setUp(mode: 'container' | 'runner', ports: { broker?: ContainerBrokerPort | null; runners?: RunnerPort | null }) {
-  const roots = { projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw'), runnerProjectsDir: join(dir, 'rp') };
+async function setUp(
+  mode: 'container' | 'runner',
+  ports: { broker?: ContainerBrokerPort | null; runners?: RunnerPort | null },
+) {
+  const roots = {
+    projectWorkspacesRoot: join(dir, 'ws'),
+    projectsBase: join(dir, 'pb'),
+    gatewayCheckout: join(dir, 'gw'),
+    runnerProjectsDir: join(dir, 'rp'),
+  };
   const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
-  const dispatcher = new Dispatcher({ store, logger, turns, roots, limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 }, broker: ports.broker ?? null, runners: ports.runners ?? null });
+  const dispatcher = new Dispatcher({
+    store,
+    logger,
+    turns,
+    roots,
+    limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 },
+    broker: ports.broker ?? null,
+    runners: ports.runners ?? null,
+  });
   const notifier = new HandoffNotifier(logger);
   notifier.subscribe((id) => dispatcher.notify(id));
-  const actions = createActions({ store, permissionsFile: new PermissionsFile(), roots, execution: notifier, observer: { proposed() {}, decided() {} }, logger });
+  const actions = createActions({
+    store,
+    permissionsFile: new PermissionsFile(),
+    roots,
+    execution: notifier,
+    observer: { proposed() {}, decided() {} },
+    logger,
+  });
   const machine = join(dir, 'machine');
   mkdirSync(machine, { recursive: true });
-  const project = await actions.createProject({ name: 'U', executionMode: mode, ownerId: 'olivia', ...(mode === 'runner' ? { root: machine } : {}) });
+  const project = await actions.createProject({
+    name: 'U',
+    executionMode: mode,
+    ownerId: 'olivia',
+    ...(mode === 'runner' ? { root: machine } : {}),
+  });
   await actions.setMember(project.id, 'agent', 'developer', 'agent');
   const root = mode === 'runner' ? machine : join(roots.projectWorkspacesRoot, project.workspaceDirName);
   const proposeApproved = async (command: string) => {
-    const { action } = await actions.propose({ projectId: project.id, proposerId: 'agent', actionType: 'terminal', payload: { command, cwd: root } });
+    const { action } = await actions.propose({
+      projectId: project.id,
+      proposerId: 'agent',
+      actionType: 'terminal',
+      payload: { command, cwd: root },
+    });
     await actions.approve(action.id, 'olivia');
     return action.id;
   };
@@ -71,7 +111,9 @@ async function setUp(mode: 'container' | 'runner', ports: { broker?: ContainerBr
 
 describe('dispatcher with injected ports', () => {
   it('a broker that throws becomes execution_port_failed, recorded as action.failed', async () => {
-    const { proposeApproved, settledOutcome, project, dispatcher } = await setUp('container', { broker: throwingBroker() });
+    const { proposeApproved, settledOutcome, project, dispatcher } = await setUp('container', {
+      broker: throwingBroker(),
+    });
     const id = await proposeApproved('make build');
     const dispatch = await settledOutcome(id);
     expect(dispatch.outcome).toMatchObject({ status: 'failed', code: 'execution_port_failed' });
@@ -89,23 +131,35 @@ describe('dispatcher with injected ports', () => {
         },
       }),
     });
-    expect((await throwing.settledOutcome(await throwing.proposeApproved('make a'))).outcome).toMatchObject({ code: 'execution_port_failed' });
+    expect((await throwing.settledOutcome(await throwing.proposeApproved('make a'))).outcome).toMatchObject({
+      code: 'execution_port_failed',
+    });
     await throwing.dispatcher.close();
   });
 
   it('a runner gateway that fails after the execute went out is outcome_unknown, never "not run"', async () => {
-    const throwing = await setUp('runner', { runners: fakeRunner({ execute: () => Promise.reject(new Error('injected')) }) });
+    const throwing = await setUp('runner', {
+      runners: fakeRunner({ execute: () => Promise.reject(new Error('injected')) }),
+    });
     const outcome = (await throwing.settledOutcome(await throwing.proposeApproved('make a'))).outcome;
-    expect(outcome).toMatchObject({ code: 'outcome_unknown', detail: { attempt: 1, cause: 'dispatcher_failed_after_send' } });
+    expect(outcome).toMatchObject({
+      code: 'outcome_unknown',
+      detail: { attempt: 1, cause: 'dispatcher_failed_after_send' },
+    });
     expect(String(outcome?.message)).toContain('may have run');
     await throwing.dispatcher.close();
   });
 
   it('no runner: runner_not_connected names the project and when it was last seen', async () => {
     const seen = new Date('2026-11-29T10:00:00Z');
-    const { proposeApproved, settledOutcome, project, dispatcher } = await setUp('runner', { runners: fakeRunner({ isConnected: () => false, lastSeen: () => seen }) });
+    const { proposeApproved, settledOutcome, project, dispatcher } = await setUp('runner', {
+      runners: fakeRunner({ isConnected: () => false, lastSeen: () => seen }),
+    });
     const dispatch = await settledOutcome(await proposeApproved('make a'));
-    expect(dispatch.outcome).toMatchObject({ code: 'runner_not_connected', detail: { projectId: project.id, lastSeen: seen.toISOString() } });
+    expect(dispatch.outcome).toMatchObject({
+      code: 'runner_not_connected',
+      detail: { projectId: project.id, lastSeen: seen.toISOString() },
+    });
     expect(dispatch.attempt).toBe(0); // never sent
     await dispatcher.close();
   });
@@ -119,14 +173,43 @@ describe('dispatcher with injected ports', () => {
       dispatch = await store.read.dispatches.getByAction(id);
     }
     const sink = dispatcher.sink!;
-    expect(await sink.onResult(project.id, { dispatchId: 'nope', attempt: 1, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'unknown_dispatch' } });
-    expect(await sink.onResult('other-project', { dispatchId: dispatch!.id, attempt: 1, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
-    expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 7, status: 'executed' })).toMatchObject({ ok: false, reason: { code: 'stale_attempt' } });
+    expect(await sink.onResult(project.id, { dispatchId: 'nope', attempt: 1, status: 'executed' })).toMatchObject({
+      ok: false,
+      reason: { code: 'unknown_dispatch' },
+    });
+    expect(
+      await sink.onResult('other-project', { dispatchId: dispatch!.id, attempt: 1, status: 'executed' }),
+    ).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
+    expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 7, status: 'executed' })).toMatchObject(
+      { ok: false, reason: { code: 'stale_attempt' } },
+    );
     expect((await store.read.dispatches.get(dispatch!.id))?.state).toBe('accepted');
-    expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 1, status: 'executed', exitCode: 3, stdout: 'x' })).toEqual({ ok: true });
-    expect(await sink.onResult(project.id, { dispatchId: dispatch!.id, attempt: 1, status: 'executed', exitCode: 3, stdout: 'x' })).toEqual({ ok: true }); // outbox re-send
-    expect((await store.read.dispatches.get(dispatch!.id))?.outcome).toMatchObject({ status: 'executed', exitCode: 3, stdout: 'x' });
-    expect((await store.read.events.listAfter(project.id, 0, 100)).filter((e) => e.type === 'action.executed')).toHaveLength(1);
+    expect(
+      await sink.onResult(project.id, {
+        dispatchId: dispatch!.id,
+        attempt: 1,
+        status: 'executed',
+        exitCode: 3,
+        stdout: 'x',
+      }),
+    ).toEqual({ ok: true });
+    expect(
+      await sink.onResult(project.id, {
+        dispatchId: dispatch!.id,
+        attempt: 1,
+        status: 'executed',
+        exitCode: 3,
+        stdout: 'x',
+      }),
+    ).toEqual({ ok: true }); // outbox re-send
+    expect((await store.read.dispatches.get(dispatch!.id))?.outcome).toMatchObject({
+      status: 'executed',
+      exitCode: 3,
+      stdout: 'x',
+    });
+    expect(
+      (await store.read.events.listAfter(project.id, 0, 100)).filter((e) => e.type === 'action.executed'),
+    ).toHaveLength(1);
     await dispatcher.close();
   });
 
@@ -137,7 +220,13 @@ describe('dispatcher with injected ports', () => {
     const runners = fakeRunner({
       execute: async (projectId, execute) => {
         stateAtPush = (await store.read.dispatches.get(execute.dispatchId))?.state;
-        early = sink!.onResult(projectId, { dispatchId: execute.dispatchId, attempt: execute.attempt, status: 'executed', exitCode: 0, stdout: 'early' });
+        early = sink!.onResult(projectId, {
+          dispatchId: execute.dispatchId,
+          attempt: execute.attempt,
+          status: 'executed',
+          exitCode: 0,
+          stdout: 'early',
+        });
         return { ok: true };
       },
     });
@@ -158,12 +247,22 @@ describe('dispatcher with injected ports', () => {
     let deliveries = 0;
     const first = await setUp('runner', { runners: fakeRunner({ execute: async () => (deliveries++, { ok: true }) }) });
     const id = await first.proposeApproved('make a');
-    for (let i = 0; i < 100 && (await store.read.dispatches.getByAction(id))?.state !== 'accepted'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && (await store.read.dispatches.getByAction(id))?.state !== 'accepted'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     await first.dispatcher.close();
     const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
     const restarted = new Dispatcher({
-      store, logger, turns, limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 }, broker: null,
-      roots: { projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw'), runnerProjectsDir: join(dir, 'rp') },
+      store,
+      logger,
+      turns,
+      limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 },
+      broker: null,
+      roots: {
+        projectWorkspacesRoot: join(dir, 'ws'),
+        projectsBase: join(dir, 'pb'),
+        gatewayCheckout: join(dir, 'gw'),
+        runnerProjectsDir: join(dir, 'rp'),
+      },
       runners: fakeRunner({ isConnected: () => false, execute: async () => (deliveries++, { ok: true }) }),
     });
     await restarted.start();

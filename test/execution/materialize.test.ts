@@ -49,18 +49,24 @@ describe('RN-501 mounted folder materialization', () => {
     expect(result.detail.errno).toBe('ENOTDIR');
   });
 
-  it.runIf(process.getuid?.() === 0)('a base owned by root is workspace_not_writable for a non-root server (EACCES), and nothing is created', async () => {
-    const rootOwned = path.join(base, 'root-owned');
-    await materializeWorkspace({ base, folder: rootOwned });
-    await chmod(base, 0o755);
-    await chmod(rootOwned, 0o755);
-    const folder = path.join(rootOwned, 'proj-1234abcd');
-    const script = `import { materializeWorkspace } from ${JSON.stringify(path.resolve('src/execution/materialize.ts'))};
+  it.runIf(process.getuid?.() === 0)(
+    'a base owned by root is workspace_not_writable for a non-root server (EACCES), and nothing is created',
+    async () => {
+      const rootOwned = path.join(base, 'root-owned');
+      await materializeWorkspace({ base, folder: rootOwned });
+      await chmod(base, 0o755);
+      await chmod(rootOwned, 0o755);
+      const folder = path.join(rootOwned, 'proj-1234abcd');
+      const script = `import { materializeWorkspace } from ${JSON.stringify(path.resolve('src/execution/materialize.ts'))};
       const r = await materializeWorkspace({ base: ${JSON.stringify(rootOwned)}, folder: ${JSON.stringify(folder)} });
       process.stdout.write(JSON.stringify(r));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { uid: 1000, gid: 1000 });
-    const result = JSON.parse(stdout);
-    expect(result).toMatchObject({ ok: false, code: 'workspace_not_writable', detail: { errno: 'EACCES' } });
-    await expect(stat(folder)).rejects.toThrow();
-  });
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        uid: 1000,
+        gid: 1000,
+      });
+      const result = JSON.parse(stdout);
+      expect(result).toMatchObject({ ok: false, code: 'workspace_not_writable', detail: { errno: 'EACCES' } });
+      await expect(stat(folder)).rejects.toThrow();
+    },
+  );
 });

@@ -84,12 +84,31 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const roots = () => ({ projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw'), runnerProjectsDir: join(dir, 'rp') });
-  const limits = (over: Partial<ExecutionLimits> = {}): ExecutionLimits => ({ ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 150, deliveryTimeoutMs: 2_000, pollIntervalMs: 60_000, ...over });
+  const roots = () => ({
+    projectWorkspacesRoot: join(dir, 'ws'),
+    projectsBase: join(dir, 'pb'),
+    gatewayCheckout: join(dir, 'gw'),
+    runnerProjectsDir: join(dir, 'rp'),
+  });
+  const limits = (over: Partial<ExecutionLimits> = {}): ExecutionLimits => ({
+    ...DEFAULT_EXECUTION_LIMITS,
+    runnerGraceMs: 150,
+    deliveryTimeoutMs: 2_000,
+    pollIntervalMs: 60_000,
+    ...over,
+  });
 
   function dispatcherFor(runners: RunnerPort, over: Partial<ExecutionLimits> = {}, onStore: Store = store): Dispatcher {
     const turns = new AgentTurns({ store: onStore, logger, waiters: new SettlementWaiters() });
-    const dispatcher = new Dispatcher({ store: onStore, logger, turns, roots: roots(), limits: limits(over), broker: null, runners });
+    const dispatcher = new Dispatcher({
+      store: onStore,
+      logger,
+      turns,
+      roots: roots(),
+      limits: limits(over),
+      broker: null,
+      runners,
+    });
     dispatchers.push(dispatcher);
     return dispatcher;
   }
@@ -97,13 +116,30 @@ describe.each(kinds)('outcomes on $name', (kind) => {
   async function project(notify: (actionId: string) => void) {
     const notifier = new HandoffNotifier(logger);
     notifier.subscribe(notify);
-    const actions = createActions({ store, permissionsFile: new PermissionsFile(), roots: roots(), execution: notifier, observer: { proposed() {}, decided() {} }, logger });
+    const actions = createActions({
+      store,
+      permissionsFile: new PermissionsFile(),
+      roots: roots(),
+      execution: notifier,
+      observer: { proposed() {}, decided() {} },
+      logger,
+    });
     const machine = join(dir, 'machine');
     mkdirSync(machine, { recursive: true });
-    const created = await actions.createProject({ name: 'O', executionMode: 'runner', ownerId: 'olivia', root: machine });
+    const created = await actions.createProject({
+      name: 'O',
+      executionMode: 'runner',
+      ownerId: 'olivia',
+      root: machine,
+    });
     await actions.setMember(created.id, 'agent', 'developer', 'agent');
     const approve = async (command: string, payload: Record<string, unknown> = {}): Promise<string> => {
-      const { action } = await actions.propose({ projectId: created.id, proposerId: 'agent', actionType: 'terminal', payload: { command, cwd: machine, ...payload } });
+      const { action } = await actions.propose({
+        projectId: created.id,
+        proposerId: 'agent',
+        actionType: 'terminal',
+        payload: { command, cwd: machine, ...payload },
+      });
       await actions.approve(action.id, 'olivia');
       return action.id;
     };
@@ -111,50 +147,81 @@ describe.each(kinds)('outcomes on $name', (kind) => {
   }
 
   const dispatchOf = async (actionId: string) => (await store.read.dispatches.getByAction(actionId)) as Dispatch;
-  const settled = (actionId: string) => until(async () => {
-    const d = await store.read.dispatches.getByAction(actionId);
-    return d && (d.state === 'executed' || d.state === 'failed') ? d : null;
-  }, `action ${actionId} to settle`);
-  const inState = (actionId: string, state: string) => until(async () => {
-    const d = await store.read.dispatches.getByAction(actionId);
-    return d?.state === state ? d : null;
-  }, `action ${actionId} to be ${state}`);
-  const eventsOf = async (projectId: string, actionId: string) => (await store.read.events.listAfter(projectId, 0, 1000)).filter((e) => e.actionId === actionId && e.type.startsWith('action.'));
+  const settled = (actionId: string) =>
+    until(async () => {
+      const d = await store.read.dispatches.getByAction(actionId);
+      return d && (d.state === 'executed' || d.state === 'failed') ? d : null;
+    }, `action ${actionId} to settle`);
+  const inState = (actionId: string, state: string) =>
+    until(async () => {
+      const d = await store.read.dispatches.getByAction(actionId);
+      return d?.state === state ? d : null;
+    }, `action ${actionId} to be ${state}`);
+  const eventsOf = async (projectId: string, actionId: string) =>
+    (await store.read.events.listAfter(projectId, 0, 1000)).filter(
+      (e) => e.actionId === actionId && e.type.startsWith('action.'),
+    );
 
   it('runner gone between spawn and ack: outcome_unknown ("may have run"); its journal report replaces it once; re-sends add nothing', async () => {
     const runners = new FakeRunners();
-    runners.answer = async () => ({ ok: false, code: 'runner_not_connected', message: 'runner disconnected (closed) before acknowledging the dispatch' });
+    runners.answer = async () => ({
+      ok: false,
+      code: 'runner_not_connected',
+      message: 'runner disconnected (closed) before acknowledging the dispatch',
+    });
     const dispatcher = dispatcherFor(runners);
     const { projectId, approve } = await project((id) => dispatcher.notify(id));
     for (const report of [
-      { status: 'failed', fromJournal: true, reason: { code: 'runner_interrupted', message: 'the runner stopped while this command ran' } },
+      {
+        status: 'failed',
+        fromJournal: true,
+        reason: { code: 'runner_interrupted', message: 'the runner stopped while this command ran' },
+      },
       { status: 'executed', exitCode: 0, stdout: 'done\n', fromJournal: true },
     ] as const) {
       const actionId = await approve(`make ${report.status}`);
       const unknown = await settled(actionId);
-      expect(unknown.outcome).toMatchObject({ status: 'failed', code: 'outcome_unknown', detail: { attempt: 1, cause: 'runner_disconnected_before_ack' } });
+      expect(unknown.outcome).toMatchObject({
+        status: 'failed',
+        code: 'outcome_unknown',
+        detail: { attempt: 1, cause: 'runner_disconnected_before_ack' },
+      });
       expect(String(unknown.outcome?.message)).toMatch(/may have run/);
       expect(String(unknown.outcome?.message)).not.toMatch(/was not run/);
       const result = { dispatchId: unknown.id, attempt: 1, ...report } as Result;
       for (let i = 0; i < 3; i++) expect(await dispatcher.sink!.onResult(projectId, result)).toEqual({ ok: true });
       const resolved = await dispatchOf(actionId);
       expect(resolved.state).toBe(report.status === 'executed' ? 'executed' : 'failed');
-      expect(resolved.outcome).toMatchObject({ origin: 'runner', ...(report.status === 'executed' ? { exitCode: 0 } : { code: 'runner_interrupted' }) });
+      expect(resolved.outcome).toMatchObject({
+        origin: 'runner',
+        ...(report.status === 'executed' ? { exitCode: 0 } : { code: 'runner_interrupted' }),
+      });
       const log = await eventsOf(projectId, actionId);
       expect(log.map((e) => [e.type, e.payload.code ?? null, e.payload.resolves ?? null])).toEqual([
         ['action.failed', 'outcome_unknown', null],
-        [report.status === 'executed' ? 'action.executed' : 'action.failed', report.status === 'executed' ? null : 'runner_interrupted', 'outcome_unknown'],
+        [
+          report.status === 'executed' ? 'action.executed' : 'action.failed',
+          report.status === 'executed' ? null : 'runner_interrupted',
+          'outcome_unknown',
+        ],
       ]);
     }
   });
 
   it('no ack within the delivery timeout: outcome_unknown (delivery_timeout), never "propose it again"', async () => {
     const runners = new FakeRunners();
-    runners.answer = async () => ({ ok: false, code: 'delivery_timeout', message: 'runner did not acknowledge within 50 ms' });
+    runners.answer = async () => ({
+      ok: false,
+      code: 'delivery_timeout',
+      message: 'runner did not acknowledge within 50 ms',
+    });
     const dispatcher = dispatcherFor(runners);
     const { approve } = await project((id) => dispatcher.notify(id));
     const dispatch = await settled(await approve('make t'));
-    expect(dispatch.outcome).toMatchObject({ code: 'outcome_unknown', detail: { cause: 'delivery_timeout', attempt: 1 } });
+    expect(dispatch.outcome).toMatchObject({
+      code: 'outcome_unknown',
+      detail: { cause: 'delivery_timeout', attempt: 1 },
+    });
     expect(String(dispatch.outcome?.message)).not.toMatch(/propose the action again\./);
   });
 
@@ -179,11 +246,20 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     expect(lost.outcome).toMatchObject({ code: 'runner_lost' });
     const late: Result = { dispatchId: accepted.id, attempt: 1, status: 'executed', exitCode: 0, stdout: 'it ran' };
     for (const result of [late, late, { ...late, fromJournal: true }, late]) {
-      expect(await dispatcher.sink!.onResult(projectId, result)).toMatchObject({ ok: false, reason: { code: 'dispatch_settled' } });
+      expect(await dispatcher.sink!.onResult(projectId, result)).toMatchObject({
+        ok: false,
+        reason: { code: 'dispatch_settled' },
+      });
     }
     const log = await eventsOf(projectId, actionId);
     expect(log.map((e) => e.type)).toEqual(['action.failed', 'action.late_result']);
-    expect(log[1]?.payload).toMatchObject({ dispatchId: accepted.id, attempt: 1, status: 'executed', exitCode: 0, recordedAs: 'runner_lost' });
+    expect(log[1]?.payload).toMatchObject({
+      dispatchId: accepted.id,
+      attempt: 1,
+      status: 'executed',
+      exitCode: 0,
+      recordedAs: 'runner_lost',
+    });
     expect((await dispatchOf(actionId)).outcome).toMatchObject({ code: 'runner_lost' }); // final: unchanged
   });
 
@@ -198,7 +274,14 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     runners.join(projectId);
     await sleep(400); // past the grace period
     expect((await dispatchOf(actionId)).state).toBe('accepted');
-    expect(await dispatcher.sink!.onResult(projectId, { dispatchId: accepted.id, attempt: 1, status: 'executed', exitCode: 0 })).toEqual({ ok: true });
+    expect(
+      await dispatcher.sink!.onResult(projectId, {
+        dispatchId: accepted.id,
+        attempt: 1,
+        status: 'executed',
+        exitCode: 0,
+      }),
+    ).toEqual({ ok: true });
     expect((await dispatchOf(actionId)).state).toBe('executed');
   });
 
@@ -208,7 +291,9 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     const { approve } = await project((id) => dispatcher.notify(id));
     const actionId = await approve('make lease', { timeoutMs: 200 });
     const accepted = await inState(actionId, 'accepted');
-    expect(Date.parse(accepted.leaseUntil as string) - Date.parse(accepted.sentAt as string)).toBeGreaterThanOrEqual(350);
+    expect(Date.parse(accepted.leaseUntil as string) - Date.parse(accepted.sentAt as string)).toBeGreaterThanOrEqual(
+      350,
+    );
     const lost = await settled(actionId);
     expect(lost.outcome).toMatchObject({ code: 'runner_lost' });
     expect(String(lost.outcome?.message)).toContain('lease');
@@ -222,7 +307,10 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     const silent = await inState(await approve('make b'), 'accepted');
     await first.close(100);
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    for (const d of [reported, silent]) expect(await store.transaction((tx) => tx.dispatches.advance(d.id, 1, ['accepted'], 'accepted', hourAgo, hourAgo))).toBe(true);
+    for (const d of [reported, silent])
+      expect(
+        await store.transaction((tx) => tx.dispatches.advance(d.id, 1, ['accepted'], 'accepted', hourAgo, hourAgo)),
+      ).toBe(true);
 
     const back = new FakeRunners();
     back.connected = false;
@@ -232,7 +320,15 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     expect((await store.read.dispatches.get(reported.id))?.state).toBe('accepted');
     expect((await store.read.dispatches.get(silent.id))?.state).toBe('accepted');
     back.join(projectId);
-    expect(await restarted.sink!.onResult(projectId, { dispatchId: reported.id, attempt: 1, status: 'executed', exitCode: 0, fromJournal: true })).toEqual({ ok: true });
+    expect(
+      await restarted.sink!.onResult(projectId, {
+        dispatchId: reported.id,
+        attempt: 1,
+        status: 'executed',
+        exitCode: 0,
+        fromJournal: true,
+      }),
+    ).toEqual({ ok: true });
     const lost = await settled(silent.actionId);
     expect(lost.outcome).toMatchObject({ code: 'runner_lost' });
     expect((await store.read.dispatches.get(reported.id))?.state).toBe('executed');
@@ -270,7 +366,9 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     await sleep(100);
     expect((await dispatchOf(actionId)).state).toBe('sent');
     const dispatchId = runners.executes[0]!.dispatchId;
-    expect(await dispatcher.sink!.onResult(projectId, { dispatchId, attempt: 1, status: 'executed', exitCode: 0 })).toEqual({ ok: true });
+    expect(
+      await dispatcher.sink!.onResult(projectId, { dispatchId, attempt: 1, status: 'executed', exitCode: 0 }),
+    ).toEqual({ ok: true });
     expect((await dispatchOf(actionId)).outcome).toMatchObject({ status: 'executed', exitCode: 0 });
     expect((await eventsOf(projectId, actionId)).map((e) => e.payload.code ?? e.type)).toEqual(['action.executed']);
   });
@@ -295,11 +393,20 @@ describe.each(kinds)('outcomes on $name', (kind) => {
       const sent = connected.executes.some((e) => e.dispatchId === dispatch.id);
       if (sent) {
         expect(dispatch.state).toBe('accepted'); // the claim stands; nobody wrote "not run" over it
-        expect(await a.sink!.onResult(projectId, { dispatchId: dispatch.id, attempt: dispatch.attempt, status: 'executed', exitCode: 0 })).toEqual({ ok: true });
+        expect(
+          await a.sink!.onResult(projectId, {
+            dispatchId: dispatch.id,
+            attempt: dispatch.attempt,
+            status: 'executed',
+            exitCode: 0,
+          }),
+        ).toEqual({ ok: true });
       } else {
         expect(dispatch.outcome).toMatchObject({ code: 'runner_not_connected' });
       }
-      const settledEvents = (await eventsOf(projectId, id)).filter((e) => e.type === 'action.executed' || e.type === 'action.failed');
+      const settledEvents = (await eventsOf(projectId, id)).filter(
+        (e) => e.type === 'action.executed' || e.type === 'action.failed',
+      );
       expect(settledEvents).toHaveLength(1);
     }
   });
@@ -311,14 +418,22 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     const actionId = await approve('make iso');
     const accepted = await inState(actionId, 'accepted');
     const sink = dispatcher.sink!;
-    expect(await sink.onOutput('other', { dispatchId: accepted.id, attempt: 1, stream: 'stdout', seq: 0, data: 'x' })).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
+    expect(
+      await sink.onOutput('other', { dispatchId: accepted.id, attempt: 1, stream: 'stdout', seq: 0, data: 'x' }),
+    ).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
     expect((await dispatchOf(actionId)).state).toBe('accepted'); // not moved to running by another project
     for (let i = 0; i < 200; i++) {
-      expect(await sink.onOutput(projectId, { dispatchId: `nope-${i}`, attempt: 1, stream: 'stdout', seq: i, data: 'x' })).toMatchObject({ ok: false, reason: { code: 'unknown_dispatch' } });
+      expect(
+        await sink.onOutput(projectId, { dispatchId: `nope-${i}`, attempt: 1, stream: 'stdout', seq: i, data: 'x' }),
+      ).toMatchObject({ ok: false, reason: { code: 'unknown_dispatch' } });
     }
-    expect(await sink.onOutput(projectId, { dispatchId: accepted.id, attempt: 1, stream: 'stdout', seq: 0, data: 'x' })).toEqual({ ok: true });
+    expect(
+      await sink.onOutput(projectId, { dispatchId: accepted.id, attempt: 1, stream: 'stdout', seq: 0, data: 'x' }),
+    ).toEqual({ ok: true });
     expect((await dispatchOf(actionId)).state).toBe('running');
-    expect(await sink.onResult('other', { dispatchId: accepted.id, attempt: 1, status: 'executed', exitCode: 0 })).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
+    expect(
+      await sink.onResult('other', { dispatchId: accepted.id, attempt: 1, status: 'executed', exitCode: 0 }),
+    ).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
   });
 
   it('a result over the frame limit: failed result_too_large with the exit code and the output cut; answered result_too_large', async () => {
@@ -327,10 +442,26 @@ describe.each(kinds)('outcomes on $name', (kind) => {
     const { projectId, approve } = await project((id) => dispatcher.notify(id));
     const actionId = await approve('make huge');
     const accepted = await inState(actionId, 'accepted');
-    const big: Result = { dispatchId: accepted.id, attempt: 1, status: 'executed', exitCode: 0, stdout: 'o'.repeat(3 * 1024 * 1024), stderr: 'e'.repeat(10) };
-    expect(await dispatcher.sink!.onOversizedResult(projectId, big, 3 * 1024 * 1024 + 100)).toMatchObject({ ok: false, reason: { code: 'result_too_large' } });
+    const big: Result = {
+      dispatchId: accepted.id,
+      attempt: 1,
+      status: 'executed',
+      exitCode: 0,
+      stdout: 'o'.repeat(3 * 1024 * 1024),
+      stderr: 'e'.repeat(10),
+    };
+    expect(await dispatcher.sink!.onOversizedResult(projectId, big, 3 * 1024 * 1024 + 100)).toMatchObject({
+      ok: false,
+      reason: { code: 'result_too_large' },
+    });
     const dispatch = await dispatchOf(actionId);
-    expect(dispatch.outcome).toMatchObject({ status: 'failed', code: 'result_too_large', exitCode: 0, truncated: true, stderr: 'e'.repeat(10) });
+    expect(dispatch.outcome).toMatchObject({
+      status: 'failed',
+      code: 'result_too_large',
+      exitCode: 0,
+      truncated: true,
+      stderr: 'e'.repeat(10),
+    });
     expect(String(dispatch.outcome?.stdout).length).toBeGreaterThan(1000);
     expect(String(dispatch.outcome?.stdout).length).toBeLessThanOrEqual(DEFAULT_EXECUTION_LIMITS.outputCapBytes);
   });

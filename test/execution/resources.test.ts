@@ -47,7 +47,11 @@ describe('RN-683 container_start resources from module_map', () => {
 
   it('above the minimum the configured maxima apply (capped and reported)', () => {
     const result = resolveResources({ cpus: 64, memoryMb: 2048 }, {}, limits);
-    expect(result).toMatchObject({ ok: true, resources: { cpus: limits.maxima.cpus, memoryMb: 2048 }, capped: ['cpus'] });
+    expect(result).toMatchObject({
+      ok: true,
+      resources: { cpus: limits.maxima.cpus, memoryMb: 2048 },
+      capped: ['cpus'],
+    });
   });
 
   it.each([[{ cpus: -1 }], [{ memoryMb: 1.5 }], [{ pids: 'many' }], [{ cpus: Number.NaN }], [{ memoryMb: 0 }]])(

@@ -22,7 +22,12 @@ let dir: string;
 let store: Store;
 let dispatcher: Dispatcher | null = null;
 const logger = createLogger('silent');
-const roots = () => ({ projectWorkspacesRoot: join(dir, 'ws'), projectsBase: join(dir, 'pb'), gatewayCheckout: join(dir, 'gw'), runnerProjectsDir: join(dir, 'rp') });
+const roots = () => ({
+  projectWorkspacesRoot: join(dir, 'ws'),
+  projectsBase: join(dir, 'pb'),
+  gatewayCheckout: join(dir, 'gw'),
+  runnerProjectsDir: join(dir, 'rp'),
+});
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'brabo-before-claim-'));
@@ -39,13 +44,26 @@ afterEach(async () => {
 async function queuedAfterLostClaim(): Promise<{ projectId: string; actionId: string; dispatchId: string }> {
   const machine = join(dir, 'machine');
   mkdirSync(machine, { recursive: true });
-  const actions = createActions({ store, permissionsFile: new PermissionsFile(), roots: roots(), execution: new HandoffNotifier(logger), observer: { proposed() {}, decided() {} }, logger });
+  const actions = createActions({
+    store,
+    permissionsFile: new PermissionsFile(),
+    roots: roots(),
+    execution: new HandoffNotifier(logger),
+    observer: { proposed() {}, decided() {} },
+    logger,
+  });
   const project = await actions.createProject({ name: 'U', executionMode: 'runner', ownerId: 'olivia', root: machine });
   await actions.setMember(project.id, 'agent', 'developer', 'agent');
-  const { action } = await actions.propose({ projectId: project.id, proposerId: 'agent', actionType: 'terminal', payload: { command: 'make deploy', cwd: machine } });
+  const { action } = await actions.propose({
+    projectId: project.id,
+    proposerId: 'agent',
+    actionType: 'terminal',
+    payload: { command: 'make deploy', cwd: machine },
+  });
   await actions.approve(action.id, 'olivia');
   const dispatch = await store.read.dispatches.getByAction(action.id);
-  if (!dispatch || dispatch.state !== 'queued' || dispatch.attempt !== 0) throw new Error(`expected a queued dispatch at attempt 0, got ${JSON.stringify(dispatch)}`);
+  if (!dispatch || dispatch.state !== 'queued' || dispatch.attempt !== 0)
+    throw new Error(`expected a queued dispatch at attempt 0, got ${JSON.stringify(dispatch)}`);
   return { projectId: project.id, actionId: action.id, dispatchId: dispatch.id };
 }
 
@@ -60,7 +78,15 @@ function restartedGateway(): { dispatcher: Dispatcher; executes: Execute[] } {
     onLeft: () => () => {},
   };
   const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
-  dispatcher = new Dispatcher({ store, logger, turns, roots: roots(), limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 }, broker: null, runners });
+  dispatcher = new Dispatcher({
+    store,
+    logger,
+    turns,
+    roots: roots(),
+    limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 },
+    broker: null,
+    runners,
+  });
   return { dispatcher, executes };
 }
 
@@ -69,11 +95,15 @@ const interrupted = (dispatchId: string, attempt: number): Result => ({
   attempt,
   status: 'failed',
   fromJournal: true,
-  reason: { code: 'runner_interrupted', message: 'the runner stopped while this command was running (started at 2026-03-04T05:06:07.000Z); it was not run again. Check the project folder for partial effects and propose it again if needed.' },
+  reason: {
+    code: 'runner_interrupted',
+    message:
+      'the runner stopped while this command was running (started at 2026-03-04T05:06:07.000Z); it was not run again. Check the project folder for partial effects and propose it again if needed.',
+  },
 });
 
 describe('a runner result for a dispatch still queued after a gateway restart', () => {
-  it('runner_interrupted for the lost claim\'s attempt settles the action failed with that code; start-up then delivers nothing', async () => {
+  it("runner_interrupted for the lost claim's attempt settles the action failed with that code; start-up then delivers nothing", async () => {
     const { projectId, actionId, dispatchId } = await queuedAfterLostClaim();
     const gateway = restartedGateway();
     expect(await gateway.dispatcher.sink?.onResult(projectId, interrupted(dispatchId, 1))).toEqual({ ok: true });
@@ -82,7 +112,9 @@ describe('a runner result for a dispatch still queued after a gateway restart', 
     expect(dispatch?.state).toBe('failed');
     expect(dispatch?.outcome).toMatchObject({ status: 'failed', origin: 'runner', code: 'runner_interrupted' });
     expect(String(dispatch?.outcome?.message)).toContain('it was not run again');
-    const failed = (await store.read.events.listAfter(projectId, 0, 100)).filter((e) => e.type === 'action.failed' && e.actionId === actionId);
+    const failed = (await store.read.events.listAfter(projectId, 0, 100)).filter(
+      (e) => e.type === 'action.failed' && e.actionId === actionId,
+    );
     expect(failed).toHaveLength(1);
 
     expect(await gateway.dispatcher.start()).toEqual({ queued: 0, inFlight: 0 });
@@ -95,7 +127,9 @@ describe('a runner result for a dispatch still queued after a gateway restart', 
     const gateway = restartedGateway();
     await gateway.dispatcher.sink?.onResult(projectId, interrupted(dispatchId, 1));
     expect(await gateway.dispatcher.sink?.onResult(projectId, interrupted(dispatchId, 1))).toEqual({ ok: true });
-    expect((await store.read.events.listAfter(projectId, 0, 100)).filter((e) => e.type === 'action.failed')).toHaveLength(1);
+    expect(
+      (await store.read.events.listAfter(projectId, 0, 100)).filter((e) => e.type === 'action.failed'),
+    ).toHaveLength(1);
   });
 
   it('an attempt that was never pushed (not queued attempt + 1) is refused stale_attempt and the dispatch stays queued', async () => {
@@ -108,14 +142,17 @@ describe('a runner result for a dispatch still queued after a gateway restart', 
     expect((await store.read.dispatches.get(dispatchId))?.state).toBe('queued');
   });
 
-  it('a result for another project\'s dispatch is refused forbidden_dispatch', async () => {
+  it("a result for another project's dispatch is refused forbidden_dispatch", async () => {
     const { dispatchId } = await queuedAfterLostClaim();
     const gateway = restartedGateway();
-    expect(await gateway.dispatcher.sink?.onResult('p-other', interrupted(dispatchId, 1))).toMatchObject({ ok: false, reason: { code: 'forbidden_dispatch' } });
+    expect(await gateway.dispatcher.sink?.onResult('p-other', interrupted(dispatchId, 1))).toMatchObject({
+      ok: false,
+      reason: { code: 'forbidden_dispatch' },
+    });
     expect((await store.read.dispatches.get(dispatchId))?.state).toBe('queued');
   });
 
-  it('when the restarted gateway re-delivers first, the runner\'s journal answer settles it the same way', async () => {
+  it("when the restarted gateway re-delivers first, the runner's journal answer settles it the same way", async () => {
     const { projectId, actionId, dispatchId } = await queuedAfterLostClaim();
     const gateway = restartedGateway();
     await gateway.dispatcher.start();

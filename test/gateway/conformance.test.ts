@@ -62,13 +62,22 @@ describe.each(CLIENTS)('conformance with $name', (client) => {
 
   it('a refused join is an error reply with the reason, and a crashing join says "join crashed"', async () => {
     const socket = connect();
-    expect(await answer(socket.channel('test:no', { fail: true }).join())).toEqual({ status: 'error', response: { reason: 'not allowed' } });
-    expect(await answer(socket.channel('test:boom', { crash: true }).join())).toEqual({ status: 'error', response: { reason: 'join crashed' } });
+    expect(await answer(socket.channel('test:no', { fail: true }).join())).toEqual({
+      status: 'error',
+      response: { reason: 'not allowed' },
+    });
+    expect(await answer(socket.channel('test:boom', { crash: true }).join())).toEqual({
+      status: 'error',
+      response: { reason: 'join crashed' },
+    });
   });
 
   it('joining a topic no channel routes gets {reason: "unmatched topic"}', async () => {
     const socket = connect();
-    expect(await answer(socket.channel('nowhere:1').join())).toEqual({ status: 'error', response: { reason: 'unmatched topic' } });
+    expect(await answer(socket.channel('nowhere:1').join())).toEqual({
+      status: 'error',
+      response: { reason: 'unmatched topic' },
+    });
   });
 
   it('push gets its reply; a push the server never answers times out on the client', async () => {
@@ -140,7 +149,10 @@ describe.each(CLIENTS)('conformance with $name', (client) => {
     await delay(3_500); // idle timeout is 1.5 s
     expect(opens).toBe(1);
     expect(socket.isConnected()).toBe(true);
-    expect(await answer(channel.push('echo', { still: 'here' }))).toEqual({ status: 'ok', response: { still: 'here' } });
+    expect(await answer(channel.push('echo', { still: 'here' }))).toEqual({
+      status: 'ok',
+      response: { still: 'here' },
+    });
   });
 
   it('lost heartbeats: the client reconnects and rejoins; the server closes the dead socket', async () => {
@@ -155,8 +167,15 @@ describe.each(CLIENTS)('conformance with $name', (client) => {
       const channel = socket.channel('test:hbloss');
       await answer(channel.join());
       proxy.blackhole();
-      await waitFor(() => opens >= 2 && gw.recorder.joins.filter((t) => t === 'test:hbloss').length >= 2, 'reconnect and rejoin');
-      await waitFor(() => gw.wired.gateway.socketCount === 1, 'the black-holed socket closed by the idle timeout', 5_000);
+      await waitFor(
+        () => opens >= 2 && gw.recorder.joins.filter((t) => t === 'test:hbloss').length >= 2,
+        'reconnect and rejoin',
+      );
+      await waitFor(
+        () => gw.wired.gateway.socketCount === 1,
+        'the black-holed socket closed by the idle timeout',
+        5_000,
+      );
       expect(gw.recorder.terminations).toContainEqual({ topic: 'test:hbloss', reason: 'closed' });
       await waitFor(() => channel.state === 'joined', 'rejoined');
       expect(await answer(channel.push('echo', { back: true }))).toEqual({ status: 'ok', response: { back: true } });
@@ -224,7 +243,9 @@ describe.each(CLIENTS)('conformance with $name', (client) => {
     const joined = new Promise<string>((resolve) => presence.onJoin((key: string) => resolve(key)));
     await answer(runner.join());
     const key = await joined;
-    expect(presence.list((_k: string, p: { metas: Array<{ hostname: string }> }) => p.metas[0]!.hostname)).toEqual(['laptop']);
+    expect(presence.list((_k: string, p: { metas: Array<{ hostname: string }> }) => p.metas[0]!.hostname)).toEqual([
+      'laptop',
+    ]);
     const left = new Promise<string>((resolve) => presence.onLeave((k: string) => resolve(k)));
     runnerSocket.disconnect();
     expect(await left).toBe(key);
@@ -235,8 +256,12 @@ describe.each(CLIENTS)('conformance with $name', (client) => {
     await gw.close();
     gw = await startGateway({ maxChannelsPerSocket: 3 });
     const socket = connect();
-    for (const topic of ['test:1', 'test:2', 'test:3']) expect((await answer(socket.channel(topic).join())).status).toBe('ok');
-    expect(await answer(socket.channel('test:4').join(500))).toEqual({ status: 'error', response: { reason: 'too many channels joined' } });
+    for (const topic of ['test:1', 'test:2', 'test:3'])
+      expect((await answer(socket.channel(topic).join())).status).toBe('ok');
+    expect(await answer(socket.channel('test:4').join(500))).toEqual({
+      status: 'error',
+      response: { reason: 'too many channels joined' },
+    });
   });
 });
 
@@ -261,7 +286,9 @@ describe('authToken subprotocol with phoenix 1.8.16', () => {
     expect((await answer(socket.channel('test:auth').join())).status).toBe('ok');
     expect(socket.conn.protocol).toBe('phoenix');
     const errors: string[] = [];
-    connect18({ params: {}, authToken: 'wrong' }).onError((event: { message?: string }) => errors.push(String(event?.message)));
+    connect18({ params: {}, authToken: 'wrong' }).onError((event: { message?: string }) =>
+      errors.push(String(event?.message)),
+    );
     await waitFor(() => errors.length > 0, 'refusal');
     expect(errors[0]).toContain('403');
   });

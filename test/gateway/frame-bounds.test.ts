@@ -37,17 +37,32 @@ describe('results over the frame limit', () => {
     gw = await startGateway({ maxFrameBytes: 64 * 1024, sink });
     const { socket, channel } = await runner('p1');
     for (const [i, size] of [70 * 1024, 128 * 1024, 200 * 1024].entries()) {
-      const big: Result = { dispatchId: `d${i}`, attempt: 1, status: 'executed', exitCode: 0, stdout: 'x'.repeat(size) };
-      expect(await answer(channel.push('result', big))).toEqual({ status: 'error', response: { code: 'result_too_large', message: 'recorded with its output cut' } });
+      const big: Result = {
+        dispatchId: `d${i}`,
+        attempt: 1,
+        status: 'executed',
+        exitCode: 0,
+        stdout: 'x'.repeat(size),
+      };
+      expect(await answer(channel.push('result', big))).toEqual({
+        status: 'error',
+        response: { code: 'result_too_large', message: 'recorded with its output cut' },
+      });
     }
     expect(seen.map((s) => s.dispatchId)).toEqual(['d0', 'd1', 'd2']);
     expect(seen.every((s) => s.bytes > 64 * 1024 && s.stdoutLength > 64 * 1024)).toBe(true);
     expect(socket.isConnected()).toBe(true);
-    expect((await answer(channel.push('result', { dispatchId: 'small', attempt: 1, status: 'executed', exitCode: 0 }))).status).toBe('ok');
+    expect(
+      (await answer(channel.push('result', { dispatchId: 'small', attempt: 1, status: 'executed', exitCode: 0 })))
+        .status,
+    ).toBe('ok');
   });
 
   it('any other oversized frame (output, join, heartbeat) still closes the socket with 1009', async () => {
-    gw = await startGateway({ maxFrameBytes: 64 * 1024, sink: { onResult: async () => ({ ok: true }), onOversizedResult: async () => ({ ok: true }) } });
+    gw = await startGateway({
+      maxFrameBytes: 64 * 1024,
+      sink: { onResult: async () => ({ ok: true }), onOversizedResult: async () => ({ ok: true }) },
+    });
     const { socket, channel } = await runner('p1');
     const closed = new Promise<number>((resolve) => socket.onClose((event: { code: number }) => resolve(event.code)));
     channel.push('output', { dispatchId: 'd', attempt: 1, stream: 'stdout', seq: 0, data: 'y'.repeat(100 * 1024) });
@@ -72,7 +87,9 @@ describe('acks and isolation', () => {
     const { channel } = await runner('p1');
     const execute: Execute = { dispatchId: 'd2', attempt: 1, action: { type: 'terminal', command: 'true', cwd: '/x' } };
     const delivered = gw.wired.runners.execute('p1', execute);
-    const resultReply = answer(channel.push('result', { dispatchId: 'd1', attempt: 1, status: 'executed', exitCode: 0 })).then((r) => (order.push('result'), r));
+    const resultReply = answer(
+      channel.push('result', { dispatchId: 'd1', attempt: 1, status: 'executed', exitCode: 0 }),
+    ).then((r) => (order.push('result'), r));
     const ackReply = answer(channel.push('ack', { dispatchId: 'd2', attempt: 1 })).then((r) => (order.push('ack'), r));
     expect(await ackReply).toMatchObject({ status: 'ok' });
     expect(await delivered).toEqual({ ok: true });
@@ -84,7 +101,15 @@ describe('acks and isolation', () => {
 
   it("a runner cannot ack, stream or report another project's pending dispatch: forbidden_dispatch, and the delivery stays pending", async () => {
     const results: string[] = [];
-    gw = await startGateway({ deliveryTimeoutMs: 3_000, sink: { onResult: async (projectId: string, r: Result): Promise<SinkAnswer> => (results.push(`${projectId}:${r.dispatchId}`), { ok: true }) } });
+    gw = await startGateway({
+      deliveryTimeoutMs: 3_000,
+      sink: {
+        onResult: async (projectId: string, r: Result): Promise<SinkAnswer> => (
+          results.push(`${projectId}:${r.dispatchId}`),
+          { ok: true }
+        ),
+      },
+    });
     const a = await runner('pa');
     const b = await runner('pb');
     const execute: Execute = { dispatchId: 'da', attempt: 1, action: { type: 'terminal', command: 'true', cwd: '/x' } };
@@ -114,9 +139,16 @@ describe('acks and isolation', () => {
       },
     });
     const { socket, channel } = await runner('p1');
-    for (let i = 0; i < 350; i++) channel.push('output', { dispatchId: `unknown-${i}`, attempt: 1, stream: 'stdout', seq: i, data: 'x' });
-    await waitFor(() => gw.logs.some((line) => line.code === 'channel_overloaded' && (line as { limit?: number }).limit === 300), 'the overload to be logged');
-    await waitFor(() => gw.logs.some((line) => line.code === 'runner_left') && !gw.wired.runners.isConnected('p1'), 'the runner to be cut off');
+    for (let i = 0; i < 350; i++)
+      channel.push('output', { dispatchId: `unknown-${i}`, attempt: 1, stream: 'stdout', seq: i, data: 'x' });
+    await waitFor(
+      () => gw.logs.some((line) => line.code === 'channel_overloaded' && (line as { limit?: number }).limit === 300),
+      'the overload to be logged',
+    );
+    await waitFor(
+      () => gw.logs.some((line) => line.code === 'runner_left') && !gw.wired.runners.isConnected('p1'),
+      'the runner to be cut off',
+    );
     await waitFor(() => !socket.isConnected(), 'the client to see its socket closed');
   });
 });

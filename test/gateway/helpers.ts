@@ -122,7 +122,11 @@ export async function startGateway(settings: GatewaySettings = {}): Promise<Test
     createRunnerGateway({
       server,
       logger,
-      authenticate: tokenAuthenticator({ adminToken: ADMIN_TOKEN, runnerTokens: tokens, agentTokens: { verify: (t) => (t.startsWith('agent-') ? { agentId: t.slice(6) } : null) } }),
+      authenticate: tokenAuthenticator({
+        adminToken: ADMIN_TOKEN,
+        runnerTokens: tokens,
+        agentTokens: { verify: (t) => (t.startsWith('agent-') ? { agentId: t.slice(6) } : null) },
+      }),
       idleTimeoutMs: settings.idleTimeoutMs ?? 1_500,
       maxFrameBytes: settings.maxFrameBytes ?? 64 * 1024,
       maxChannelsPerSocket: settings.maxChannelsPerSocket ?? 100,
@@ -216,7 +220,11 @@ export function closed(ws: WebSocket): Promise<{ code: number; reason: string }>
 }
 
 /** The status of a refused upgrade, as a ws client sees it. */
-export function upgradeStatus(url: string, options: WebSocket.ClientOptions = {}, protocols?: string[]): Promise<number | 'open'> {
+export function upgradeStatus(
+  url: string,
+  options: WebSocket.ClientOptions = {},
+  protocols?: string[],
+): Promise<number | 'open'> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, protocols, options);
     ws.on('unexpected-response', (_request, response) => {
@@ -232,7 +240,9 @@ export function upgradeStatus(url: string, options: WebSocket.ClientOptions = {}
 }
 
 /** TCP proxy in front of the gateway; `blackhole()` silently stops forwarding on live connections. */
-export async function startProxy(targetPort: number): Promise<{ port: number; blackhole(): void; close(): Promise<void> }> {
+export async function startProxy(
+  targetPort: number,
+): Promise<{ port: number; blackhole(): void; close(): Promise<void> }> {
   const pairs = new Set<[TcpSocket, TcpSocket]>();
   const server = createTcpServer((client) => {
     const upstream = tcpConnect(targetPort, '127.0.0.1');

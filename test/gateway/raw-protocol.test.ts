@@ -53,8 +53,20 @@ describe('raw Phoenix v2 protocol', () => {
     send(['1', '1', 'test:x', 'phx_join', {}]);
     send(['9', '2', 'test:y', 'echo', {}]);
     await waitFor(() => received.length === 2, 'two replies');
-    expect(received).toContainEqual(['1', '1', 'test:x', 'phx_reply', { status: 'ok', response: { joined: 'test:x' } }]);
-    expect(received).toContainEqual([null, '2', 'test:y', 'phx_reply', { status: 'error', response: { reason: 'unmatched topic' } }]);
+    expect(received).toContainEqual([
+      '1',
+      '1',
+      'test:x',
+      'phx_reply',
+      { status: 'ok', response: { joined: 'test:x' } },
+    ]);
+    expect(received).toContainEqual([
+      null,
+      '2',
+      'test:y',
+      'phx_reply',
+      { status: 'error', response: { reason: 'unmatched topic' } },
+    ]);
   });
 
   it('a duplicate join closes the old channel (phx_close with the old join_ref) and serves the new one; stale join_refs are dropped', async () => {
@@ -64,13 +76,21 @@ describe('raw Phoenix v2 protocol', () => {
     send(['3', '3', 'test:dup', 'phx_join', {}]);
     await waitFor(() => received.length === 3, 'close + second join');
     expect(received[1]).toEqual(['1', '1', 'test:dup', 'phx_close', {}]);
-    expect(received[2]).toEqual(['3', '3', 'test:dup', 'phx_reply', { status: 'ok', response: { joined: 'test:dup' } }]);
+    expect(received[2]).toEqual([
+      '3',
+      '3',
+      'test:dup',
+      'phx_reply',
+      { status: 'ok', response: { joined: 'test:dup' } },
+    ]);
     expect(gw.recorder.terminations).toEqual([{ topic: 'test:dup', reason: 'duplicate_join' }]);
     send(['1', '4', 'test:dup', 'echo', { stale: true }]);
     send(['3', '5', 'test:dup', 'echo', { fresh: true }]);
     await waitFor(() => received.length === 4, 'reply to the fresh push');
     await delay(50);
-    expect(received.slice(3)).toEqual([['3', '5', 'test:dup', 'phx_reply', { status: 'ok', response: { fresh: true } }]]);
+    expect(received.slice(3)).toEqual([
+      ['3', '5', 'test:dup', 'phx_reply', { status: 'ok', response: { fresh: true } }],
+    ]);
   });
 
   it('a leave is answered ok and confirmed with phx_close; pushes queued behind it get "unmatched topic"', async () => {
@@ -81,7 +101,13 @@ describe('raw Phoenix v2 protocol', () => {
     await waitFor(() => received.length === 4, 'join, leave reply, close, unmatched');
     expect(received[1]).toEqual(['1', '2', 'test:l', 'phx_reply', { status: 'ok', response: {} }]);
     expect(received[2]).toEqual(['1', '1', 'test:l', 'phx_close', {}]);
-    expect(received[3]).toEqual([null, '3', 'test:l', 'phx_reply', { status: 'error', response: { reason: 'unmatched topic' } }]);
+    expect(received[3]).toEqual([
+      null,
+      '3',
+      'test:l',
+      'phx_reply',
+      { status: 'error', response: { reason: 'unmatched topic' } },
+    ]);
   });
 
   it('malformed frames close only their own socket (1007) and are logged; other sockets keep working', async () => {
@@ -154,7 +180,11 @@ describe('raw Phoenix v2 protocol', () => {
     await opened(runner);
     const admin = await connectRaw();
     const closing = closed(runner);
-    expect(gw.wired.gateway.disconnect((identity) => identity.kind === 'runner' && identity.tokenId === tokenId, { reason: 'token revoked' })).toBe(1);
+    expect(
+      gw.wired.gateway.disconnect((identity) => identity.kind === 'runner' && identity.tokenId === tokenId, {
+        reason: 'token revoked',
+      }),
+    ).toBe(1);
     expect(await closing).toEqual({ code: 1008, reason: 'token revoked' });
     admin.send([null, '1', 'phoenix', 'heartbeat', {}]);
     await waitFor(() => admin.received.length === 1, 'admin still served');

@@ -4,10 +4,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUNNER_PROTOCOL_VERSION, type Execute, type Output, type Result } from '../../runner-protocol/index.ts';
 import { byRunnerToken, InvalidOutgoingPayloadError, type RunnerInfo, type SinkAnswer } from '../../gateway/index.ts';
-import { answer, cleanupClients, CLIENTS, delay, phoenixClient, startGateway, waitFor, type GatewaySettings, type TestGateway } from './helpers.ts';
+import {
+  answer,
+  cleanupClients,
+  CLIENTS,
+  delay,
+  phoenixClient,
+  startGateway,
+  waitFor,
+  type GatewaySettings,
+  type TestGateway,
+} from './helpers.ts';
 
 const client = CLIENTS[0];
-const execute: Execute = { dispatchId: 'd1', attempt: 1, action: { type: 'terminal', command: 'echo hi', cwd: '/home/u/p' } };
+const execute: Execute = {
+  dispatchId: 'd1',
+  attempt: 1,
+  action: { type: 'terminal', command: 'echo hi', cwd: '/home/u/p' },
+};
 const result: Result = { dispatchId: 'd1', attempt: 1, status: 'executed', exitCode: 0, stdout: 'hi\n' };
 
 let gw: TestGateway;
@@ -16,7 +30,10 @@ afterEach(async () => {
   await gw.close();
 });
 
-async function withRunner(settings: GatewaySettings = {}, join: Record<string, unknown> = { protocolVersion: RUNNER_PROTOCOL_VERSION }) {
+async function withRunner(
+  settings: GatewaySettings = {},
+  join: Record<string, unknown> = { protocolVersion: RUNNER_PROTOCOL_VERSION },
+) {
   gw = await startGateway(settings);
   const { token, tokenId } = gw.tokens.issue('p1');
   const socket = phoenixClient(client, gw.url, { params: { token } });
@@ -27,13 +44,18 @@ async function withRunner(settings: GatewaySettings = {}, join: Record<string, u
 
 describe('runner:<projectId> join', () => {
   it('a runner joins its own project: ok with the protocol version, connected, event emitted', async () => {
-    const { channel, joined } = await withRunner({}, { protocolVersion: RUNNER_PROTOCOL_VERSION, hostname: 'dev-box', runnerVersion: '0.1.0' });
+    const { channel, joined } = await withRunner(
+      {},
+      { protocolVersion: RUNNER_PROTOCOL_VERSION, hostname: 'dev-box', runnerVersion: '0.1.0' },
+    );
     const events: RunnerInfo[] = [];
     gw.wired.runners.on('runnerJoined', (info) => events.push(info));
     expect(await joined).toEqual({ status: 'ok', response: { protocolVersion: RUNNER_PROTOCOL_VERSION } });
     expect(gw.wired.runners.isConnected('p1')).toBe(true);
     expect(gw.wired.runners.isConnected('p2')).toBe(false);
-    expect(gw.wired.runners.connectedRunners()).toMatchObject([{ projectId: 'p1', hostname: 'dev-box', runnerVersion: '0.1.0' }]);
+    expect(gw.wired.runners.connectedRunners()).toMatchObject([
+      { projectId: 'p1', hostname: 'dev-box', runnerVersion: '0.1.0' },
+    ]);
     expect(gw.wired.runners.lastSeen('p1')).toBeInstanceOf(Date);
     expect(events).toHaveLength(1);
     expect(channel.state).toBe('joined');
@@ -43,10 +65,15 @@ describe('runner:<projectId> join', () => {
     const { socket, joined } = await withRunner();
     await joined;
     const other = await answer(socket.channel('runner:p2', { protocolVersion: RUNNER_PROTOCOL_VERSION }).join());
-    expect(other).toEqual({ status: 'error', response: { code: 'forbidden_topic', message: 'this token may not join runner:p2' } });
+    expect(other).toEqual({
+      status: 'error',
+      response: { code: 'forbidden_topic', message: 'this token may not join runner:p2' },
+    });
     const agent = phoenixClient(client, gw.url, { params: { token: 'agent-a1' } });
     agent.connect();
-    expect((await answer(agent.channel('runner:p1', { protocolVersion: RUNNER_PROTOCOL_VERSION }).join())).response.code).toBe('forbidden_topic');
+    expect(
+      (await answer(agent.channel('runner:p1', { protocolVersion: RUNNER_PROTOCOL_VERSION }).join())).response.code,
+    ).toBe('forbidden_topic');
     expect(gw.wired.runners.connectedRunners()).toHaveLength(1);
   });
 
@@ -68,7 +95,10 @@ describe('runner:<projectId> join', () => {
     // The same token used from elsewhere (e.g. read out of the runner's environment by a command).
     const intruder = phoenixClient(client, gw.url, { params: { token: first.token }, rejoinAfterMs: () => 50 });
     intruder.connect();
-    const intruderChannel = intruder.channel('runner:p1', { protocolVersion: RUNNER_PROTOCOL_VERSION, hostname: 'elsewhere' });
+    const intruderChannel = intruder.channel('runner:p1', {
+      protocolVersion: RUNNER_PROTOCOL_VERSION,
+      hostname: 'elsewhere',
+    });
     const refused = await answer(intruderChannel.join());
     expect(refused.status).toBe('error');
     expect(refused.response.code).toBe('runner_already_connected');
@@ -136,7 +166,9 @@ describe('result and output from the runner', () => {
     const sink = {
       async onResult(projectId: string, incoming: Result): Promise<SinkAnswer> {
         received.push([projectId, incoming]);
-        return incoming.attempt === 1 ? { ok: true } : { ok: false, reason: { code: 'stale_attempt', message: 'attempt 2 is not current' } };
+        return incoming.attempt === 1
+          ? { ok: true }
+          : { ok: false, reason: { code: 'stale_attempt', message: 'attempt 2 is not current' } };
       },
     };
     const { channel, joined } = await withRunner({ sink });
@@ -146,7 +178,10 @@ describe('result and output from the runner', () => {
       status: 'error',
       response: { code: 'stale_attempt', message: 'attempt 2 is not current' },
     });
-    expect(received).toEqual([['p1', result], ['p1', { ...result, attempt: 2 }]]);
+    expect(received).toEqual([
+      ['p1', result],
+      ['p1', { ...result, attempt: 2 }],
+    ]);
   });
 
   it('invalid result/output/ack payloads and unknown events get named errors; the channel survives', async () => {
@@ -239,7 +274,9 @@ describe('agent:<agentId>', () => {
     agent.connect();
     expect((await answer(agent.channel('agent:a2').join())).response.code).toBe('forbidden_topic');
     expect((await answer(agent.channel('agent:*').join())).response.code).toBe('forbidden_topic');
-    expect(() => gw.wired.agents.notifyAgent('a1', 'task.action_settled', { actionId: 'x', status: 'maybe' })).toThrow(InvalidOutgoingPayloadError);
+    expect(() => gw.wired.agents.notifyAgent('a1', 'task.action_settled', { actionId: 'x', status: 'maybe' })).toThrow(
+      InvalidOutgoingPayloadError,
+    );
     await delay(10);
   });
 });

@@ -13,9 +13,13 @@ const bytes = fc.uint8Array({ maxLength: 200 });
 // The client always pushes an object (or an ArrayBuffer).
 const object = fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue(), { maxKeys: 5 }) as fc.Arbitrary<unknown>;
 
-const clientEncode = (message: Record<string, unknown>): string | ArrayBuffer => Serializer.encode(message, (out: string | ArrayBuffer) => out);
-const clientDecode = (frame: string | Buffer): { join_ref: unknown; ref: unknown; topic: string; event: string; payload: any } => {
-  const raw = typeof frame === 'string' ? frame : frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.byteLength);
+const clientEncode = (message: Record<string, unknown>): string | ArrayBuffer =>
+  Serializer.encode(message, (out: string | ArrayBuffer) => out);
+const clientDecode = (
+  frame: string | Buffer,
+): { join_ref: unknown; ref: unknown; topic: string; event: string; payload: any } => {
+  const raw =
+    typeof frame === 'string' ? frame : frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.byteLength);
   return Serializer.decode(raw, (message: any) => message);
 };
 const asBuffer = (frame: string | ArrayBuffer) => (typeof frame === 'string' ? Buffer.from(frame) : Buffer.from(frame));
@@ -23,15 +27,28 @@ const asBuffer = (frame: string | ArrayBuffer) => (typeof frame === 'string' ? B
 describe('v2 serializer', () => {
   it('decodes every JSON and binary push the phoenix client encodes', () => {
     fc.assert(
-      fc.property(field, field, fc.string({ minLength: 1, maxLength: 40 }), fc.string({ minLength: 1, maxLength: 40 }), fc.oneof(object, bytes), (joinRef, ref, topic, event, payload) => {
-        const binary = payload instanceof Uint8Array;
-        const out = clientEncode({ join_ref: joinRef, ref, topic, event, payload: binary ? payload.slice().buffer : payload });
-        const decoded = decode(asBuffer(out), binary);
-        expect(decoded.topic).toBe(topic);
-        expect(decoded.event).toBe(event);
-        if (binary) expect([...(decoded.payload as Buffer)]).toEqual([...payload]);
-        else expect(decoded.payload).toEqual(JSON.parse(JSON.stringify(payload)));
-      }),
+      fc.property(
+        field,
+        field,
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.oneof(object, bytes),
+        (joinRef, ref, topic, event, payload) => {
+          const binary = payload instanceof Uint8Array;
+          const out = clientEncode({
+            join_ref: joinRef,
+            ref,
+            topic,
+            event,
+            payload: binary ? payload.slice().buffer : payload,
+          });
+          const decoded = decode(asBuffer(out), binary);
+          expect(decoded.topic).toBe(topic);
+          expect(decoded.event).toBe(event);
+          if (binary) expect([...(decoded.payload as Buffer)]).toEqual([...payload]);
+          else expect(decoded.payload).toEqual(JSON.parse(JSON.stringify(payload)));
+        },
+      ),
     );
   });
 
@@ -52,13 +69,20 @@ describe('v2 serializer', () => {
 
   it('arbitrary input is either a message or a MalformedFrameError, never another exception', () => {
     fc.assert(
-      fc.property(fc.oneof(bytes, fc.string().map((s) => new TextEncoder().encode(s))), fc.boolean(), (input, binary) => {
-        try {
-          decode(Buffer.from(input), binary);
-        } catch (err) {
-          expect(err).toBeInstanceOf(MalformedFrameError);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          bytes,
+          fc.string().map((s) => new TextEncoder().encode(s)),
+        ),
+        fc.boolean(),
+        (input, binary) => {
+          try {
+            decode(Buffer.from(input), binary);
+          } catch (err) {
+            expect(err).toBeInstanceOf(MalformedFrameError);
+          }
+        },
+      ),
     );
   });
 });

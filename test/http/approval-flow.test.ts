@@ -12,7 +12,8 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const setPermissions = (perms: object) => t.call('PUT', `/api/projects/${project.id}/permissions`, { userId: 'max', ...perms });
+const setPermissions = (perms: object) =>
+  t.call('PUT', `/api/projects/${project.id}/permissions`, { userId: 'max', ...perms });
 
 describe('propose', () => {
   it('no rule: the action stays pending (absence of a rule is never permission)', async () => {
@@ -31,7 +32,11 @@ describe('propose', () => {
     const created = (await eventsOf(t, project.id)).filter((e) => e.type === 'proposed_action.created');
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ actorKind: 'agent', actorId: 'agent-dev', actionId: r.body.id });
-    expect(created[0]?.payload).toMatchObject({ status: 'auto_approved', reason: r.body.reason, reasonCode: 'permissions_allow' });
+    expect(created[0]?.payload).toMatchObject({
+      status: 'auto_approved',
+      reason: r.body.reason,
+      reasonCode: 'permissions_allow',
+    });
     const scopeRoot: string = created[0]?.payload.scopeRoot;
     expect(scopeRoot).toMatch(/^container:shop-api-[0-9a-f]{8}$/);
     expect(scopeRoot.startsWith('/')).toBe(false);
@@ -61,12 +66,18 @@ describe('propose', () => {
 
   it('IAM: a developer agent proposing git_push is denied (the file never grants what IAM denies)', async () => {
     await setPermissions({ allow: ['GitPush()'] });
-    const r = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'git_push', payload: {} });
+    const r = await t.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'git_push',
+      payload: {},
+    });
     expect(r.body).toMatchObject({ status: 'denied', reasonCode: 'iam_role_below_minimum' });
   });
 
   it('container floor: terminal in a running container starts from auto_approve (RN-492)', async () => {
-    await t.app.store.transaction((tx) => tx.containers.setState(project.id, 'running', 'c1', new Date().toISOString()));
+    await t.app.store.transaction((tx) =>
+      tx.containers.setState(project.id, 'running', 'c1', new Date().toISOString()),
+    );
     const r = await proposeTerminal(t, project.id, project.root, 'make build');
     expect(r.body).toMatchObject({ status: 'auto_approved', reasonCode: 'container_floor' });
     await setPermissions({ ask: ['Terminal(make)'] });
@@ -83,7 +94,10 @@ describe('propose', () => {
 
   it('a hand edit of permissions.json takes effect on the next decision', async () => {
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(`${project.root}/permissions.json`, JSON.stringify({ allow: ['Terminal(make build)'], deny: [], ask: [] }));
+    writeFileSync(
+      `${project.root}/permissions.json`,
+      JSON.stringify({ allow: ['Terminal(make build)'], deny: [], ask: [] }),
+    );
     expect((await proposeTerminal(t, project.id, project.root, 'make build')).body.status).toBe('auto_approved');
   });
 });
@@ -110,9 +124,14 @@ describe('approve and deny', () => {
   it('deny records the human reason; a denied action cannot be approved; an approved one cannot be denied', async () => {
     const r = await proposeTerminal(t, project.id, project.root, 'make build');
     const denied = await t.call('POST', `/api/actions/${r.body.id}/deny`, { userId: 'dev', reason: 'not now' });
-    expect(denied.body).toMatchObject({ desfecho: 'recusada', action: { status: 'denied', decidedBy: 'dev', denialReason: 'not now' } });
+    expect(denied.body).toMatchObject({
+      desfecho: 'recusada',
+      action: { status: 'denied', decidedBy: 'dev', denialReason: 'not now' },
+    });
     const events = (await eventsOf(t, project.id)).filter((e) => e.type === 'proposed_action.denied');
-    expect(events).toEqual([expect.objectContaining({ actorId: 'dev', payload: expect.objectContaining({ reason: 'not now' }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ actorId: 'dev', payload: expect.objectContaining({ reason: 'not now' }) }),
+    ]);
     expect((await t.call('POST', `/api/actions/${r.body.id}/approve`, { userId: 'max' })).status).toBe(409);
 
     const other = await proposeTerminal(t, project.id, project.root, 'make build');
@@ -142,7 +161,9 @@ describe('RN-049: human approvals and policy approvals are told apart by the eve
 
     const events = await eventsOf(t, project.id);
     const human = events.filter((e) => e.type === 'proposed_action.approved');
-    const policy = events.filter((e) => e.type === 'proposed_action.created' && e.payload.status === 'auto_approved' && e.actorKind === 'agent');
+    const policy = events.filter(
+      (e) => e.type === 'proposed_action.created' && e.payload.status === 'auto_approved' && e.actorKind === 'agent',
+    );
     expect(human.map((e) => e.actionId)).toEqual([pending.body.id, alwaysPending.body.id]);
     expect(policy).toHaveLength(2);
     expect(new Set(policy.map((e) => e.actionId)).size).toBe(2);
@@ -151,6 +172,8 @@ describe('RN-049: human approvals and policy approvals are told apart by the eve
     const metrics = await t.app.http.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toMatch(/brabo_decisions_total\{by="human",outcome="approved"\} 2/);
     expect(metrics.body).toMatch(/brabo_decisions_total\{by="policy",outcome="approved"\} 2/);
-    expect(metrics.body).toContain('brabo_proposals_total{action_type="terminal",status="auto_approved",reason_code="permissions_allow"} 2');
+    expect(metrics.body).toContain(
+      'brabo_proposals_total{action_type="terminal",status="auto_approved",reason_code="permissions_allow"} 2',
+    );
   });
 });

@@ -81,21 +81,40 @@ describe('approve-always', () => {
     expect(() => readFileSync(`${project.root}/permissions.json`)).toThrow();
   });
 
-  it.each(['git_push', 'pr_open', 'git_merge', 'container_remove', 'instruction_patch', 'parallelize', 'raise_max_parallel'])(
+  it.each([
+    'git_push',
+    'pr_open',
+    'git_merge',
+    'container_remove',
+    'instruction_patch',
+    'parallelize',
+    'raise_max_parallel',
+  ])(
     'TIPOS_SEM_SEMPRE_PERMITIR: %s is 400 teto_do_sempre_permitir, stays pending, writes nothing',
     async (actionType) => {
       const payload = actionType === 'git_merge' ? { branch: 'main', prNumber: 3 } : {};
-      const r = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-lead', actionType, payload });
+      const r = await t.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-lead',
+        actionType,
+        payload,
+      });
       expect(r.body.status).toBe('pending');
       const res = await always(r.body.id, 'olivia');
-      expect(res).toMatchObject({ status: 400, body: { error: 'teto_do_sempre_permitir', reason: 'teto_do_sempre_permitir' } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { error: 'teto_do_sempre_permitir', reason: 'teto_do_sempre_permitir' },
+      });
       expect((await t.call('GET', `/api/actions/${r.body.id}`)).body.status).toBe('pending');
       expect(await granted()).toHaveLength(0);
     },
   );
 
   it('the type ceiling is checked even for an approved action', async () => {
-    const r = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-lead', actionType: 'git_push', payload: {} });
+    const r = await t.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-lead',
+      actionType: 'git_push',
+      payload: {},
+    });
     await t.call('POST', `/api/actions/${r.body.id}/approve`, { userId: 'max' });
     expect((await always(r.body.id)).status).toBe(400);
   });
@@ -114,13 +133,25 @@ describe('approve-always', () => {
 
   it('RN-509: a module dev agent gets an agent_autonomy row, not a pattern', async () => {
     await t.call('PUT', `/api/projects/${project.id}/members/dev-api`, { role: 'developer', kind: 'agent' });
-    const r = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'dev-api', actionType: 'write_file', payload: { path: 'src/a.ts' } });
+    const r = await t.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'dev-api',
+      actionType: 'write_file',
+      payload: { path: 'src/a.ts' },
+    });
     expect(r.body.status).toBe('pending');
     const res = await always(r.body.id);
-    expect(res.body).toMatchObject({ desfecho: 'aprovada', patterns: [], autonomy: { agentId: 'dev-api', actionType: 'write_file', mode: 'auto_approve' } });
+    expect(res.body).toMatchObject({
+      desfecho: 'aprovada',
+      patterns: [],
+      autonomy: { agentId: 'dev-api', actionType: 'write_file', mode: 'auto_approve' },
+    });
     expect((await granted())[0]?.payload).toMatchObject({ agentId: 'dev-api', actionType: 'write_file' });
     expect(() => readFileSync(`${project.root}/permissions.json`)).toThrow();
-    const next = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'dev-api', actionType: 'write_file', payload: { path: 'src/b.ts' } });
+    const next = await t.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'dev-api',
+      actionType: 'write_file',
+      payload: { path: 'src/b.ts' },
+    });
     expect(next.body).toMatchObject({ status: 'auto_approved', reason: 'agent_autonomy: auto_approve' });
   });
 
@@ -130,14 +161,22 @@ describe('approve-always', () => {
     const res = await always(r.body.id);
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('permissions_file_invalid');
-    expect((await t.call('GET', `/api/actions/${r.body.id}`)).body).toMatchObject({ status: 'pending', decidedBy: null, execution: null });
+    expect((await t.call('GET', `/api/actions/${r.body.id}`)).body).toMatchObject({
+      status: 'pending',
+      decidedBy: null,
+      execution: null,
+    });
     const types = (await eventsOf(t, project.id)).map((e) => e.type);
     expect(types).not.toContain('proposed_action.approved');
     expect(types).not.toContain('permission.granted');
   });
 
   it('a developer cannot approve-always a maintainer-level action (403) and nothing changes', async () => {
-    const r = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-lead', actionType: 'git_branch_create', payload: {} });
+    const r = await t.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-lead',
+      actionType: 'git_branch_create',
+      payload: {},
+    });
     const res = await always(r.body.id, 'dev');
     expect(res).toMatchObject({ status: 403, body: { error: 'role_below_minimum' } });
     expect((await t.call('GET', `/api/actions/${r.body.id}`)).body.status).toBe('pending');

@@ -39,21 +39,30 @@ describe('concurrency', () => {
         t.call('POST', `/api/actions/${r.body.id}/approve`, { userId: 'max' }),
         t.call('POST', `/api/actions/${r.body.id}/deny`, { userId: 'olivia', reason: 'no' }),
       ];
-      const [approve, deny] = round % 2 === 0 ? await Promise.all(calls) : (await Promise.all(calls.reverse())).reverse();
+      const [approve, deny] =
+        round % 2 === 0 ? await Promise.all(calls) : (await Promise.all(calls.reverse())).reverse();
       const winners = [approve, deny].filter((x) => x?.status === 200);
       expect(winners).toHaveLength(1);
       const loser = [approve, deny].find((x) => x?.status !== 200);
       expect(loser?.status).toBe(409);
       expect(['acao_ja_recusada', 'acao_ja_aprovada']).toContain(loser?.body.error);
       const final = (await t.call('GET', `/api/actions/${r.body.id}`)).body.status;
-      const decisions = (await eventsOf(t, project.id)).filter((e) => e.actionId === r.body.id && (e.type === 'proposed_action.approved' || e.type === 'proposed_action.denied'));
+      const decisions = (await eventsOf(t, project.id)).filter(
+        (e) =>
+          e.actionId === r.body.id && (e.type === 'proposed_action.approved' || e.type === 'proposed_action.denied'),
+      );
       expect(decisions).toHaveLength(1);
       expect(decisions[0]?.type).toBe(final === 'approved' ? 'proposed_action.approved' : 'proposed_action.denied');
     }
   });
 
   it('two merges of one PR at once: one proposal, the other 409 merge_ja_proposto', async () => {
-    const merge = () => t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-lead', actionType: 'git_merge', payload: { branch: 'feat', prNumber: 42 } });
+    const merge = () =>
+      t.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-lead',
+        actionType: 'git_merge',
+        payload: { branch: 'feat', prNumber: 42 },
+      });
     const results = await Promise.all([merge(), merge(), merge()]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.error === 'merge_ja_proposto')).toBe(true);
@@ -61,7 +70,11 @@ describe('concurrency', () => {
   });
 
   it('two approvals of one pending merge at once: one hand-off, one event', async () => {
-    const m = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-lead', actionType: 'git_merge', payload: { branch: 'feat', prNumber: 5 } });
+    const m = await t.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-lead',
+      actionType: 'git_merge',
+      payload: { branch: 'feat', prNumber: 5 },
+    });
     const results = await Promise.all([
       t.call('POST', `/api/actions/${m.body.id}/approve`, { userId: 'max' }),
       t.call('POST', `/api/actions/${m.body.id}/approve`, { userId: 'olivia' }),

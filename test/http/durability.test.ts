@@ -22,7 +22,8 @@ async function serve(dataDir: string, workspaces: string): Promise<ServeProcess 
 }
 
 // The admin token provisions; day-to-day calls go with a service token it minted (kept across the restart).
-const call = (server: Api, token: string, method: string, path: string, body?: unknown) => api(server.base, undefined, token).call(method, path, body);
+const call = (server: Api, token: string, method: string, path: string, body?: unknown) =>
+  api(server.base, undefined, token).call(method, path, body);
 
 describe('durability (real brabo serve)', () => {
   it('an approval answered before SIGKILL is there after restart, with its events and its queued hand-off', async () => {
@@ -34,14 +35,26 @@ describe('durability (real brabo serve)', () => {
     expect(statSync(first.tokenPath).mode & 0o777).toBe(0o600);
     const token = readFileSync(first.tokenPath, 'utf8').trim();
 
-    const project = await call(first, token, 'POST', '/api/projects', { name: 'Durable', executionMode: 'container', ownerId: 'olivia' });
-    await call(first, token, 'PUT', `/api/projects/${project.body.id}/members/agent`, { role: 'developer', kind: 'agent' });
+    const project = await call(first, token, 'POST', '/api/projects', {
+      name: 'Durable',
+      executionMode: 'container',
+      ownerId: 'olivia',
+    });
+    await call(first, token, 'PUT', `/api/projects/${project.body.id}/members/agent`, {
+      role: 'developer',
+      kind: 'agent',
+    });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const p = await call(first, token, 'POST', `/api/projects/${project.body.id}/actions`, { agentId: 'agent', actionType: 'terminal', payload: { command: `make t${i}`, cwd: project.body.root } });
+      const p = await call(first, token, 'POST', `/api/projects/${project.body.id}/actions`, {
+        agentId: 'agent',
+        actionType: 'terminal',
+        payload: { command: `make t${i}`, cwd: project.body.root },
+      });
       ids.push(p.body.id);
     }
-    for (const id of ids.slice(0, 4)) await call(first, token, 'POST', `/api/actions/${id}/approve`, { userId: 'olivia' });
+    for (const id of ids.slice(0, 4))
+      await call(first, token, 'POST', `/api/actions/${id}/approve`, { userId: 'olivia' });
     const last = await call(first, token, 'POST', `/api/actions/${ids[4]}/approve`, { userId: 'olivia' });
     expect(last.status).toBe(200);
     await stopChild(first.child, 'SIGKILL');
@@ -52,7 +65,8 @@ describe('durability (real brabo serve)', () => {
       const got = await call(second, token, 'GET', `/api/actions/${id}`);
       expect(got.body).toMatchObject({ status: 'approved', decidedBy: 'olivia', execution: { status: 'queued' } });
     }
-    const events = (await call(second, token, 'GET', `/api/projects/${project.body.id}/events?limit=1000`)).body.events as Array<{ type: string; actionId: string }>;
+    const events = (await call(second, token, 'GET', `/api/projects/${project.body.id}/events?limit=1000`)).body
+      .events as Array<{ type: string; actionId: string }>;
     expect(events.filter((e) => e.type === 'proposed_action.approved').map((e) => e.actionId)).toEqual(ids);
     expect(events.filter((e) => e.type === 'proposed_action.created')).toHaveLength(5);
   }, 60_000);

@@ -69,7 +69,13 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
       headers: token === null ? {} : { authorization: `Bearer ${token}` },
       ...(body === undefined ? {} : { payload: body as object }),
     });
-    return { status: response.statusCode, body: response.body.length > 0 && response.headers['content-type']?.toString().includes('json') ? response.json() : response.body };
+    return {
+      status: response.statusCode,
+      body:
+        response.body.length > 0 && response.headers['content-type']?.toString().includes('json')
+          ? response.json()
+          : response.body,
+    };
   };
   const mint: TestApp['mint'] = async (request) => {
     const r = await callAs(ADMIN_TOKEN, 'POST', '/api/credentials', request);
@@ -94,7 +100,10 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
 }
 
 /** A container project with members: owner olivia, maintainer max, developer dev, agents. */
-export async function seedProject(t: TestApp, extra: { moduleMap?: Record<string, object>; executionMode?: 'container' | 'mounted' | 'runner'; root?: string } = {}) {
+export async function seedProject(
+  t: TestApp,
+  extra: { moduleMap?: Record<string, object>; executionMode?: 'container' | 'mounted' | 'runner'; root?: string } = {},
+) {
   const created = await t.call('POST', '/api/projects', {
     name: 'Shop API',
     executionMode: extra.executionMode ?? 'container',
@@ -111,11 +120,24 @@ export async function seedProject(t: TestApp, extra: { moduleMap?: Record<string
   return { id, root: created.body.root as string, project: created.body };
 }
 
-export async function proposeTerminal(t: TestApp, projectId: string, root: string, command: string, agentId = 'agent-dev') {
-  return t.call('POST', `/api/projects/${projectId}/actions`, { agentId, actionType: 'terminal', payload: { command, cwd: root } });
+export async function proposeTerminal(
+  t: TestApp,
+  projectId: string,
+  root: string,
+  command: string,
+  agentId = 'agent-dev',
+) {
+  return t.call('POST', `/api/projects/${projectId}/actions`, {
+    agentId,
+    actionType: 'terminal',
+    payload: { command, cwd: root },
+  });
 }
 
-export async function eventsOf(t: TestApp, projectId: string): Promise<Array<{ type: string; actorKind: string; actorId: string | null; actionId: string | null; payload: any }>> {
+export async function eventsOf(
+  t: TestApp,
+  projectId: string,
+): Promise<Array<{ type: string; actorKind: string; actorId: string | null; actionId: string | null; payload: any }>> {
   const r = await t.call('GET', `/api/projects/${projectId}/events?limit=1000`);
   return r.body.events;
 }

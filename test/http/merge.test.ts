@@ -12,7 +12,11 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 const proposeMerge = (prNumber: unknown, extra: object = {}) =>
-  t.call('POST', `/api/projects/${id}/actions`, { agentId: 'agent-lead', actionType: 'git_merge', payload: { branch: 'feature/x', prNumber, ...extra } });
+  t.call('POST', `/api/projects/${id}/actions`, {
+    agentId: 'agent-lead',
+    actionType: 'git_merge',
+    payload: { branch: 'feature/x', prNumber, ...extra },
+  });
 
 describe('git_merge', () => {
   it('a live proposal (pending) blocks a second one with 409 merge_ja_proposto; other PRs are unaffected', async () => {
@@ -26,7 +30,12 @@ describe('git_merge', () => {
     const first = await proposeMerge(7);
     await t.call('POST', `/api/actions/${first.body.id}/approve`, { userId: 'max' });
     expect((await proposeMerge(7)).body.error).toBe('merge_ja_proposto');
-    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, { userId: 'max', agentId: 'agent-lead', actionType: 'git_merge', mode: 'auto_approve' });
+    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, {
+      userId: 'max',
+      agentId: 'agent-lead',
+      actionType: 'git_merge',
+      mode: 'auto_approve',
+    });
     expect((await proposeMerge(9)).body.status).toBe('auto_approved');
     expect((await proposeMerge(9)).body.error).toBe('merge_ja_proposto');
   });
@@ -46,11 +55,19 @@ describe('git_merge', () => {
     const task = await t.call('POST', `/api/projects/${id}/tasks`, { title: 'checkout', prNumber: 7 });
     const merge = await proposeMerge(7);
     await t.call('POST', `/api/actions/${merge.body.id}/approve`, { userId: 'max' });
-    expect(await t.app.actions.recordMergeResult(merge.body.id, true)).toEqual({ firstMerge: true, taskDone: task.body.id });
+    expect(await t.app.actions.recordMergeResult(merge.body.id, true)).toEqual({
+      firstMerge: true,
+      taskDone: task.body.id,
+    });
     expect((await t.call('GET', `/api/tasks/${task.body.id}`)).body.status).toBe('done');
     expect(await t.app.actions.recordMergeResult(merge.body.id, true)).toEqual({ firstMerge: false, taskDone: null });
     const changed = (await eventsOf(t, id)).filter((e) => e.type === 'backlog.task_status_changed');
-    expect(changed).toEqual([expect.objectContaining({ actorKind: 'system', payload: expect.objectContaining({ taskId: task.body.id, to: 'done' }) })]);
+    expect(changed).toEqual([
+      expect.objectContaining({
+        actorKind: 'system',
+        payload: expect.objectContaining({ taskId: task.body.id, to: 'done' }),
+      }),
+    ]);
     expect(await proposeMerge(7)).toMatchObject({ status: 409, body: { error: 'pr_ja_mergeado' } });
   });
 
@@ -60,13 +77,25 @@ describe('git_merge', () => {
     await t.app.store.transaction((tx) => tx.merges.recordMerged(id, 7, 'other-action', new Date().toISOString()));
     const r = await t.call('POST', `/api/actions/${stale.body.id}/approve`, { userId: 'max' });
     expect(r).toMatchObject({ status: 409, body: { error: 'pr_ja_mergeado' } });
-    expect((await t.call('GET', `/api/actions/${stale.body.id}`)).body).toMatchObject({ status: 'pending', execution: null });
+    expect((await t.call('GET', `/api/actions/${stale.body.id}`)).body).toMatchObject({
+      status: 'pending',
+      execution: null,
+    });
     expect((await eventsOf(t, id)).filter((e) => e.type === 'proposed_action.approved')).toHaveLength(0);
   });
 
   it('a merge into a protected branch is never auto-approved, even in auto mode', async () => {
-    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, { userId: 'max', agentId: 'agent-lead', actionType: '*', mode: 'auto_approve' });
-    const r = await t.call('POST', `/api/projects/${id}/actions`, { agentId: 'agent-lead', actionType: 'git_merge', payload: { branch: 'main', prNumber: 3 } });
+    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, {
+      userId: 'max',
+      agentId: 'agent-lead',
+      actionType: '*',
+      mode: 'auto_approve',
+    });
+    const r = await t.call('POST', `/api/projects/${id}/actions`, {
+      agentId: 'agent-lead',
+      actionType: 'git_merge',
+      payload: { branch: 'main', prNumber: 3 },
+    });
     expect(r.body).toMatchObject({ status: 'pending', reasonCode: 'ceiling_protected_branch_merge' });
   });
 

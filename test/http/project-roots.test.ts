@@ -41,7 +41,11 @@ describe('runner roots: one folder, one project', () => {
     ];
     for (const root of overlapping) {
       const r = await create(t, 'runner', root);
-      expect({ root, status: r.status, error: r.body.error }).toEqual({ root, status: 409, error: 'root_overlaps_project' });
+      expect({ root, status: r.status, error: r.body.error }).toEqual({
+        root,
+        status: 409,
+        error: 'root_overlaps_project',
+      });
       expect(r.body.message).toContain(first.body.id);
     }
     for (const root of [join(t.dir, 'code', 'repo2'), join(t.dir, 'code', 'rep')]) {
@@ -49,7 +53,7 @@ describe('runner roots: one folder, one project', () => {
     }
   });
 
-  it('a runner root inside a mounted project\'s folder (and the reverse) overlaps too', async () => {
+  it("a runner root inside a mounted project's folder (and the reverse) overlaps too", async () => {
     const mounted = await create(t, 'mounted', 'team/shop');
     expect(mounted.status).toBe(201);
     const inside = join(t.config.projectsBase, 'team', 'shop', 'app');
@@ -74,7 +78,9 @@ describe('runner roots: one folder, one project', () => {
   it('20 concurrent creations of one folder: exactly one wins', async () => {
     const repo = join(t.dir, 'contested');
     mkdirSync(join(repo, 'sub'), { recursive: true });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => create(t, 'runner', i % 2 === 0 ? repo : join(repo, 'sub'))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => create(t, 'runner', i % 2 === 0 ? repo : join(repo, 'sub'))),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.error === 'root_overlaps_project')).toBe(true);
   });
@@ -83,9 +89,20 @@ describe('runner roots: one folder, one project', () => {
 describe('mounted roots: one folder, one project', () => {
   it('same segment, nested segments and spellings are 409; a sibling segment is fine', async () => {
     expect((await create(t, 'mounted', 'team/m')).status).toBe(201);
-    for (const root of ['team/m', 'team/m/', 'team/m/sub', 'team', join(t.config.projectsBase, 'team', 'm'), join(t.config.projectsBase, 'team/m/deep/er')]) {
+    for (const root of [
+      'team/m',
+      'team/m/',
+      'team/m/sub',
+      'team',
+      join(t.config.projectsBase, 'team', 'm'),
+      join(t.config.projectsBase, 'team/m/deep/er'),
+    ]) {
       const r = await create(t, 'mounted', root);
-      expect({ root, status: r.status, error: r.body.error }).toEqual({ root, status: 409, error: 'root_overlaps_project' });
+      expect({ root, status: r.status, error: r.body.error }).toEqual({
+        root,
+        status: 409,
+        error: 'root_overlaps_project',
+      });
     }
     expect((await create(t, 'mounted', 'team/m2')).status).toBe(201);
   });
@@ -95,7 +112,10 @@ describe('mounted roots: one folder, one project', () => {
     symlinkSync('/', join(t.config.projectsBase, 'to-slash'));
     symlinkSync(t.dir, join(t.config.projectsBase, 'to-parent'));
     for (const root of ['to-slash', 'to-parent']) {
-      expect(await create(t, 'mounted', root), root).toMatchObject({ status: 400, body: { error: 'root_outside_projects_base' } });
+      expect(await create(t, 'mounted', root), root).toMatchObject({
+        status: 400,
+        body: { error: 'root_outside_projects_base' },
+      });
     }
   });
 });
@@ -121,9 +141,20 @@ describe('RN-170 on the real path', () => {
   });
 
   it('/proc, /sys and /dev paths are refused as written', async () => {
-    for (const root of ['/proc/self/cwd', '/proc/1/root', '/proc/self/root/home', '/sys/fs/cgroup', '/dev/shm', '/dev/shm/x']) {
+    for (const root of [
+      '/proc/self/cwd',
+      '/proc/1/root',
+      '/proc/self/root/home',
+      '/sys/fs/cgroup',
+      '/dev/shm',
+      '/dev/shm/x',
+    ]) {
       const r = await create(t, 'runner', root);
-      expect({ root, status: r.status, error: r.body.error }).toEqual({ root, status: 400, error: 'root_in_virtual_filesystem' });
+      expect({ root, status: r.status, error: r.body.error }).toEqual({
+        root,
+        status: 400,
+        error: 'root_in_virtual_filesystem',
+      });
     }
   });
 
@@ -134,7 +165,11 @@ describe('RN-170 on the real path', () => {
     await t.call('PUT', `/api/projects/${p.body.id}/members/a`, { role: 'developer', kind: 'agent' });
     rmSync(repo, { recursive: true });
     symlinkSync('/', repo);
-    const r = await t.call('POST', `/api/projects/${p.body.id}/actions`, { agentId: 'a', actionType: 'terminal', payload: { command: 'ls', cwd: repo } });
+    const r = await t.call('POST', `/api/projects/${p.body.id}/actions`, {
+      agentId: 'a',
+      actionType: 'terminal',
+      payload: { command: 'ls', cwd: repo },
+    });
     expect(r).toMatchObject({ status: 409, body: { error: 'project_root_invalid' } });
   });
 });
@@ -145,12 +180,20 @@ describe('on Postgres, two nodes racing for one folder', () => {
 
   it('each round, creations on both nodes at once: exactly one project gets the folder', async () => {
     const schema = await schemas.create();
-    const [a, b] = await Promise.all([startTestApp({ databaseUrl: schema.url }), startTestApp({ databaseUrl: schema.url })]);
+    const [a, b] = await Promise.all([
+      startTestApp({ databaseUrl: schema.url }),
+      startTestApp({ databaseUrl: schema.url }),
+    ]);
     try {
       for (let round = 0; round < 5; round++) {
         const repo = join(a.dir, `race-${round}`);
         mkdirSync(join(repo, 'nested'), { recursive: true });
-        const results = await Promise.all([create(a, 'runner', repo), create(b, 'runner', repo), create(a, 'runner', join(repo, 'nested')), create(b, 'runner', join(repo, 'nested'))]);
+        const results = await Promise.all([
+          create(a, 'runner', repo),
+          create(b, 'runner', repo),
+          create(a, 'runner', join(repo, 'nested')),
+          create(b, 'runner', join(repo, 'nested')),
+        ]);
         expect(results.map((r) => r.status).sort(), `round ${round}`).toEqual([201, 409, 409, 409]);
       }
     } finally {

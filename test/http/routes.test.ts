@@ -22,17 +22,31 @@ describe('auth and envelopes', () => {
     }
     expect((await t.app.http.inject({ method: 'POST', url: '/api/projects', payload: {} })).statusCode).toBe(401);
     expect((await t.app.http.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    expect((await t.app.http.inject({ method: 'GET', url: '/metrics' })).body).toContain('brabo_http_request_duration_seconds');
+    expect((await t.app.http.inject({ method: 'GET', url: '/metrics' })).body).toContain(
+      'brabo_http_request_duration_seconds',
+    );
     expect((await t.app.http.inject({ method: 'GET', url: '/docs/json' })).statusCode).toBe(401);
-    const docs = await t.app.http.inject({ method: 'GET', url: '/docs/json', headers: { authorization: `Bearer ${t.serviceToken}` } });
+    const docs = await t.app.http.inject({
+      method: 'GET',
+      url: '/docs/json',
+      headers: { authorization: `Bearer ${t.serviceToken}` },
+    });
     expect(docs.statusCode).toBe(200);
-    expect(Object.keys(docs.json().paths)).toEqual(expect.arrayContaining(['/api/projects', '/api/actions/{id}/approve-always', '/api/projects/{id}/events']));
+    expect(Object.keys(docs.json().paths)).toEqual(
+      expect.arrayContaining(['/api/projects', '/api/actions/{id}/approve-always', '/api/projects/{id}/events']),
+    );
   });
 
   it('unknown routes, unknown ids and invalid bodies get {error, message}', async () => {
     expect(await t.call('GET', '/api/nothing')).toMatchObject({ status: 404, body: { error: 'not_found' } });
-    expect(await t.call('GET', '/api/projects/nope')).toMatchObject({ status: 404, body: { error: 'project_not_found' } });
-    expect(await t.call('GET', '/api/actions/nope')).toMatchObject({ status: 404, body: { error: 'action_not_found' } });
+    expect(await t.call('GET', '/api/projects/nope')).toMatchObject({
+      status: 404,
+      body: { error: 'project_not_found' },
+    });
+    expect(await t.call('GET', '/api/actions/nope')).toMatchObject({
+      status: 404,
+      body: { error: 'action_not_found' },
+    });
     const bad = await t.call('POST', '/api/projects', { name: '', executionMode: 'cloud', ownerId: OWNER });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid_request');
@@ -48,18 +62,35 @@ describe('projects and roots', () => {
     expect(r.body.root).toBe(join(t.config.projectWorkspacesRoot, r.body.workspaceDirName));
     expect(statSync(r.body.root).isDirectory()).toBe(true);
     expect((await t.call('GET', `/api/projects/${r.body.id}`)).body).toEqual(r.body);
-    expect((await t.call('GET', `/api/projects/${r.body.id}/members`)).body.members).toEqual([expect.objectContaining({ memberId: OWNER, role: 'owner', kind: 'human' })]);
+    expect((await t.call('GET', `/api/projects/${r.body.id}/members`)).body.members).toEqual([
+      expect.objectContaining({ memberId: OWNER, role: 'owner', kind: 'human' }),
+    ]);
   });
 
   it('mounted: root under BRABO_PROJECTS_BASE, NOT created at creation (RN-501); outside the base is refused', async () => {
-    const r = await t.call('POST', '/api/projects', { name: 'M', executionMode: 'mounted', ownerId: OWNER, root: 'team/m' });
+    const r = await t.call('POST', '/api/projects', {
+      name: 'M',
+      executionMode: 'mounted',
+      ownerId: OWNER,
+      root: 'team/m',
+    });
     expect(r.status).toBe(201);
     expect(r.body.root).toBe(join(t.config.projectsBase, 'team/m'));
     expect(existsSync(r.body.root)).toBe(false);
-    const absolute = await t.call('POST', '/api/projects', { name: 'M', executionMode: 'mounted', ownerId: OWNER, root: join(t.config.projectsBase, 'x') });
+    const absolute = await t.call('POST', '/api/projects', {
+      name: 'M',
+      executionMode: 'mounted',
+      ownerId: OWNER,
+      root: join(t.config.projectsBase, 'x'),
+    });
     expect(absolute.body.workspaceDirName).toBe('x');
     for (const root of ['../escape', '/etc', 'a/../../b']) {
-      const refused = await t.call('POST', '/api/projects', { name: 'M', executionMode: 'mounted', ownerId: OWNER, root });
+      const refused = await t.call('POST', '/api/projects', {
+        name: 'M',
+        executionMode: 'mounted',
+        ownerId: OWNER,
+        root,
+      });
       expect(refused).toMatchObject({ status: 400, body: { error: 'root_outside_projects_base' } });
     }
   });
@@ -78,10 +109,20 @@ describe('projects and roots', () => {
       [join(t.dir, 'missing'), 'root_not_found'],
     ];
     for (const [root, code] of cases) {
-      const r = await t.call('POST', '/api/projects', { name: 'R', executionMode: 'runner', ownerId: OWNER, ...(root ? { root } : {}) });
+      const r = await t.call('POST', '/api/projects', {
+        name: 'R',
+        executionMode: 'runner',
+        ownerId: OWNER,
+        ...(root ? { root } : {}),
+      });
       expect({ root, status: r.status, error: r.body.error }).toEqual({ root, status: 400, error: code });
     }
-    const ok = await t.call('POST', '/api/projects', { name: 'R', executionMode: 'runner', ownerId: OWNER, root: `${good}/` });
+    const ok = await t.call('POST', '/api/projects', {
+      name: 'R',
+      executionMode: 'runner',
+      ownerId: OWNER,
+      root: `${good}/`,
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.root).toBe(good);
   });
@@ -92,31 +133,54 @@ describe('projects and roots', () => {
     const p = await t.call('POST', '/api/projects', { name: 'R', executionMode: 'runner', ownerId: OWNER, root: good });
     await t.call('PUT', `/api/projects/${p.body.id}/members/a`, { role: 'developer', kind: 'agent' });
     await rawSql(t.config, 'UPDATE projects SET root = ? WHERE id = ?', ['/', p.body.id]);
-    const r = await t.call('POST', `/api/projects/${p.body.id}/actions`, { agentId: 'a', actionType: 'terminal', payload: { command: 'ls', cwd: '/' } });
+    const r = await t.call('POST', `/api/projects/${p.body.id}/actions`, {
+      agentId: 'a',
+      actionType: 'terminal',
+      payload: { command: 'ls', cwd: '/' },
+    });
     expect(r).toMatchObject({ status: 409, body: { error: 'project_root_invalid' } });
   });
 });
 
 describe('permissions.json through the API', () => {
-  it('PUT validates with the engine\'s named errors and writes nothing on error; GET reads the file', async () => {
+  it("PUT validates with the engine's named errors and writes nothing on error; GET reads the file", async () => {
     const { id, root } = await seedProject(t);
-    expect((await t.call('GET', `/api/projects/${id}/permissions`)).body).toMatchObject({ exists: false, broken: false, permissions: { allow: [], deny: [], ask: [] } });
+    expect((await t.call('GET', `/api/projects/${id}/permissions`)).body).toMatchObject({
+      exists: false,
+      broken: false,
+      permissions: { allow: [], deny: [], ask: [] },
+    });
     const bad = await t.call('PUT', `/api/projects/${id}/permissions`, { userId: 'max', allow: ['Termnal(ls)'] });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('permissions_invalid');
     expect(bad.body.message).toContain('Termnal');
     expect(existsSync(join(root, 'permissions.json'))).toBe(false);
-    const good = await t.call('PUT', `/api/projects/${id}/permissions`, { userId: 'max', allow: ['Terminal(ls)'], ask: ['GitPush()'] });
+    const good = await t.call('PUT', `/api/projects/${id}/permissions`, {
+      userId: 'max',
+      allow: ['Terminal(ls)'],
+      ask: ['GitPush()'],
+    });
     expect(good.body.permissions).toEqual({ allow: ['Terminal(ls)'], deny: [], ask: ['GitPush()'] });
-    expect(JSON.parse(readFileSync(join(root, 'permissions.json'), 'utf8'))).toEqual({ allow: ['Terminal(ls)'], deny: [], ask: ['GitPush()'] });
+    expect(JSON.parse(readFileSync(join(root, 'permissions.json'), 'utf8'))).toEqual({
+      allow: ['Terminal(ls)'],
+      deny: [],
+      ask: ['GitPush()'],
+    });
     expect((await t.call('PUT', `/api/projects/${id}/permissions`, { userId: 'dev', allow: [] })).status).toBe(403);
   });
 
   it('a corrupt file on disk: decisions fall back to no-allow with the error visible, never a crash', async () => {
     const { id, root } = await seedProject(t);
-    writeFileSync(join(root, 'permissions.json'), '{"allow": ["Terminal(ls)"], "deny": ["Terminal(curl:*)"], "ask": [42]}');
+    writeFileSync(
+      join(root, 'permissions.json'),
+      '{"allow": ["Terminal(ls)"], "deny": ["Terminal(curl:*)"], "ask": [42]}',
+    );
     const view = await t.call('GET', `/api/projects/${id}/permissions`);
-    expect(view.body).toMatchObject({ broken: true, exists: true, permissions: { allow: [], deny: ['Terminal(curl:*)'] } });
+    expect(view.body).toMatchObject({
+      broken: true,
+      exists: true,
+      permissions: { allow: [], deny: ['Terminal(curl:*)'] },
+    });
     expect(view.body.problem.code).toBe('permissions_invalid');
     const ls = await proposeTerminal(t, id, root, 'ls');
     expect(ls.body).toMatchObject({ status: 'pending', permissionsProblem: { code: 'permissions_invalid' } });
@@ -137,13 +201,34 @@ describe('agent autonomy', () => {
     expect(set.body).toMatchObject({ actionType: '*', mode: 'auto_approve', updatedBy: 'max' });
     const outside = await proposeTerminal(t, id, root, 'cat /etc/hostname');
     expect(outside.body).toMatchObject({ status: 'auto_approved', reason: 'agent_autonomy: auto_approve' });
-    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, { ...body, userId: 'max', actionType: 'terminal', mode: 'deny' });
+    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, {
+      ...body,
+      userId: 'max',
+      actionType: 'terminal',
+      mode: 'deny',
+    });
     expect((await proposeTerminal(t, id, root, 'ls')).body.status).toBe('denied');
-    expect((await t.call('POST', `/api/projects/${id}/actions`, { agentId: 'agent-dev', actionType: 'git_commit', payload: {} })).body.status).toBe('auto_approved');
+    expect(
+      (
+        await t.call('POST', `/api/projects/${id}/actions`, {
+          agentId: 'agent-dev',
+          actionType: 'git_commit',
+          payload: {},
+        })
+      ).body.status,
+    ).toBe('auto_approved');
     await t.call('PUT', `/api/projects/${id}/agent-autonomy`, { ...body, userId: 'max', mode: 'manual' });
     const rules = (await t.call('GET', `/api/projects/${id}/agent-autonomy`)).body.rules;
     expect(rules.find((r: { actionType: string }) => r.actionType === '*').mode).toBe('require_approval');
-    expect((await t.call('POST', `/api/projects/${id}/actions`, { agentId: 'agent-dev', actionType: 'git_commit', payload: {} })).body.status).toBe('pending');
+    expect(
+      (
+        await t.call('POST', `/api/projects/${id}/actions`, {
+          agentId: 'agent-dev',
+          actionType: 'git_commit',
+          payload: {},
+        })
+      ).body.status,
+    ).toBe('pending');
     const changes = (await eventsOf(t, id)).filter((e) => e.type === 'agent_autonomy.changed');
     expect(changes.map((e) => e.actorId)).toEqual(['max', 'max', 'max']);
   });
@@ -181,16 +266,28 @@ describe('events', () => {
 describe('containers and handoffs', () => {
   it('stop/remove are proposed by the clicking human; remove is never auto-approved', async () => {
     const { id } = await seedProject(t);
-    expect((await t.call('POST', `/api/containers/${id}/stop`, { userId: 'max' })).body.error).toBe('container_not_found');
+    expect((await t.call('POST', `/api/containers/${id}/stop`, { userId: 'max' })).body.error).toBe(
+      'container_not_found',
+    );
     await t.app.store.transaction((tx) => tx.containers.setState(id, 'running', 'c1', new Date().toISOString()));
-    expect((await t.call('GET', '/api/containers')).body.containers).toEqual([expect.objectContaining({ projectId: id, projectName: 'Shop API', state: 'running' })]);
-    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, { userId: 'max', agentId: 'max', actionType: '*', mode: 'auto_approve' });
+    expect((await t.call('GET', '/api/containers')).body.containers).toEqual([
+      expect.objectContaining({ projectId: id, projectName: 'Shop API', state: 'running' }),
+    ]);
+    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, {
+      userId: 'max',
+      agentId: 'max',
+      actionType: '*',
+      mode: 'auto_approve',
+    });
     const stop = await t.call('POST', `/api/containers/${id}/stop`, { userId: 'max' });
     expect(stop.body.status).toBe('auto_approved');
     const remove = await t.call('POST', `/api/containers/${id}/remove`, { userId: 'max' });
     expect(remove.body).toMatchObject({ status: 'pending' });
     const created = (await eventsOf(t, id)).filter((e) => e.type === 'proposed_action.created');
-    expect(created.map((e) => [e.actorKind, e.actorId])).toEqual([['user', 'max'], ['user', 'max']]);
+    expect(created.map((e) => [e.actorKind, e.actorId])).toEqual([
+      ['user', 'max'],
+      ['user', 'max'],
+    ]);
     expect((await t.call('POST', `/api/containers/${id}/stop`, { userId: 'dev' })).body.status).toBe('denied');
   });
 
@@ -201,25 +298,44 @@ describe('containers and handoffs', () => {
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ status: 'auto_approved', reason: 'agent_autonomy: auto_approve' });
     const action = (await t.call('GET', `/api/actions/${r.body.id}`)).body;
-    expect(action).toMatchObject({ actionType: 'container_start', payload: {}, proposerId: 'infra', execution: { status: 'queued' } });
+    expect(action).toMatchObject({
+      actionType: 'container_start',
+      payload: {},
+      proposerId: 'infra',
+      execution: { status: 'queued' },
+    });
     const rules = (await t.call('GET', `/api/projects/${id}/agent-autonomy`)).body.rules;
-    expect(rules).toEqual([expect.objectContaining({ agentId: 'infra', actionType: 'container_start', mode: 'auto_approve' })]);
+    expect(rules).toEqual([
+      expect.objectContaining({ agentId: 'infra', actionType: 'container_start', mode: 'auto_approve' }),
+    ]);
   });
 });
 
 describe('activation of execution', () => {
   it('pre-seeds DEV_TERMINAL_ALLOW_PATTERNS into allow and git_commit auto_approve for each dev-<module>', async () => {
     const { id, root } = await seedProject(t, { moduleMap: { api: {}, web: {} } });
-    await t.call('PUT', `/api/projects/${id}/permissions`, { userId: 'max', allow: ['Terminal(make build)'], deny: ['Terminal(curl:*)'] });
+    await t.call('PUT', `/api/projects/${id}/permissions`, {
+      userId: 'max',
+      allow: ['Terminal(make build)'],
+      deny: ['Terminal(curl:*)'],
+    });
     expect((await t.call('POST', `/api/projects/${id}/activate-execution`, { userId: 'dev' })).status).toBe(403);
     const r = await t.call('POST', `/api/projects/${id}/activate-execution`, { userId: 'max' });
     expect(r.body.devAgents).toEqual(['dev-api', 'dev-web']);
     const file = JSON.parse(readFileSync(join(root, 'permissions.json'), 'utf8'));
     expect(file.allow).toEqual(['Terminal(make build)', ...DEV_TERMINAL_ALLOW_PATTERNS]);
     expect(file.deny).toEqual(['Terminal(curl:*)']);
-    const commit = await t.call('POST', `/api/projects/${id}/actions`, { agentId: 'dev-api', actionType: 'git_commit', payload: {} });
+    const commit = await t.call('POST', `/api/projects/${id}/actions`, {
+      agentId: 'dev-api',
+      actionType: 'git_commit',
+      payload: {},
+    });
     expect(commit.body.status).toBe('auto_approved');
-    const push = await t.call('POST', `/api/projects/${id}/actions`, { agentId: 'dev-api', actionType: 'git_push', payload: {} });
+    const push = await t.call('POST', `/api/projects/${id}/actions`, {
+      agentId: 'dev-api',
+      actionType: 'git_push',
+      payload: {},
+    });
     expect(push.body.status).not.toBe('auto_approved');
     expect((await proposeTerminal(t, id, root, 'git branch -D main', 'dev-api')).body.status).toBe('pending');
     expect((await proposeTerminal(t, id, root, 'git status', 'dev-api')).body.status).toBe('auto_approved');
@@ -239,21 +355,34 @@ describe('roles matrix', () => {
   ];
   const rank = { developer: 0, maintainer: 1, owner: 2 };
 
-  it.each(matrix)('%s: approving needs %s or above (403 otherwise, action stays pending)', async (actionType, minimum) => {
-    const { id, root } = await seedProject(t);
-    await t.call('PUT', `/api/projects/${id}/members/agent-owner`, { role: 'owner', kind: 'agent' });
-    for (const [user, role] of [['dev', 'developer'], ['max', 'maintainer'], [OWNER, 'owner']] as const) {
-      const payload = actionType === 'terminal' ? { command: 'make build', cwd: root } : {};
-      const p = await t.call('POST', `/api/projects/${id}/actions`, { agentId: 'agent-owner', actionType, payload });
-      expect(p.body.status).toBe('pending');
-      const r = await t.call('POST', `/api/actions/${p.body.id}/approve`, { userId: user });
-      const allowed = rank[role] >= rank[minimum];
-      expect({ user, status: r.status }).toEqual({ user, status: allowed ? 200 : 403 });
-      if (!allowed) {
-        expect(r.body.error).toBe('role_below_minimum');
-        expect((await t.call('GET', `/api/actions/${p.body.id}`)).body.status).toBe('pending');
+  it.each(matrix)(
+    '%s: approving needs %s or above (403 otherwise, action stays pending)',
+    async (actionType, minimum) => {
+      const { id, root } = await seedProject(t);
+      await t.call('PUT', `/api/projects/${id}/members/agent-owner`, { role: 'owner', kind: 'agent' });
+      for (const [user, role] of [
+        ['dev', 'developer'],
+        ['max', 'maintainer'],
+        [OWNER, 'owner'],
+      ] as const) {
+        const payload = actionType === 'terminal' ? { command: 'make build', cwd: root } : {};
+        const p = await t.call('POST', `/api/projects/${id}/actions`, { agentId: 'agent-owner', actionType, payload });
+        expect(p.body.status).toBe('pending');
+        const r = await t.call('POST', `/api/actions/${p.body.id}/approve`, { userId: user });
+        const allowed = rank[role] >= rank[minimum];
+        expect({ user, status: r.status }).toEqual({ user, status: allowed ? 200 : 403 });
+        if (!allowed) {
+          expect(r.body.error).toBe('role_below_minimum');
+          expect((await t.call('GET', `/api/actions/${p.body.id}`)).body.status).toBe('pending');
+        }
       }
-    }
-    expect((await t.call('POST', `/api/actions/${(await proposeTerminal(t, id, root, 'make x')).body.id}/approve`, { userId: 'stranger' })).body.error).toBe('not_a_member');
-  });
+      expect(
+        (
+          await t.call('POST', `/api/actions/${(await proposeTerminal(t, id, root, 'make x')).body.id}/approve`, {
+            userId: 'stranger',
+          })
+        ).body.error,
+      ).toBe('not_a_member');
+    },
+  );
 });

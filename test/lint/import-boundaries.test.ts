@@ -15,9 +15,15 @@ interface LintResult {
 let eslint: { lintText(code: string, options: { filePath: string }): Promise<LintResult[]> };
 
 beforeAll(() => {
-  if (!existsSync(ESLINT)) execFileSync('npm', ['ci', '--prefix', 'tools/lint', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(ESLINT))
+    execFileSync('npm', ['ci', '--prefix', 'tools/lint', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
   // The ESLint API from tools/lint, with the repository's eslint.config.js: one process, one config load.
-  const { ESLint } = createRequire(resolve(ROOT, 'tools/lint/package.json'))('eslint') as { ESLint: new (options: { cwd: string }) => typeof eslint };
+  const { ESLint } = createRequire(resolve(ROOT, 'tools/lint/package.json'))('eslint') as {
+    ESLint: new (options: { cwd: string }) => typeof eslint;
+  };
   eslint = new ESLint({ cwd: ROOT });
 }, 300_000);
 
@@ -41,11 +47,19 @@ describe('brabo/import-boundaries', () => {
     expect(await boundaryErrors('src/policy/probe.ts', source)).toHaveLength(count);
   });
 
-  it.each(['gateway/probe.ts', 'broker/probe.ts', 'runner-protocol/probe.ts'])('%s imports nothing from src/', async (file) => {
-    expect(await boundaryErrors(file, "import { decide } from '../src/policy/index.ts';")).toHaveLength(1);
-    expect(await boundaryErrors(file, "import type { Logger } from '../src/logger.ts';")).toHaveLength(1);
-    expect(await boundaryErrors(file, "import WebSocket from 'ws';\nimport { RUNNER_EVENTS } from '../runner-protocol/index.ts';")).toEqual([]);
-  });
+  it.each(['gateway/probe.ts', 'broker/probe.ts', 'runner-protocol/probe.ts'])(
+    '%s imports nothing from src/',
+    async (file) => {
+      expect(await boundaryErrors(file, "import { decide } from '../src/policy/index.ts';")).toHaveLength(1);
+      expect(await boundaryErrors(file, "import type { Logger } from '../src/logger.ts';")).toHaveLength(1);
+      expect(
+        await boundaryErrors(
+          file,
+          "import WebSocket from 'ws';\nimport { RUNNER_EVENTS } from '../runner-protocol/index.ts';",
+        ),
+      ).toEqual([]);
+    },
+  );
 
   it.each([
     ['src/actions/probe.ts', "import type { Role } from '../policy/types.ts';", 1],

@@ -8,7 +8,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadExecutionConfig } from '../../src/config.ts';
 import { countBrokerFailures } from '../../src/execution/broker-failure-counter.ts';
 import { Metrics } from '../../src/http/metrics.ts';
-import { createProject, killAllChildren, type Server, settled, startRunner, startServer, tempDir, waitUntil } from '../e2e/support.ts';
+import {
+  createProject,
+  killAllChildren,
+  type Server,
+  settled,
+  startRunner,
+  startServer,
+  tempDir,
+  waitUntil,
+} from '../e2e/support.ts';
 import { proposeTerminal, seedProject, startTestApp, type TestApp } from '../http/helpers.ts';
 
 /** `name{labels} value` lines of one metric, as a map from the label text to the value. */
@@ -33,7 +42,14 @@ describe('Metrics (unit)', () => {
     metrics.watchPendingApprovals(async () => []);
     const text = await metrics.registry.metrics();
     const names = [...text.matchAll(/^# TYPE (brabo_\w+) /gm)].map((m) => m[1]);
-    expect(names).toEqual(expect.arrayContaining(['brabo_pending_approvals', 'brabo_pending_approvals_by_type', 'brabo_dispatch_outcomes_total', 'brabo_broker_failures_total']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'brabo_pending_approvals',
+        'brabo_pending_approvals_by_type',
+        'brabo_dispatch_outcomes_total',
+        'brabo_broker_failures_total',
+      ]),
+    );
     for (const name of names) expect(text).toMatch(new RegExp(`^# HELP ${name} \\S`, 'm'));
   });
 
@@ -61,7 +77,9 @@ describe('Metrics (unit)', () => {
       #calls = 0;
       async list() {
         this.#calls += 1;
-        return this.#calls === 1 ? { ok: true as const, value: [] } : { ok: false as const, failure: { code: 'broker_unavailable', message: 'down' } };
+        return this.#calls === 1
+          ? { ok: true as const, value: [] }
+          : { ok: false as const, failure: { code: 'broker_unavailable', message: 'down' } };
       }
       async exec() {
         return { ok: false as const, failure: { code: 'container_not_running', message: 'start it' } };
@@ -93,7 +111,11 @@ describe('pending approvals on a real app', () => {
     const b = await seedProject(t);
     const first = await proposeTerminal(t, a.id, a.root, 'make build');
     await proposeTerminal(t, b.id, b.root, 'make test');
-    await t.call('POST', `/api/projects/${a.id}/actions`, { agentId: 'agent-dev', actionType: 'git_push', payload: { branch: 'feature/x', remote: 'origin' } });
+    await t.call('POST', `/api/projects/${a.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'git_push',
+      payload: { branch: 'feature/x', remote: 'origin' },
+    });
     let text = await scrape(t);
     const pendingTypes = samples(text, 'brabo_pending_approvals_by_type');
     const total = samples(text, 'brabo_pending_approvals').get('');
@@ -108,12 +130,24 @@ describe('pending approvals on a real app', () => {
 
   it('broker failures: a Docker broker on a socket that does not exist counts broker_unavailable', async () => {
     const execution = loadExecutionConfig({}, {});
-    execution.docker = { enabled: true, dockerHost: `unix://${join(tempDir('no-docker'), 'docker.sock')}`, image: 'brabo-test-busybox:latest', labels: { 'brabo.test': 'metrics' } };
+    execution.docker = {
+      enabled: true,
+      dockerHost: `unix://${join(tempDir('no-docker'), 'docker.sock')}`,
+      image: 'brabo-test-busybox:latest',
+      labels: { 'brabo.test': 'metrics' },
+    };
     t = await startTestApp({ execution });
     const ready = await t.app.http.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json().checks).toContainEqual(expect.objectContaining({ name: 'docker', ok: false, code: 'broker_unavailable' }));
-    await waitUntil(async () => (samples(await scrape(t as TestApp), 'brabo_broker_failures_total').get('{code="broker_unavailable"}') ?? 0) >= 1, 'the broker failure to be counted');
+    expect(ready.json().checks).toContainEqual(
+      expect.objectContaining({ name: 'docker', ok: false, code: 'broker_unavailable' }),
+    );
+    await waitUntil(
+      async () =>
+        (samples(await scrape(t as TestApp), 'brabo_broker_failures_total').get('{code="broker_unavailable"}') ?? 0) >=
+        1,
+      'the broker failure to be counted',
+    );
   });
 });
 
@@ -132,17 +166,30 @@ describe('dispatch outcomes through a real runner', () => {
     mkdirSync(root, { recursive: true });
     const project = await createProject(server, { executionMode: 'runner', root });
     const token = (await server.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.token;
-    const runner = startRunner({ url: server.wsUrl, token, root, projectId: project.id, journal: join(tempDir('metrics-journal'), 'j.jsonl') });
+    const runner = startRunner({
+      url: server.wsUrl,
+      token,
+      root,
+      projectId: project.id,
+      journal: join(tempDir('metrics-journal'), 'j.jsonl'),
+    });
     await waitUntil(() => runner.output().includes('● connected'), 'the runner to join');
     const before = samples(await server.app.metrics.registry.metrics(), 'brabo_dispatch_outcomes_total');
     for (const cwd of [root, tempDir('outside')]) {
-      const proposed = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'echo hi', cwd } });
-      if (proposed.body.status === 'pending') await server.call('POST', `/api/actions/${proposed.body.id}/approve`, { userId: 'olivia' });
+      const proposed = await server.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-dev',
+        actionType: 'terminal',
+        payload: { command: 'echo hi', cwd },
+      });
+      if (proposed.body.status === 'pending')
+        await server.call('POST', `/api/actions/${proposed.body.id}/approve`, { userId: 'olivia' });
       await settled(server, proposed.body.id);
     }
     const after = samples(await server.app.metrics.registry.metrics(), 'brabo_dispatch_outcomes_total');
     const delta = (key: string): number => (after.get(key) ?? 0) - (before.get(key) ?? 0);
     expect(delta('{status="executed",code="ok"}')).toBe(1);
-    expect([...after.keys()].filter((key) => key.startsWith('{status="failed"')).reduce((sum, key) => sum + delta(key), 0)).toBe(1);
+    expect(
+      [...after.keys()].filter((key) => key.startsWith('{status="failed"')).reduce((sum, key) => sum + delta(key), 0),
+    ).toBe(1);
   });
 });

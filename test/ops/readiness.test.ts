@@ -34,7 +34,14 @@ describe('createReadiness', () => {
   });
 
   it.each([
-    ['a broker failure result', async () => ({ ok: false as const, failure: { code: 'broker_unavailable' as const, message: 'connect ENOENT /var/run/docker.sock' } }), 'broker_unavailable'],
+    [
+      'a broker failure result',
+      async () => ({
+        ok: false as const,
+        failure: { code: 'broker_unavailable' as const, message: 'connect ENOENT /var/run/docker.sock' },
+      }),
+      'broker_unavailable',
+    ],
     ['a thrown error', async () => Promise.reject(new Error('socket hang up')), 'broker_unavailable'],
     ['no answer in time', () => new Promise<never>(() => {}), 'broker_unavailable'],
   ])('Docker enabled and failing (%s): 503 names docker', async (_what, docker, code) => {

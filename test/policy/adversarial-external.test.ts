@@ -2,7 +2,18 @@
 // git options that change what git runs, and the typed half of the ceilings (RN-689, RN-006,
 // RN-007, RN-086, RN-495). Auto mode: everything not under a ceiling would auto-approve.
 import type { Permissions } from '../../src/policy/types.ts';
-import { AUTO, FLOOR, MANUAL, PROJECT_PERMISSIONS, ask, auto, c, deny, runCases, runTypedCases } from './adversarial-harness.ts';
+import {
+  AUTO,
+  FLOOR,
+  MANUAL,
+  PROJECT_PERMISSIONS,
+  ask,
+  auto,
+  c,
+  deny,
+  runCases,
+  runTypedCases,
+} from './adversarial-harness.ts';
 
 const Z = ask('ceiling_external_effect');
 const G = ask('git_config_override');
@@ -117,8 +128,18 @@ const allowEverythingTyped: Permissions = {
   ask: [],
 };
 runTypedCases('RN-689 / RN-006 / RN-007 / RN-086 / RN-495 typed ceilings in auto mode, with allow', [
-  { actionType: 'git_push', permissions: allowEverythingTyped, expect: ask('ceiling_typed_external_effect'), note: 'allowed + auto' },
-  { actionType: 'pr_open', permissions: allowEverythingTyped, expect: ask('ceiling_typed_external_effect'), note: 'allowed + auto' },
+  {
+    actionType: 'git_push',
+    permissions: allowEverythingTyped,
+    expect: ask('ceiling_typed_external_effect'),
+    note: 'allowed + auto',
+  },
+  {
+    actionType: 'pr_open',
+    permissions: allowEverythingTyped,
+    expect: ask('ceiling_typed_external_effect'),
+    note: 'allowed + auto',
+  },
   ...['main', 'dev', 'qa', 'rc'].map((branch) => ({
     actionType: 'git_merge' as const,
     payload: { branch, prNumber: 1 },
@@ -126,30 +147,86 @@ runTypedCases('RN-689 / RN-006 / RN-007 / RN-086 / RN-495 typed ceilings in auto
     expect: ask('ceiling_protected_branch_merge'),
     note: `into ${branch}`,
   })),
-  { actionType: 'git_merge', payload: { prNumber: 1 }, expect: ask('ceiling_protected_branch_merge'), note: 'branch missing' },
-  { actionType: 'git_merge', payload: { branch: 42 }, expect: ask('ceiling_protected_branch_merge'), note: 'branch not a string' },
-  { actionType: 'git_merge', payload: { branch: 'feature/x', prNumber: 1 }, expect: auto(), note: 'into a feature branch' },
-  { actionType: 'container_remove', permissions: allowEverythingTyped, expect: ask('ceiling_container_remove'), note: 'allowed + auto' },
-  { actionType: 'instruction_patch', permissions: allowEverythingTyped, expect: ask('ceiling_instruction_patch'), note: 'allowed + auto' },
+  {
+    actionType: 'git_merge',
+    payload: { prNumber: 1 },
+    expect: ask('ceiling_protected_branch_merge'),
+    note: 'branch missing',
+  },
+  {
+    actionType: 'git_merge',
+    payload: { branch: 42 },
+    expect: ask('ceiling_protected_branch_merge'),
+    note: 'branch not a string',
+  },
+  {
+    actionType: 'git_merge',
+    payload: { branch: 'feature/x', prNumber: 1 },
+    expect: auto(),
+    note: 'into a feature branch',
+  },
+  {
+    actionType: 'container_remove',
+    permissions: allowEverythingTyped,
+    expect: ask('ceiling_container_remove'),
+    note: 'allowed + auto',
+  },
+  {
+    actionType: 'instruction_patch',
+    permissions: allowEverythingTyped,
+    expect: ask('ceiling_instruction_patch'),
+    note: 'allowed + auto',
+  },
   { actionType: 'parallelize', expect: ask('ceiling_parallelism'), note: 'auto' },
   { actionType: 'raise_max_parallel', expect: ask('ceiling_parallelism'), note: 'auto' },
 ]);
 runTypedCases('IAM and deny are final for typed actions', [
-  { actionType: 'git_push', role: 'developer', permissions: allowEverythingTyped, expect: deny('iam_role_below_minimum'), note: 'by a developer' },
+  {
+    actionType: 'git_push',
+    role: 'developer',
+    permissions: allowEverythingTyped,
+    expect: deny('iam_role_below_minimum'),
+    note: 'by a developer',
+  },
   { actionType: 'spend', role: 'maintainer', expect: deny('iam_role_below_minimum'), note: 'by a maintainer' },
-  { actionType: 'git_commit', permissions: { allow: ['GitCommit()'], deny: ['GitCommit()'], ask: [] }, expect: deny('permissions_deny'), note: 'denied and allowed' },
+  {
+    actionType: 'git_commit',
+    permissions: { allow: ['GitCommit()'], deny: ['GitCommit()'], ask: [] },
+    expect: deny('permissions_deny'),
+    note: 'denied and allowed',
+  },
   { actionType: 'git_commit', expect: ask('permissions_ask'), note: 'ask in auto mode' },
-  { actionType: 'git_commit', autonomy: null, permissions: { allow: ['GitCommit(x)'], deny: [], ask: [] }, expect: ask(), note: 'Label(x) matches nothing' },
-  { actionType: 'git_commit', autonomy: { mode: 'deny', origin: 'especifica' }, permissions: { allow: ['GitCommit()'], deny: [], ask: [] }, expect: deny('agent_autonomy_deny'), note: 'autonomy deny beats allow' },
+  {
+    actionType: 'git_commit',
+    autonomy: null,
+    permissions: { allow: ['GitCommit(x)'], deny: [], ask: [] },
+    expect: ask(),
+    note: 'Label(x) matches nothing',
+  },
+  {
+    actionType: 'git_commit',
+    autonomy: { mode: 'deny', origin: 'especifica' },
+    permissions: { allow: ['GitCommit()'], deny: [], ask: [] },
+    expect: deny('agent_autonomy_deny'),
+    note: 'autonomy deny beats allow',
+  },
 ]);
 
-runCases('agent_autonomy deny and a broken permissions.json', { ...AUTO, label: 'autonomy deny', autonomy: { mode: 'deny', origin: 'curinga' } }, [
-  c('ls', deny('agent_autonomy_deny')),
-]);
-runCases('a broken permissions.json never auto-approves', { ...AUTO, label: 'auto mode, file broken', permissions: { ...PROJECT_PERMISSIONS, allow: [] }, permissionsBroken: true }, [
-  c('ls', ask('permissions_file_invalid')),
-  c('curl x', deny('permissions_deny')),
-]);
+runCases(
+  'agent_autonomy deny and a broken permissions.json',
+  { ...AUTO, label: 'autonomy deny', autonomy: { mode: 'deny', origin: 'curinga' } },
+  [c('ls', deny('agent_autonomy_deny'))],
+);
+runCases(
+  'a broken permissions.json never auto-approves',
+  {
+    ...AUTO,
+    label: 'auto mode, file broken',
+    permissions: { ...PROJECT_PERMISSIONS, allow: [] },
+    permissionsBroken: true,
+  },
+  [c('ls', ask('permissions_file_invalid')), c('curl x', deny('permissions_deny'))],
+);
 
 runCases('more spellings of the same push and deploy', AUTO, [
   c("git pu''sh", Z),

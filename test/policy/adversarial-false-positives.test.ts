@@ -7,7 +7,16 @@ import type { Permissions } from '../../src/policy/index.ts';
 import { MANUAL, NEVER_AUTO, ask, auto, c, runCases, terminalInput } from './adversarial-harness.ts';
 
 const TOOLS: Permissions = {
-  allow: ['Terminal(grep)', 'Terminal(awk)', 'Terminal(sed)', 'Terminal(echo)', 'Terminal(git add)', 'Terminal(ls)', 'Terminal(printf)', 'Terminal(jq)'],
+  allow: [
+    'Terminal(grep)',
+    'Terminal(awk)',
+    'Terminal(sed)',
+    'Terminal(echo)',
+    'Terminal(git add)',
+    'Terminal(ls)',
+    'Terminal(printf)',
+    'Terminal(jq)',
+  ],
   deny: ['Terminal(curl:*)'],
   ask: [],
 };
@@ -71,12 +80,18 @@ describe('issue 9 A.5 properties', () => {
   it('a backslash-newline between words changes neither the words nor the decision', () => {
     const WORDS = ['git', 'add', 'ls', '-la', 'src', 'a.ts', 'grep', '-n', 'x', 'echo', 'hi'];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }), fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (words, breaks) => {
-        const plain = words.join(' ');
-        const broken = words.map((w, i) => (i > 0 && breaks[i] === true ? `\\\n${w}` : w)).join(' ');
-        expect(tokenize(broken).fragments.map((f) => f.argv)).toEqual(tokenize(plain).fragments.map((f) => f.argv));
-        expect(decide(terminalInput(SETUP, { command: broken })).policy).toBe(decide(terminalInput(SETUP, { command: plain })).policy);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        (words, breaks) => {
+          const plain = words.join(' ');
+          const broken = words.map((w, i) => (i > 0 && breaks[i] === true ? `\\\n${w}` : w)).join(' ');
+          expect(tokenize(broken).fragments.map((f) => f.argv)).toEqual(tokenize(plain).fragments.map((f) => f.argv));
+          expect(decide(terminalInput(SETUP, { command: broken })).policy).toBe(
+            decide(terminalInput(SETUP, { command: plain })).policy,
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });

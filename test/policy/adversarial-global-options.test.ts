@@ -10,7 +10,15 @@ import { MANUAL, ask, auto, c, deny, runCases, terminalInput } from './adversari
 
 const CLI_PERMS: Permissions = {
   allow: ['Terminal(git)', 'Terminal(docker)', 'Terminal(kubectl)', 'Terminal(npm)', 'Terminal(helm)', 'Terminal(gh)'],
-  deny: ['Terminal(git reset --hard)', 'Terminal(git clean -fdx)', 'Terminal(docker rm)', 'Terminal(kubectl delete)', 'Terminal(npm uninstall)', 'Terminal(helm uninstall)', 'Terminal(gh repo delete)'],
+  deny: [
+    'Terminal(git reset --hard)',
+    'Terminal(git clean -fdx)',
+    'Terminal(docker rm)',
+    'Terminal(kubectl delete)',
+    'Terminal(npm uninstall)',
+    'Terminal(helm uninstall)',
+    'Terminal(gh repo delete)',
+  ],
   ask: ['Terminal(git commit)', 'Terminal(docker exec)'],
 };
 const CLI = { ...MANUAL, label: 'CLIs allowed, dangerous subcommands denied', permissions: CLI_PERMS };
@@ -54,19 +62,50 @@ runCases('global options do not turn other subcommands into denies', CLI, [
 ]);
 
 describe('property: any run of git global options before reset --hard is denied', () => {
-  const GIT_OPTIONS = ['-C .', '-C src', '-c a.b=c', '--no-pager', '-P', '-p', '--bare', '--git-dir=.git', '--git-dir .git', '--work-tree=.', '--namespace x', '--literal-pathspecs', '--no-optional-locks', '--unknown', '-X'];
+  const GIT_OPTIONS = [
+    '-C .',
+    '-C src',
+    '-c a.b=c',
+    '--no-pager',
+    '-P',
+    '-p',
+    '--bare',
+    '--git-dir=.git',
+    '--git-dir .git',
+    '--work-tree=.',
+    '--namespace x',
+    '--literal-pathspecs',
+    '--no-optional-locks',
+    '--unknown',
+    '-X',
+  ];
   it('RN-418 deny git reset --hard past 0..5 global options', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...GIT_OPTIONS), { maxLength: 5 }), fc.constantFrom('', ' HEAD~1', ' origin/main'), (options, rest) => {
-        const command = ['git', ...options, 'reset', '--hard'].join(' ') + rest;
-        const d = decide(terminalInput(CLI, { command }));
-        expect(d.policy, command).toBe('deny');
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...GIT_OPTIONS), { maxLength: 5 }),
+        fc.constantFrom('', ' HEAD~1', ' origin/main'),
+        (options, rest) => {
+          const command = ['git', ...options, 'reset', '--hard'].join(' ') + rest;
+          const d = decide(terminalInput(CLI, { command }));
+          expect(d.policy, command).toBe('deny');
+        },
+      ),
       { numRuns: 300 },
     );
   });
   it('RN-418 deny docker rm past docker global options', () => {
-    const DOCKER_OPTIONS = ['--context prod', '-c prod', '-H unix:///x.sock', '--host tcp://h', '-D', '--debug', '--tls', '--config /tmp/c', '-l debug', '--log-level=info'];
+    const DOCKER_OPTIONS = [
+      '--context prod',
+      '-c prod',
+      '-H unix:///x.sock',
+      '--host tcp://h',
+      '-D',
+      '--debug',
+      '--tls',
+      '--config /tmp/c',
+      '-l debug',
+      '--log-level=info',
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...DOCKER_OPTIONS), { maxLength: 4 }), (options) => {
         const command = ['docker', ...options, 'rm', '-f', 'api'].join(' ');

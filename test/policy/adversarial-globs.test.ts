@@ -59,7 +59,9 @@ runCases('the same protected globs under auto mode', ISSUE9_AUTO, [
   c('echo x > .gi?/config', PROTECTED),
   c('chmod +x .gi[t]/hooks/pre-push', PROTECTED),
   c('echo x > perm*.json', PROTECTED),
-  c('echo x > .?/app/permissions.json', PROTECTED, { note: '.? may be ..: then app/permissions.json is the root file' }),
+  c('echo x > .?/app/permissions.json', PROTECTED, {
+    note: '.? may be ..: then app/permissions.json is the root file',
+  }),
   c('echo x >> .*/config', PROTECTED),
   c('chmod -R 777 .?', PROTECTED),
   c('echo x > src/.?/permissions.json', PROTECTED),

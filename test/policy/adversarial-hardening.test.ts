@@ -5,18 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { patternsForAction } from '../../src/policy/index.ts';
 import type { Permissions } from '../../src/policy/types.ts';
-import {
-  AUTO,
-  DEV_ALLOW,
-  FLOOR,
-  MANUAL,
-  NEVER_AUTO,
-  ask,
-  auto,
-  c,
-  deny,
-  runCases,
-} from './adversarial-harness.ts';
+import { AUTO, DEV_ALLOW, FLOOR, MANUAL, NEVER_AUTO, ask, auto, c, deny, runCases } from './adversarial-harness.ts';
 
 /** The DEV preset alone: no deny of curl, so what decides is the look-through, not the deny list. */
 const DEV_ONLY: Permissions = { allow: DEV_ALLOW, deny: [], ask: [] };
@@ -63,7 +52,9 @@ runCases('find -exec still allowed when the inner command is allowed', MANUAL, [
 runCases('find -delete is a deletion: it needs rm allowed', MANUAL, [
   c('find . -name x -delete', NEVER_AUTO, { permissions: DEV_ONLY }),
   c('find . -delete', NEVER_AUTO),
-  c('find . -name x -delete', auto('permissions_allow'), { permissions: { ...DEV_ONLY, allow: [...DEV_ALLOW, 'Terminal(rm)'] } }),
+  c('find . -name x -delete', auto('permissions_allow'), {
+    permissions: { ...DEV_ONLY, allow: [...DEV_ALLOW, 'Terminal(rm)'] },
+  }),
   c('find . -name delete', auto('permissions_allow')),
 ]);
 runCases('find -delete under the floor', FLOOR, [
@@ -118,7 +109,7 @@ runCases('RN-418 eval, watch, script, ssh run a command line', AUTO, [
   c('watch -n5 -d "git push"', Z),
   c("script -q -c 'git push' /dev/null", Z),
   c("script /dev/null -c 'git push'", Z),
-  c('script --command=\'git push\' log.txt', Z),
+  c("script --command='git push' log.txt", Z),
   c('ssh host git push', Z),
   c('ssh -p 2222 -i key user@host git push origin main', Z),
   c("ssh host 'cd repo && git push'", Z),
@@ -216,7 +207,7 @@ runCases('git config writes that change what git runs', FLOOR, [
 ]);
 runCases('git configuration through the environment', FLOOR, [
   c('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0=push git p', G),
-  c('GIT_CONFIG_PARAMETERS="\'alias.p\'=\'push\'" git p', G),
+  c("GIT_CONFIG_PARAMETERS=\"'alias.p'='push'\" git p", G),
   c('GIT_CONFIG_GLOBAL=/tmp/evil git status', G),
   c('GIT_CONFIG_SYSTEM=/tmp/evil git status', G),
   c('GIT_EXEC_PATH=/tmp/evil git status', G),
@@ -297,11 +288,17 @@ describe('RN-675 always-allow refuses the new ceilings and keeps gh api exact', 
     expect(plan('g?t status')).toMatchObject({ kind: 'refused', reason: 'unsafe_command' });
   });
   it('a gh api read writes the exact command, never Terminal(gh api)', () => {
-    expect(plan('gh api repos/o/r/pulls')).toEqual({ kind: 'patterns', patterns: ['Terminal(gh api repos/o/r/pulls)'] });
+    expect(plan('gh api repos/o/r/pulls')).toEqual({
+      kind: 'patterns',
+      patterns: ['Terminal(gh api repos/o/r/pulls)'],
+    });
   });
   it('harmless commands still get their unit', () => {
     expect(plan('git config user.name bob')).toEqual({ kind: 'patterns', patterns: ['Terminal(git config)'] });
-    expect(plan("find . -name '*.ts' -exec grep -l x {} +")).toEqual({ kind: 'patterns', patterns: ['Terminal(find)'] });
+    expect(plan("find . -name '*.ts' -exec grep -l x {} +")).toEqual({
+      kind: 'patterns',
+      patterns: ['Terminal(find)'],
+    });
   });
 });
 
@@ -311,11 +308,15 @@ runCases('review rows under the DEV preset are no longer auto-approved', MANUAL,
   c("find . -exec sh -c 'git push' \\;", NEVER_AUTO, { permissions: DEV_ONLY }),
   c('echo x > PERMISSIONS.json', NEVER_AUTO, { permissions: DEV_ONLY }),
 ]);
-runCases('the same rows with a specific auto_approve rule (not auto mode)', { ...AUTO, label: 'specific', autonomy: { mode: 'auto_approve', origin: 'especifica' } }, [
-  c('find . -exec curl x \\;', ask('ceiling_compound_unmatched'), { permissions: DEV_ONLY }),
-  c("find . -exec sh -c 'git push' \\;", Z, { permissions: DEV_ONLY }),
-  c('find . -exec git push \\;', Z, { permissions: DEV_ONLY }),
-]);
+runCases(
+  'the same rows with a specific auto_approve rule (not auto mode)',
+  { ...AUTO, label: 'specific', autonomy: { mode: 'auto_approve', origin: 'especifica' } },
+  [
+    c('find . -exec curl x \\;', ask('ceiling_compound_unmatched'), { permissions: DEV_ONLY }),
+    c("find . -exec sh -c 'git push' \\;", Z, { permissions: DEV_ONLY }),
+    c('find . -exec git push \\;', Z, { permissions: DEV_ONLY }),
+  ],
+);
 
 // Stacked runners: each command line below the top one costs its length, and their number is
 // bounded, so `eval eval eval …` cannot multiply the work; past the bound it is never auto.

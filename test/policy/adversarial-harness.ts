@@ -95,7 +95,10 @@ export function c(command: string, expected: Expected, extra: Omit<Case, 'comman
   return { command, expect: expected, ...extra };
 }
 
-export function terminalInput(setup: Setup, row: Pick<Case, 'command' | 'cwd' | 'root' | 'permissions'>): DecisionInput {
+export function terminalInput(
+  setup: Setup,
+  row: Pick<Case, 'command' | 'cwd' | 'root' | 'permissions'>,
+): DecisionInput {
   return {
     actionType: 'terminal',
     payload: { command: row.command, cwd: row.cwd ?? setup.cwd },
@@ -110,7 +113,10 @@ export function terminalInput(setup: Setup, row: Pick<Case, 'command' | 'cwd' | 
 
 /** Printable, bounded form of a command for test names (control and invisible chars escaped). */
 export function show(command: string): string {
-  const escaped = JSON.stringify(command).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = JSON.stringify(command).replace(
+    /[\u0080-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return escaped.length > 90 ? `${escaped.slice(0, 70)}…(${command.length} chars)` : escaped;
 }
 
@@ -176,11 +182,25 @@ export function runTypedCases(title: string, rows: readonly TypedCase[]): void {
  * chmod, git log/diff/show and git status.
  */
 export const ISSUE9_PERMISSIONS: Permissions = {
-  allow: ['Terminal(echo:*)', 'Terminal(cat:*)', 'Terminal(ls:*)', 'Terminal(chmod:*)', 'Terminal(git log:*)', 'Terminal(git diff:*)', 'Terminal(git show:*)', 'Terminal(git status)', 'Terminal(cd)'],
+  allow: [
+    'Terminal(echo:*)',
+    'Terminal(cat:*)',
+    'Terminal(ls:*)',
+    'Terminal(chmod:*)',
+    'Terminal(git log:*)',
+    'Terminal(git diff:*)',
+    'Terminal(git show:*)',
+    'Terminal(git status)',
+    'Terminal(cd)',
+  ],
   deny: [],
   ask: [],
 };
 /** Issue 9's permissions, no autonomy: only the file can auto-approve. */
 export const ISSUE9: Setup = { ...MANUAL, label: 'issue 9 dev permissions', permissions: ISSUE9_PERMISSIONS };
 /** Issue 9's permissions under auto mode (scope and compound lifted, protected paths not). */
-export const ISSUE9_AUTO: Setup = { ...AUTO, label: 'issue 9 dev permissions, auto mode', permissions: ISSUE9_PERMISSIONS };
+export const ISSUE9_AUTO: Setup = {
+  ...AUTO,
+  label: 'issue 9 dev permissions, auto mode',
+  permissions: ISSUE9_PERMISSIONS,
+};

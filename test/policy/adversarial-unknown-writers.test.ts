@@ -19,8 +19,16 @@ const ATTACKS = [
   'git log --output=perm*.json',
 ];
 
-runCases('RN-418/issue 9 A.3 git --output naming a protected path, manual', ISSUE9, ATTACKS.map((command) => c(command, PROTECTED)));
-runCases('RN-418/issue 9 A.3 git --output naming a protected path, auto mode', ISSUE9_AUTO, ATTACKS.map((command) => c(command, PROTECTED)));
+runCases(
+  'RN-418/issue 9 A.3 git --output naming a protected path, manual',
+  ISSUE9,
+  ATTACKS.map((command) => c(command, PROTECTED)),
+);
+runCases(
+  'RN-418/issue 9 A.3 git --output naming a protected path, auto mode',
+  ISSUE9_AUTO,
+  ATTACKS.map((command) => c(command, PROTECTED)),
+);
 
 runCases('any other program that is not read-only, naming a protected path (auto mode)', ISSUE9_AUTO, [
   c('git format-patch -o .git/hooks HEAD~1', PROTECTED),
@@ -44,7 +52,7 @@ runCases('any other program that is not read-only, naming a protected path (auto
   c('rsync --log-file=.git/config a b', PROTECTED, { note: 'a writing option of a copier' }),
   c('cp --backup=numbered --suffix=x a .git/config', PROTECTED),
   c("sed -n 'w .git/config' f", ask('unsafe_shell_construct'), { note: "sed's w command" }),
-  c("sed 's/a/b/w permissions.json' f", ask('unsafe_shell_construct'), { note: "the w flag of s///" }),
+  c("sed 's/a/b/w permissions.json' f", ask('unsafe_shell_construct'), { note: 'the w flag of s///' }),
   c("sed -e 'p;w .git/hooks/post-merge' f", ask('unsafe_shell_construct')),
   c("sed 'r ../secret' f", ask('unsafe_shell_construct')),
   c("sed '1e id' f", ask('unsafe_shell_construct')),

@@ -12,7 +12,23 @@ import { isInside, resolveLexically } from '../../src/policy/paths.ts';
 import { AUTO, FLOOR, terminalInput } from './adversarial-harness.ts';
 
 const RUNS = 400;
-const SEGMENTS = ['a', 'b', '..', '.', '', 'app', 'projects', 'APP', '.git', '.GIT', 'hooks', 'Hooks', 'config', 'permissions.json', 'PERMISSIONS.JSON'];
+const SEGMENTS = [
+  'a',
+  'b',
+  '..',
+  '.',
+  '',
+  'app',
+  'projects',
+  'APP',
+  '.git',
+  '.GIT',
+  'hooks',
+  'Hooks',
+  'config',
+  'permissions.json',
+  'PERMISSIONS.JSON',
+];
 const pathArb = fc
   .tuple(fc.boolean(), fc.array(fc.constantFrom(...SEGMENTS), { maxLength: 7 }))
   .map(([absolute, segments]) => (absolute ? '/' : '') + segments.join('/'));
@@ -37,37 +53,72 @@ function referenceProtected(path: string, root: string): boolean {
 describe('DirNode and classifyPath agree with resolving the joined path', () => {
   it('cwd, inside-root and protected answers match resolveLexically after any cd chain', () => {
     fc.assert(
-      fc.property(rootArb, absoluteArb, fc.array(pathArb, { maxLength: 6 }), pathArb, (rootInput, start, cds, query) => {
-        const root = resolveLexically('/', rootInput);
-        let dir = DirNode.top(rootSpec(root)).cd(start);
-        let reference = resolveLexically('/', start);
-        for (const target of cds) {
-          dir = dir.cd(target);
-          reference = resolveLexically(reference, target);
-        }
-        expect(dir.toString()).toBe(reference);
-        expect(dir.insideRoot()).toBe(isInside(reference, root));
-        const resolved = resolveLexically(reference, query);
-        const c = classifyPath({ text: query, glob: null, expands: false }, dir);
-        expect(c.outside).toBe(!isInside(resolved, root));
-        expect(c.protected).toBe(referenceProtected(resolved, root));
-        for (const last of ['permissions.json', 'hooks', 'config', 'x']) {
-          const withLast = classifyPath({ text: query === '' ? last : `${query}/${last}`, glob: null, expands: false }, dir);
-          expect(withLast.protected, `${resolved} + ${last}`).toBe(referenceProtected(resolveLexically(resolved, last), root));
-        }
-      }),
+      fc.property(
+        rootArb,
+        absoluteArb,
+        fc.array(pathArb, { maxLength: 6 }),
+        pathArb,
+        (rootInput, start, cds, query) => {
+          const root = resolveLexically('/', rootInput);
+          let dir = DirNode.top(rootSpec(root)).cd(start);
+          let reference = resolveLexically('/', start);
+          for (const target of cds) {
+            dir = dir.cd(target);
+            reference = resolveLexically(reference, target);
+          }
+          expect(dir.toString()).toBe(reference);
+          expect(dir.insideRoot()).toBe(isInside(reference, root));
+          const resolved = resolveLexically(reference, query);
+          const c = classifyPath({ text: query, glob: null, expands: false }, dir);
+          expect(c.outside).toBe(!isInside(resolved, root));
+          expect(c.protected).toBe(referenceProtected(resolved, root));
+          for (const last of ['permissions.json', 'hooks', 'config', 'x']) {
+            const withLast = classifyPath(
+              { text: query === '' ? last : `${query}/${last}`, glob: null, expands: false },
+              dir,
+            );
+            expect(withLast.protected, `${resolved} + ${last}`).toBe(
+              referenceProtected(resolveLexically(resolved, last), root),
+            );
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 });
 
-const NEVER_AUTO_INNER = ['git push', 'gh pr create', 'sudo ls', 'git config alias.p push', 'GIT_SSH_COMMAND=x git fetch', 'cp x permissions.json', 'g?t push', 'gh api -X POST x'];
+const NEVER_AUTO_INNER = [
+  'git push',
+  'gh pr create',
+  'sudo ls',
+  'git config alias.p push',
+  'GIT_SSH_COMMAND=x git fetch',
+  'cp x permissions.json',
+  'g?t push',
+  'gh api -X POST x',
+];
 const WRAPPERS = [
-  (c: string) => `npx ${c}`, (c: string) => `npm exec -- ${c}`, (c: string) => `pnpm exec ${c}`, (c: string) => `pnpm dlx ${c}`,
-  (c: string) => `yarn exec ${c}`, (c: string) => `bunx ${c}`, (c: string) => `eval ${c}`, (c: string) => `watch -n 1 ${c}`,
-  (c: string) => `flock /tmp/l ${c}`, (c: string) => `stdbuf -oL ${c}`, (c: string) => `ionice -c 3 ${c}`, (c: string) => `chrt 1 ${c}`,
-  (c: string) => `unshare -r ${c}`, (c: string) => `taskset 1 ${c}`, (c: string) => `nsenter -t 1 ${c}`, (c: string) => `chroot /x ${c}`,
-  (c: string) => `busybox ${c}`, (c: string) => `find . -exec ${c} \\;`, (c: string) => `ssh host ${c}`, (c: string) => `timeout 5 ${c}`,
+  (c: string) => `npx ${c}`,
+  (c: string) => `npm exec -- ${c}`,
+  (c: string) => `pnpm exec ${c}`,
+  (c: string) => `pnpm dlx ${c}`,
+  (c: string) => `yarn exec ${c}`,
+  (c: string) => `bunx ${c}`,
+  (c: string) => `eval ${c}`,
+  (c: string) => `watch -n 1 ${c}`,
+  (c: string) => `flock /tmp/l ${c}`,
+  (c: string) => `stdbuf -oL ${c}`,
+  (c: string) => `ionice -c 3 ${c}`,
+  (c: string) => `chrt 1 ${c}`,
+  (c: string) => `unshare -r ${c}`,
+  (c: string) => `taskset 1 ${c}`,
+  (c: string) => `nsenter -t 1 ${c}`,
+  (c: string) => `chroot /x ${c}`,
+  (c: string) => `busybox ${c}`,
+  (c: string) => `find . -exec ${c} \\;`,
+  (c: string) => `ssh host ${c}`,
+  (c: string) => `timeout 5 ${c}`,
 ];
 
 describe('wrapping a never-auto command in any known runner keeps it never-auto', () => {
@@ -93,7 +144,9 @@ describe('tokenizer fast path: reads a simple line exactly as shell-quote does',
   const ANY = [...CHARS, '"', "'", '$', '(', ')', '\\', '#', '{', '~', '!'];
   const literal = (name: string): string => `$${name}`;
   const shellQuote = (line: string): unknown[] =>
-    parse(line, literal).map((e) => (typeof e === 'object' && e !== null && 'op' in e && e.op === 'glob' ? (e as { pattern: string }).pattern : e));
+    parse(line, literal).map((e) =>
+      typeof e === 'object' && e !== null && 'op' in e && e.op === 'glob' ? (e as { pattern: string }).pattern : e,
+    );
   it('words, blanks and every operator built from & | ; < >', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...CHARS), { maxLength: 40 }), (chars) => {

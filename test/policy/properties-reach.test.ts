@@ -14,13 +14,35 @@ const ROOT = '/projects/app';
 /** More runs on demand: REACH_RUNS=50000 npx vitest run test/policy/properties-reach.test.ts */
 const RUNS = Number(process.env['REACH_RUNS'] ?? 1500);
 const PERMISSIONS: Permissions = {
-  allow: ['Terminal(cat)', 'Terminal(ls)', 'Terminal(echo)', 'Terminal(chmod)', 'Terminal(cd)', 'Terminal(pushd)', 'Terminal(command cd)', 'Terminal(builtin cd)'],
+  allow: [
+    'Terminal(cat)',
+    'Terminal(ls)',
+    'Terminal(echo)',
+    'Terminal(chmod)',
+    'Terminal(cd)',
+    'Terminal(pushd)',
+    'Terminal(command cd)',
+    'Terminal(builtin cd)',
+  ],
   deny: [],
   ask: [],
 };
 
 /** Names a glob may expand to. */
-const UNIVERSE = ['..', '.', '.git', '.GIT', '.gix', 'hooks', 'config', 'permissions.json', 'PERMISSIONS.JSON', 'x', 'src', 'a'];
+const UNIVERSE = [
+  '..',
+  '.',
+  '.git',
+  '.GIT',
+  '.gix',
+  'hooks',
+  'config',
+  'permissions.json',
+  'PERMISSIONS.JSON',
+  'x',
+  'src',
+  'a',
+];
 
 type Kind = 'read' | 'write' | 'cd';
 interface Frag {
@@ -30,17 +52,48 @@ interface Frag {
   word: string;
 }
 
-const WORDS = ['x', 'src/x', '../x', '.?/x', '.*/x', '.[.]/x', 'config', 'hooks/pre-commit', '.git/config', '.gi?/config', '.git/hook?/x',
-  'permissions.json', 'perm*', '*/x', '.??/x', "'.?/x'", 'src/../x', 'a/../../x', 'PERMISSIONS.JSON', './/.git//config', '*', "'perm*'"];
+const WORDS = [
+  'x',
+  'src/x',
+  '../x',
+  '.?/x',
+  '.*/x',
+  '.[.]/x',
+  'config',
+  'hooks/pre-commit',
+  '.git/config',
+  '.gi?/config',
+  '.git/hook?/x',
+  'permissions.json',
+  'perm*',
+  '*/x',
+  '.??/x',
+  "'.?/x'",
+  'src/../x',
+  'a/../../x',
+  'PERMISSIONS.JSON',
+  './/.git//config',
+  '*',
+  "'perm*'",
+];
 const DIRS = ['src', '.git', '.gi?', 'a', '..', 'hooks', '.git/hooks', "'.gi?'", 'src/..', '.?', '.GIT'];
 const SEPARATORS = [' && ', ' || ', ' ; ', ' | ', ' & ', '\n'];
 
 const fragArb: fc.Arbitrary<Frag> = fc.oneof(
-  fc.tuple(fc.constantFrom('cat', 'ls'), fc.constantFrom(...WORDS)).map(([v, w]) => ({ kind: 'read' as const, text: `${v} ${w}`, word: w })),
-  fc.tuple(fc.constantFrom('echo x >', 'echo x >>', 'chmod +x'), fc.constantFrom(...WORDS)).map(([v, w]) => ({ kind: 'write' as const, text: `${v} ${w}`, word: w })),
-  fc.tuple(fc.constantFrom('cd', 'cd -P', 'cd -L --', 'pushd', 'command cd', 'builtin cd'), fc.constantFrom(...DIRS)).map(([v, d]) => ({ kind: 'cd' as const, text: `${v} ${d}`, word: d })),
+  fc
+    .tuple(fc.constantFrom('cat', 'ls'), fc.constantFrom(...WORDS))
+    .map(([v, w]) => ({ kind: 'read' as const, text: `${v} ${w}`, word: w })),
+  fc
+    .tuple(fc.constantFrom('echo x >', 'echo x >>', 'chmod +x'), fc.constantFrom(...WORDS))
+    .map(([v, w]) => ({ kind: 'write' as const, text: `${v} ${w}`, word: w })),
+  fc
+    .tuple(fc.constantFrom('cd', 'cd -P', 'cd -L --', 'pushd', 'command cd', 'builtin cd'), fc.constantFrom(...DIRS))
+    .map(([v, d]) => ({ kind: 'cd' as const, text: `${v} ${d}`, word: d })),
 );
-const commandArb = fc.tuple(fc.array(fragArb, { minLength: 1, maxLength: 4 }), fc.array(fc.constantFrom(...SEPARATORS), { minLength: 3, maxLength: 3 }));
+const commandArb = fc.tuple(
+  fc.array(fragArb, { minLength: 1, maxLength: 4 }),
+  fc.array(fc.constantFrom(...SEPARATORS), { minLength: 3, maxLength: 3 }),
+);
 
 /** Glob component -> regex, dotglob and case-insensitive; `.`/`..` need an explicit leading dot. */
 function componentMatches(pattern: string, name: string): boolean {
@@ -168,10 +221,19 @@ const MANUAL: ResolvedAutonomy | null = null;
 const AUTO: ResolvedAutonomy = { mode: 'auto_approve', origin: 'curinga' };
 
 function decideFor(command: string, autonomy: ResolvedAutonomy | null) {
-  return decide({ actionType: 'terminal', payload: { command, cwd: ROOT }, role: 'developer', autonomy, permissions: PERMISSIONS, scopeRoot: ROOT, containerRunning: false });
+  return decide({
+    actionType: 'terminal',
+    payload: { command, cwd: ROOT },
+    role: 'developer',
+    autonomy,
+    permissions: PERMISSIONS,
+    scopeRoot: ROOT,
+    containerRunning: false,
+  });
 }
 
-const build = (frags: readonly Frag[], seps: readonly string[]): string => frags.map((f, i) => (i === 0 ? f.text : seps[i - 1]! + f.text)).join('');
+const build = (frags: readonly Frag[], seps: readonly string[]): string =>
+  frags.map((f, i) => (i === 0 ? f.text : seps[i - 1]! + f.text)).join('');
 
 describe('issue 9 property: nothing auto-approved can lexically reach outside the root or a protected path', () => {
   it('RN-075 manual: reach outside or protected -> never auto_approve', () => {
@@ -185,7 +247,10 @@ describe('issue 9 property: nothing auto-approved can lexically reach outside th
         if (d.policy === 'auto_approve') autoApproved++;
         if (r.outside || r.protected) {
           reaching++;
-          expect(d.policy, `${JSON.stringify(command)} reaches ${r.outside ? 'outside' : 'a protected path'}: ${d.reason}`).not.toBe('auto_approve');
+          expect(
+            d.policy,
+            `${JSON.stringify(command)} reaches ${r.outside ? 'outside' : 'a protected path'}: ${d.reason}`,
+          ).not.toBe('auto_approve');
         }
       }),
       { numRuns: RUNS },
@@ -202,17 +267,47 @@ describe('issue 9 property: nothing auto-approved can lexically reach outside th
         const r = reach(frags, seps);
         const d = decideFor(command, AUTO);
         if (d.policy === 'auto_approve') autoApproved++;
-        if (r.protected) expect(d.policy, `${JSON.stringify(command)} reaches a protected path: ${d.reason}`).not.toBe('auto_approve');
+        if (r.protected)
+          expect(d.policy, `${JSON.stringify(command)} reaches a protected path: ${d.reason}`).not.toBe('auto_approve');
       }),
       { numRuns: RUNS },
     );
     expect(autoApproved).toBeGreaterThan(100);
   });
   it('the oracle itself: the issue examples reach what they should', () => {
-    expect(reach([{ kind: 'read', text: 'cat .?/x', word: '.?/x' }], ['', '', ''])).toEqual({ outside: true, protected: false });
-    expect(reach([{ kind: 'cd', text: 'cd nope', word: 'nope' }, { kind: 'read', text: 'cat ../x', word: '../x' }], [' || ', '', '']).outside).toBe(true);
-    expect(reach([{ kind: 'cd', text: 'cd a', word: 'a' }, { kind: 'read', text: 'cat ../x', word: '../x' }], [' && ', '', '']).outside).toBe(false);
-    expect(reach([{ kind: 'cd', text: 'cd .gi?', word: '.gi?' }, { kind: 'write', text: 'echo x >> config', word: 'config' }], [' && ', '', '']).protected).toBe(true);
-    expect(reach([{ kind: 'write', text: "echo x > '.gi?/config'", word: "'.gi?/config'" }], ['', '', '']).protected).toBe(false);
+    expect(reach([{ kind: 'read', text: 'cat .?/x', word: '.?/x' }], ['', '', ''])).toEqual({
+      outside: true,
+      protected: false,
+    });
+    expect(
+      reach(
+        [
+          { kind: 'cd', text: 'cd nope', word: 'nope' },
+          { kind: 'read', text: 'cat ../x', word: '../x' },
+        ],
+        [' || ', '', ''],
+      ).outside,
+    ).toBe(true);
+    expect(
+      reach(
+        [
+          { kind: 'cd', text: 'cd a', word: 'a' },
+          { kind: 'read', text: 'cat ../x', word: '../x' },
+        ],
+        [' && ', '', ''],
+      ).outside,
+    ).toBe(false);
+    expect(
+      reach(
+        [
+          { kind: 'cd', text: 'cd .gi?', word: '.gi?' },
+          { kind: 'write', text: 'echo x >> config', word: 'config' },
+        ],
+        [' && ', '', ''],
+      ).protected,
+    ).toBe(true);
+    expect(
+      reach([{ kind: 'write', text: "echo x > '.gi?/config'", word: "'.gi?/config'" }], ['', '', '']).protected,
+    ).toBe(false);
   });
 });

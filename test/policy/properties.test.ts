@@ -13,27 +13,123 @@ const RANK: Record<Policy, number> = { deny: 0, require_approval: 1, auto_approv
 const POLICIES = ['auto_approve', 'require_approval', 'deny'];
 
 const VERBS = [
-  'ls', 'cat', 'echo', 'git', 'pnpm', 'npm', 'cd', 'rm', 'curl', 'sudo', 'timeout', 'env', 'sh',
-  'bash', 'kubectl', 'gh', 'tee', 'grep', 'make', 'python3', 'FOO=1', 'xargs', 'nohup',
+  'ls',
+  'cat',
+  'echo',
+  'git',
+  'pnpm',
+  'npm',
+  'cd',
+  'rm',
+  'curl',
+  'sudo',
+  'timeout',
+  'env',
+  'sh',
+  'bash',
+  'kubectl',
+  'gh',
+  'tee',
+  'grep',
+  'make',
+  'python3',
+  'FOO=1',
+  'xargs',
+  'nohup',
 ];
 const ARGS = [
-  '-la', '-rf', '/', '/*', 'src', '..', '../..', '/etc/passwd', '$HOME', '~', 'push', 'status',
-  'test', 'test:unit', '-C', 'x', '-c', 'alias.p=push', 'p', 'apply', 'pr', 'create', '"a b"',
-  "'c d'", '2>/dev/null', '> out.txt', '> permissions.json', '/dev/null', `${ROOT}/src`, '$(ls)',
-  '`ls`', '*.ts', '--x=/etc', '5', '-n', '30', 'publish', 'remote', 'add', 'origin', 'main', '-v',
-  'log', 'diff', '"rm -rf /"', "'git push'", 'curl', 'rm', '-fr', 'src/../..', '#x', '<(ls)',
+  '-la',
+  '-rf',
+  '/',
+  '/*',
+  'src',
+  '..',
+  '../..',
+  '/etc/passwd',
+  '$HOME',
+  '~',
+  'push',
+  'status',
+  'test',
+  'test:unit',
+  '-C',
+  'x',
+  '-c',
+  'alias.p=push',
+  'p',
+  'apply',
+  'pr',
+  'create',
+  '"a b"',
+  "'c d'",
+  '2>/dev/null',
+  '> out.txt',
+  '> permissions.json',
+  '/dev/null',
+  `${ROOT}/src`,
+  '$(ls)',
+  '`ls`',
+  '*.ts',
+  '--x=/etc',
+  '5',
+  '-n',
+  '30',
+  'publish',
+  'remote',
+  'add',
+  'origin',
+  'main',
+  '-v',
+  'log',
+  'diff',
+  '"rm -rf /"',
+  "'git push'",
+  'curl',
+  'rm',
+  '-fr',
+  'src/../..',
+  '#x',
+  '<(ls)',
 ];
 const SEPARATORS = [' && ', ' || ', ' ; ', ' | ', ' |& ', ' & ', '\n', ';'];
 const PATTERNS = [
-  'Terminal(ls)', 'Terminal(cat)', 'Terminal(git status)', 'Terminal(git:*)', 'Terminal(curl:*)',
-  'Terminal(rm)', 'Terminal(pnpm test:*)', 'Terminal(echo)', 'Terminal(cd)', 'Terminal(sudo)',
-  'Terminal(tee)', 'Terminal(sh)', 'Terminal(git push)', 'Terminal(rm -rf)', 'Terminal(FOO=1 ls)',
-  'Terminal(kubectl)', 'Terminal(gh pr)', 'Terminal(env)', 'Terminal(timeout)', 'GitCommit()',
+  'Terminal(ls)',
+  'Terminal(cat)',
+  'Terminal(git status)',
+  'Terminal(git:*)',
+  'Terminal(curl:*)',
+  'Terminal(rm)',
+  'Terminal(pnpm test:*)',
+  'Terminal(echo)',
+  'Terminal(cd)',
+  'Terminal(sudo)',
+  'Terminal(tee)',
+  'Terminal(sh)',
+  'Terminal(git push)',
+  'Terminal(rm -rf)',
+  'Terminal(FOO=1 ls)',
+  'Terminal(kubectl)',
+  'Terminal(gh pr)',
+  'Terminal(env)',
+  'Terminal(timeout)',
+  'GitCommit()',
 ];
 const EXTERNAL = [
-  'git push', 'git -C src push origin main', 'sudo ls', 'doas make', 'kubectl -n prod apply -f x',
-  'gh pr create', 'terraform -chdir=x apply', 'docker push img', 'npm publish', 'timeout 5 git push',
-  'env A=1 git push', "sh -c 'git push'", 'git remote add o x', 'helm upgrade x', 'cargo publish',
+  'git push',
+  'git -C src push origin main',
+  'sudo ls',
+  'doas make',
+  'kubectl -n prod apply -f x',
+  'gh pr create',
+  'terraform -chdir=x apply',
+  'docker push img',
+  'npm publish',
+  'timeout 5 git push',
+  'env A=1 git push',
+  "sh -c 'git push'",
+  'git remote add o x',
+  'helm upgrade x',
+  'cargo publish',
 ];
 
 const fragmentArb = fc
@@ -103,7 +199,10 @@ describe('decide() never throws', () => {
     );
   });
   it('on shell-ish command strings with stray metacharacters', () => {
-    const piece = fc.oneof(fragmentArb, fc.constantFrom('"', "'", '\\', '$(', ')', '`', '(', '{', '}', '<<', '#', '\r', '\0', '\u200b'));
+    const piece = fc.oneof(
+      fragmentArb,
+      fc.constantFrom('"', "'", '\\', '$(', ')', '`', '(', '{', '}', '<<', '#', '\r', '\0', '\u200b'),
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), contextArb, (pieces, ctx) => {
         expect(isWellFormed(run(pieces.join(''), ctx))).toBe(true);
@@ -135,7 +234,9 @@ describe('decide() never throws', () => {
         const invalidRole = !['developer', 'maintainer', 'owner'].includes(input['role'] as string);
         const invalidCommand =
           input['actionType'] === 'terminal' &&
-          typeof (typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)['command'] : undefined) !== 'string';
+          typeof (typeof payload === 'object' && payload !== null
+            ? (payload as Record<string, unknown>)['command']
+            : undefined) !== 'string';
         if (invalidType || invalidRole || invalidCommand) expect(decision.policy).not.toBe('auto_approve');
       }),
       { numRuns: RUNS },
@@ -151,7 +252,10 @@ describe('monotonicity: more text, more deny, more ask never loosen', () => {
         const after = run(command + sep + fragment, ctx);
         if (RANK[after.policy] <= RANK[before.policy]) return;
         const alone = run(fragment, ctx);
-        expect(alone.policy, `${JSON.stringify(command)} -> ${explain(before)}; + ${JSON.stringify(sep + fragment)} -> ${explain(after)}`).toBe('auto_approve');
+        expect(
+          alone.policy,
+          `${JSON.stringify(command)} -> ${explain(before)}; + ${JSON.stringify(sep + fragment)} -> ${explain(after)}`,
+        ).toBe('auto_approve');
       }),
       { numRuns: RUNS },
     );
@@ -160,8 +264,14 @@ describe('monotonicity: more text, more deny, more ask never loosen', () => {
     fc.assert(
       fc.property(commandArb, contextArb, fc.constantFrom(...PATTERNS), (command, ctx, pattern) => {
         const before = run(command, ctx);
-        const after = run(command, { ...ctx, permissions: { ...ctx.permissions, deny: [...ctx.permissions.deny, pattern] } });
-        expect(RANK[after.policy], `${JSON.stringify(command)} + deny ${pattern}: ${explain(before)} -> ${explain(after)}`).toBeLessThanOrEqual(RANK[before.policy]);
+        const after = run(command, {
+          ...ctx,
+          permissions: { ...ctx.permissions, deny: [...ctx.permissions.deny, pattern] },
+        });
+        expect(
+          RANK[after.policy],
+          `${JSON.stringify(command)} + deny ${pattern}: ${explain(before)} -> ${explain(after)}`,
+        ).toBeLessThanOrEqual(RANK[before.policy]);
       }),
       { numRuns: RUNS },
     );
@@ -170,8 +280,14 @@ describe('monotonicity: more text, more deny, more ask never loosen', () => {
     fc.assert(
       fc.property(commandArb, contextArb, fc.constantFrom(...PATTERNS), (command, ctx, pattern) => {
         const before = run(command, ctx);
-        const after = run(command, { ...ctx, permissions: { ...ctx.permissions, ask: [...ctx.permissions.ask, pattern] } });
-        expect(RANK[after.policy], `${JSON.stringify(command)} + ask ${pattern}: ${explain(before)} -> ${explain(after)}`).toBeLessThanOrEqual(RANK[before.policy]);
+        const after = run(command, {
+          ...ctx,
+          permissions: { ...ctx.permissions, ask: [...ctx.permissions.ask, pattern] },
+        });
+        expect(
+          RANK[after.policy],
+          `${JSON.stringify(command)} + ask ${pattern}: ${explain(before)} -> ${explain(after)}`,
+        ).toBeLessThanOrEqual(RANK[before.policy]);
       }),
       { numRuns: RUNS },
     );
@@ -198,14 +314,20 @@ describe('deny is final', () => {
   });
   it('agent_autonomy deny denies every command and every action type', () => {
     fc.assert(
-      fc.property(commandArb, contextArb, fc.constantFrom(...ACTION_TYPES), fc.constantFrom<'especifica' | 'curinga'>('especifica', 'curinga'), (command, ctx, actionType, origin) => {
-        const decision = decide({
-          ...terminal(command, { ...ctx, permissions: { ...ctx.permissions, allow: everyVerbAllowed } }),
-          actionType,
-          autonomy: { mode: 'deny', origin },
-        });
-        expect(decision.policy).toBe('deny');
-      }),
+      fc.property(
+        commandArb,
+        contextArb,
+        fc.constantFrom(...ACTION_TYPES),
+        fc.constantFrom<'especifica' | 'curinga'>('especifica', 'curinga'),
+        (command, ctx, actionType, origin) => {
+          const decision = decide({
+            ...terminal(command, { ...ctx, permissions: { ...ctx.permissions, allow: everyVerbAllowed } }),
+            actionType,
+            autonomy: { mode: 'deny', origin },
+          });
+          expect(decision.policy).toBe('deny');
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -228,11 +350,23 @@ describe('RN-603: the wildcard lifts only the path scope and the compound rule',
   });
   it('a fragment with an external effect anywhere is never auto-approved in auto mode', () => {
     const withExternal = fc
-      .tuple(fc.array(fc.tuple(fragmentArb, separatorArb), { maxLength: 3 }), fc.constantFrom(...EXTERNAL), fc.array(fc.tuple(separatorArb, fragmentArb), { maxLength: 2 }))
-      .map(([before, external, after]) => before.map(([f, s]) => f + s).join('') + external + after.map(([s, f]) => s + f).join(''));
+      .tuple(
+        fc.array(fc.tuple(fragmentArb, separatorArb), { maxLength: 3 }),
+        fc.constantFrom(...EXTERNAL),
+        fc.array(fc.tuple(separatorArb, fragmentArb), { maxLength: 2 }),
+      )
+      .map(
+        ([before, external, after]) =>
+          before.map(([f, s]) => f + s).join('') + external + after.map(([s, f]) => s + f).join(''),
+      );
     fc.assert(
       fc.property(withExternal, contextArb, (command, ctx) => {
-        const decision = run(command, { ...ctx, role: 'maintainer', autonomy: { mode: 'auto_approve', origin: 'curinga' }, containerRunning: true });
+        const decision = run(command, {
+          ...ctx,
+          role: 'maintainer',
+          autonomy: { mode: 'auto_approve', origin: 'curinga' },
+          containerRunning: true,
+        });
         expect(decision.policy, `${JSON.stringify(command)}: ${explain(decision)}`).not.toBe('auto_approve');
       }),
       { numRuns: RUNS },
@@ -247,7 +381,10 @@ describe('parsePermissions() / parsePermissionsText()', () => {
     fc.anything(),
   );
   const listish = fc.oneof(fc.array(entry, { maxLength: 5 }), fc.anything());
-  const fileish = fc.oneof(fc.record({ allow: listish, deny: listish, ask: listish }, { requiredKeys: [] }), fc.anything());
+  const fileish = fc.oneof(
+    fc.record({ allow: listish, deny: listish, ask: listish }, { requiredKeys: [] }),
+    fc.anything(),
+  );
 
   it('never throws; a failure names a PermissionsError and salvages no allow', () => {
     fc.assert(
@@ -269,10 +406,16 @@ describe('parsePermissions() / parsePermissionsText()', () => {
   });
   it('text: never throws on arbitrary text or JSON', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fileish.map((v) => JSON.stringify(v) ?? 'undefined')), (text) => {
-        const parsed = parsePermissionsText(text);
-        if (!parsed.ok) expect(parsed.salvaged.allow).toEqual([]);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fileish.map((v) => JSON.stringify(v) ?? 'undefined'),
+        ),
+        (text) => {
+          const parsed = parsePermissionsText(text);
+          if (!parsed.ok) expect(parsed.salvaged.allow).toEqual([]);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -282,7 +425,13 @@ describe('parsePermissions() / parsePermissionsText()', () => {
         const parsed = parsePermissions(raw);
         if (parsed.ok) return;
         const decision = decide({
-          ...terminal(command, { permissions: parsed.salvaged, autonomy: { mode: 'auto_approve', origin: 'curinga' }, containerRunning: true, cwd: ROOT, role: 'owner' }),
+          ...terminal(command, {
+            permissions: parsed.salvaged,
+            autonomy: { mode: 'auto_approve', origin: 'curinga' },
+            containerRunning: true,
+            cwd: ROOT,
+            role: 'owner',
+          }),
           permissionsBroken: true,
         });
         expect(decision.policy).not.toBe('auto_approve');
@@ -294,7 +443,14 @@ describe('parsePermissions() / parsePermissionsText()', () => {
 
 describe('tokenize(): fragment split', () => {
   const printable = (exclude: string) =>
-    fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)).filter((ch) => !exclude.includes(ch)), minLength: 1, maxLength: 12 });
+    fc.string({
+      unit: fc
+        .integer({ min: 0x20, max: 0x7e })
+        .map((n) => String.fromCharCode(n))
+        .filter((ch) => !exclude.includes(ch)),
+      minLength: 1,
+      maxLength: 12,
+    });
   // Each word: its value and one shell spelling of it.
   const wordArb = fc.oneof(
     fc.stringMatching(/^[A-Za-z0-9._/:=@%+,-]{1,12}$/).map((w) => ({ value: w, text: w })),
@@ -307,10 +463,15 @@ describe('tokenize(): fragment split', () => {
     fc.assert(
       fc.property(fragmentWords, fc.array(fc.tuple(separatorArb, fragmentWords), { maxLength: 4 }), (first, rest) => {
         const fragments = [first, ...rest.map(([, words]) => words)];
-        const command = first.map((w) => w.text).join(' ') + rest.map(([sep, words]) => sep + words.map((w) => w.text).join(' ')).join('');
+        const command =
+          first.map((w) => w.text).join(' ') +
+          rest.map(([sep, words]) => sep + words.map((w) => w.text).join(' ')).join('');
         const tokenized = tokenize(command);
         expect(tokenized.findings, JSON.stringify(command)).toEqual([]);
-        expect(tokenized.fragments.map((f) => f.argv), JSON.stringify(command)).toEqual(fragments.map((words) => words.map((w) => w.value)));
+        expect(
+          tokenized.fragments.map((f) => f.argv),
+          JSON.stringify(command),
+        ).toEqual(fragments.map((words) => words.map((w) => w.value)));
       }),
       { numRuns: RUNS },
     );

@@ -25,7 +25,11 @@ describe('RN-675 one pattern per fragment: verb + subcommand', () => {
   // Issue 9 A.6 (a documented deviation from RN-675): npx is a runner, its unit would allow any
   // package; the whole fragment is written and the plan says so (was Terminal(npx vitest)).
   it('RN-675 npx vitest run -> the whole fragment, kept whole', () => {
-    expect(plan('npx vitest run')).toEqual({ kind: 'patterns', patterns: ['Terminal(npx vitest run)'], keptWhole: ['Terminal(npx vitest run)'] });
+    expect(plan('npx vitest run')).toEqual({
+      kind: 'patterns',
+      patterns: ['Terminal(npx vitest run)'],
+      keptWhole: ['Terminal(npx vitest run)'],
+    });
   });
   it('RN-675 after the click, the next cd + npm test with other arguments runs without asking', () => {
     const first = plan('cd src/app && npm test');
@@ -40,9 +44,12 @@ describe('RN-675 one pattern per fragment: verb + subcommand', () => {
 });
 
 describe('RN-418 / RN-642 refusals: nothing is written', () => {
-  it.each(['git push origin main', 'npm test && git push', 'kubectl -n x apply -f y', "sh -c 'git push'"])('RN-418 external effect "%s"', (command) => {
-    expect(plan(command)).toMatchObject({ kind: 'refused', reason: 'external_effect' });
-  });
+  it.each(['git push origin main', 'npm test && git push', 'kubectl -n x apply -f y', "sh -c 'git push'"])(
+    'RN-418 external effect "%s"',
+    (command) => {
+      expect(plan(command)).toMatchObject({ kind: 'refused', reason: 'external_effect' });
+    },
+  );
   it.each(['sudo ls', 'doas make'])('RN-418 privileged "%s"', (command) => {
     expect(plan(command)).toMatchObject({ kind: 'refused', reason: 'privileged' });
   });
@@ -53,7 +60,15 @@ describe('RN-418 / RN-642 refusals: nothing is written', () => {
 
 describe('RN-689 TIPOS_SEM_SEMPRE_PERMITIR', () => {
   it('RN-689 is exactly the seven types of the specification', () => {
-    expect([...TIPOS_SEM_SEMPRE_PERMITIR]).toEqual(['git_push', 'pr_open', 'git_merge', 'container_remove', 'instruction_patch', 'parallelize', 'raise_max_parallel']);
+    expect([...TIPOS_SEM_SEMPRE_PERMITIR]).toEqual([
+      'git_push',
+      'pr_open',
+      'git_merge',
+      'container_remove',
+      'instruction_patch',
+      'parallelize',
+      'raise_max_parallel',
+    ]);
   });
   it.each([...TIPOS_SEM_SEMPRE_PERMITIR])('RN-689 %s is refused with teto_do_sempre_permitir', (type) => {
     expect(patternsForAction(type, {})).toMatchObject({ kind: 'refused', reason: 'teto_do_sempre_permitir' });
@@ -66,10 +81,24 @@ describe('RN-689 TIPOS_SEM_SEMPRE_PERMITIR', () => {
 
 describe('seed: pre-seeded DEV_TERMINAL_ALLOW_PATTERNS', () => {
   it('holds the three families and never a bare branch/remote/worktree/config', () => {
-    for (const p of ['Terminal(ls)', 'Terminal(git log)', 'Terminal(git branch -a)', 'Terminal(git worktree list)', 'Terminal(git config --get)', 'Terminal(pnpm install)', 'Terminal(cargo test)']) {
+    for (const p of [
+      'Terminal(ls)',
+      'Terminal(git log)',
+      'Terminal(git branch -a)',
+      'Terminal(git worktree list)',
+      'Terminal(git config --get)',
+      'Terminal(pnpm install)',
+      'Terminal(cargo test)',
+    ]) {
       expect(DEV_TERMINAL_ALLOW_PATTERNS).toContain(p);
     }
-    for (const bare of ['Terminal(git branch)', 'Terminal(git remote)', 'Terminal(git worktree)', 'Terminal(git config)']) expect(DEV_TERMINAL_ALLOW_PATTERNS).not.toContain(bare);
+    for (const bare of [
+      'Terminal(git branch)',
+      'Terminal(git remote)',
+      'Terminal(git worktree)',
+      'Terminal(git config)',
+    ])
+      expect(DEV_TERMINAL_ALLOW_PATTERNS).not.toContain(bare);
   });
   it('does not loosen: deny beats allow, built-ins apply, prefix matching, compound needs every fragment', () => {
     const seeded = { permissions: { allow: [...DEV_TERMINAL_ALLOW_PATTERNS], deny: ['Terminal(cat)'] } };

@@ -26,12 +26,18 @@ describe('seed: pattern matching table ("How patterns match commands")', () => {
 });
 
 describe('seed: the three lists', () => {
-  it('allow -> auto_approve', () => expect(term('git status', allowing('Terminal(git status)')).policy).toBe('auto_approve'));
+  it('allow -> auto_approve', () =>
+    expect(term('git status', allowing('Terminal(git status)')).policy).toBe('auto_approve'));
   it('deny -> deny, nothing reverses it', () => {
-    const d = term('curl -s x', { permissions: { deny: ['Terminal(curl:*)'], allow: ['Terminal(curl)'] }, autonomy: { mode: 'auto_approve', origin: 'curinga' }, containerRunning: true });
+    const d = term('curl -s x', {
+      permissions: { deny: ['Terminal(curl:*)'], allow: ['Terminal(curl)'] },
+      autonomy: { mode: 'auto_approve', origin: 'curinga' },
+      containerRunning: true,
+    });
     expect(d.policy).toBe('deny');
   });
-  it('ask -> require_approval', () => expect(typed('git_push', {}, { permissions: { ask: ['GitPush()'] } }).policy).toBe('require_approval'));
+  it('ask -> require_approval', () =>
+    expect(typed('git_push', {}, { permissions: { ask: ['GitPush()'] } }).policy).toBe('require_approval'));
   it('no list matches -> stays pending (require_approval); absence of a rule is never permission', () => {
     const d = term('make build', { permissions: perms({ allow: ['Terminal(pnpm test:*)'] }) });
     expect(d.policy).toBe('require_approval');
@@ -85,12 +91,28 @@ describe('seed: labels and minimum roles table (RN-005, RN-083)', () => {
 describe('seed: ceilings table', () => {
   const auto = { autonomy: { mode: 'auto_approve', origin: 'curinga' } as const };
   const rows: Array<[string, () => ReturnType<typeof typed>, string]> = [
-    ['RN-006 git_merge into main', () => typed('git_merge', { branch: 'main' }, auto), 'ceiling_protected_branch_merge'],
+    [
+      'RN-006 git_merge into main',
+      () => typed('git_merge', { branch: 'main' }, auto),
+      'ceiling_protected_branch_merge',
+    ],
     ['RN-007 instruction_patch', () => typed('instruction_patch', {}, auto), 'ceiling_instruction_patch'],
     ['RN-086 parallelize', () => typed('parallelize', {}, auto), 'ceiling_parallelism'],
-    ['RN-418 terminal git push', () => term('git push origin main', { ...auto, permissions: { allow: ['Terminal(git push)'] } }), 'ceiling_external_effect'],
-    ['RN-689 typed git_push', () => typed('git_push', {}, { ...auto, permissions: { allow: ['GitPush()'] } }), 'ceiling_typed_external_effect'],
-    ['RN-495 container_remove', () => typed('container_remove', {}, { ...auto, permissions: { allow: ['ContainerRemove()'] } }), 'ceiling_container_remove'],
+    [
+      'RN-418 terminal git push',
+      () => term('git push origin main', { ...auto, permissions: { allow: ['Terminal(git push)'] } }),
+      'ceiling_external_effect',
+    ],
+    [
+      'RN-689 typed git_push',
+      () => typed('git_push', {}, { ...auto, permissions: { allow: ['GitPush()'] } }),
+      'ceiling_typed_external_effect',
+    ],
+    [
+      'RN-495 container_remove',
+      () => typed('container_remove', {}, { ...auto, permissions: { allow: ['ContainerRemove()'] } }),
+      'ceiling_container_remove',
+    ],
   ];
   it.each(rows)('%s: auto_approve -> require_approval', (_name, run, code) => {
     const d = run();
@@ -107,9 +129,12 @@ describe('seed: built-in patterns', () => {
   it('are exactly the three of the specification', () => {
     expect(BUILTIN_DENY_PATTERNS).toEqual(['Terminal(rm -rf /)', 'Terminal(rm -rf /*)', 'Terminal(rm -fr /)']);
   });
-  it.each(['rm -rf /', 'rm -rf /*', 'rm -fr /'])('%s is denied with an empty permissions.json, even in auto mode', (command) => {
-    const d = term(command, { autonomy: { mode: 'auto_approve', origin: 'curinga' }, containerRunning: true });
-    expect(d.policy).toBe('deny');
-    expect(d.reasonCode).toBe('builtin_deny');
-  });
+  it.each(['rm -rf /', 'rm -rf /*', 'rm -fr /'])(
+    '%s is denied with an empty permissions.json, even in auto mode',
+    (command) => {
+      const d = term(command, { autonomy: { mode: 'auto_approve', origin: 'curinga' }, containerRunning: true });
+      expect(d.policy).toBe('deny');
+      expect(d.reasonCode).toBe('builtin_deny');
+    },
+  );
 });

@@ -17,7 +17,10 @@ describe('issue 9 A.7 the command cap', () => {
     expect(d.reason).toContain(String(MAX_COMMAND_LENGTH));
     expect(d.fragments).toBeUndefined();
     expect(explainFragments(over).fragments).toEqual([]);
-    expect(patternsForAction('terminal', { command: over })).toMatchObject({ kind: 'refused', reason: 'unsafe_command' });
+    expect(patternsForAction('terminal', { command: over })).toMatchObject({
+      kind: 'refused',
+      reason: 'unsafe_command',
+    });
   });
   it('exactly at the cap it is parsed', () => {
     const at = 'ls ' + 'a'.repeat(MAX_COMMAND_LENGTH - 3);
@@ -43,7 +46,15 @@ describe('issue 9 A.7 the command cap', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), fc.nat({ max: 3 }), (text, pad) => {
         const command = pad === 3 ? text + ' x'.repeat(MAX_COMMAND_LENGTH / 2) : text;
-        const d = decide({ actionType: 'terminal', payload: { command, cwd: '/p/app' }, role: 'developer', autonomy: null, permissions: { allow: ['Terminal(ls)'], deny: [], ask: [] }, scopeRoot: '/p/app', containerRunning: false });
+        const d = decide({
+          actionType: 'terminal',
+          payload: { command, cwd: '/p/app' },
+          role: 'developer',
+          autonomy: null,
+          permissions: { allow: ['Terminal(ls)'], deny: [], ask: [] },
+          scopeRoot: '/p/app',
+          containerRunning: false,
+        });
         expect(typeof d.reason).toBe('string');
         if (command.length > MAX_COMMAND_LENGTH) expect(d.reasonCode).toBe('command_too_long');
         else expect(d.reasonCode).not.toBe('command_too_long');

@@ -7,7 +7,10 @@ import { AUTO_MODE, perms, term } from './unit-fixtures.ts';
 import type { Options } from './unit-fixtures.ts';
 
 // The container floor starts every terminal command at auto_approve: only the ceilings lower it.
-const ALL: Options = { permissions: perms({ allow: ['Terminal(git)', 'Terminal(cat)', 'Terminal(echo)', 'Terminal(sudo)'] }), containerRunning: true };
+const ALL: Options = {
+  permissions: perms({ allow: ['Terminal(git)', 'Terminal(cat)', 'Terminal(echo)', 'Terminal(sudo)'] }),
+  containerRunning: true,
+};
 const AUTO: Options = { ...ALL, autonomy: AUTO_MODE };
 
 describe('ceiling order', () => {
@@ -35,14 +38,22 @@ describe('ceiling order', () => {
     expect(term(command, AUTO)).toMatchObject({ policy, reasonCode: code });
   });
   it('a broken permissions.json comes first', () => {
-    expect(term('echo $(x) > permissions.json', { ...ALL, containerRunning: true, permissionsBroken: true }).reasonCode).toBe('permissions_file_invalid');
+    expect(
+      term('echo $(x) > permissions.json', { ...ALL, containerRunning: true, permissionsBroken: true }).reasonCode,
+    ).toBe('permissions_file_invalid');
   });
   it('the reasons name what they found', () => {
-    expect(term('git log --output=permissions.json', ALL).reason).toBe('writes the protected file --output=permissions.json; approval required');
-    expect(term('cd $X && echo x > notes', AUTO).reason).toBe('writes the protected file notes (could name a protected path); approval required');
+    expect(term('git log --output=permissions.json', ALL).reason).toBe(
+      'writes the protected file --output=permissions.json; approval required',
+    );
+    expect(term('cd $X && echo x > notes', AUTO).reason).toBe(
+      'writes the protected file notes (could name a protected path); approval required',
+    );
     expect(term('cd .git && make', AUTO).reason).toContain('(the working directory is inside .git)');
     expect(term('cd .git && git init', AUTO).reason).toBe('writes the protected file init; approval required');
-    expect(term('cat /etc/passwd', ALL).reason).toBe('ceiling: path scope: /etc/passwd is outside the project folder (RN-075)');
+    expect(term('cat /etc/passwd', ALL).reason).toBe(
+      'ceiling: path scope: /etc/passwd is outside the project folder (RN-075)',
+    );
     expect(term('cd ..', ALL).reason).toBe('ceiling: path scope: cd .. is outside the project folder (RN-075)');
   });
 });

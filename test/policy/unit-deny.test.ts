@@ -7,7 +7,11 @@ import { allowing, perms, term } from './unit-fixtures.ts';
 describe('deny matching', () => {
   it('RN a deny pattern with a redirection denies exactly that fragment', () => {
     const o = { permissions: perms({ allow: ['Terminal(cat)', 'Terminal(ls)'], deny: ['Terminal(cat > .env)'] }) };
-    expect(term('cat > .env', o)).toMatchObject({ policy: 'deny', reasonCode: 'permissions_deny', reason: 'permissions.json: deny Terminal(cat > .env)' });
+    expect(term('cat > .env', o)).toMatchObject({
+      policy: 'deny',
+      reasonCode: 'permissions_deny',
+      reason: 'permissions.json: deny Terminal(cat > .env)',
+    });
     expect(term('ls', o).policy).toBe('auto_approve');
   });
   it('RN the first pattern of the first reading is the one named', () => {
@@ -18,7 +22,9 @@ describe('deny matching', () => {
   });
   it('RN a deny is matched from the start of a reading, not anywhere in it', () => {
     expect(term('echo rm -rf /', allowing('Terminal(echo)')).policy).not.toBe('deny');
-    expect(term('echo rm -rf /x', { permissions: perms({ allow: ['Terminal(echo)'], deny: ['Terminal(rm)'] }) }).policy).not.toBe('deny');
+    expect(
+      term('echo rm -rf /x', { permissions: perms({ allow: ['Terminal(echo)'], deny: ['Terminal(rm)'] }) }).policy,
+    ).not.toBe('deny');
     expect(term('grep rm -rf /', allowing('Terminal(grep)')).policy).not.toBe('deny');
   });
   it('RN a built-in deny found in a substitution names the pattern and marks no fragment', () => {

@@ -1,6 +1,13 @@
 // Shared builders for the policy tests: one terminal or typed decision with sensible defaults.
 import { decide, EMPTY_PERMISSIONS } from '../../src/policy/index.ts';
-import type { ActionType, Decision, DecisionInput, Permissions, ResolvedAutonomy, Role } from '../../src/policy/index.ts';
+import type {
+  ActionType,
+  Decision,
+  DecisionInput,
+  Permissions,
+  ResolvedAutonomy,
+  Role,
+} from '../../src/policy/index.ts';
 
 export const ROOT = '/srv/workspaces/shop-1a2b3c4d';
 

@@ -7,7 +7,9 @@ import { readLine } from '../../src/policy/line-reader.ts';
 import { scanCommand } from '../../src/policy/shell-scan.ts';
 
 const shellQuote = (line: string): unknown[] =>
-  parse(line, (name) => `$${name}`).map((e) => (typeof e === 'object' && e !== null && 'op' in e && e.op === 'glob' ? (e as { pattern: string }).pattern : e));
+  parse(line, (name) => `$${name}`).map((e) =>
+    typeof e === 'object' && e !== null && 'op' in e && e.op === 'glob' ? (e as { pattern: string }).pattern : e,
+  );
 
 const RAW = [...'abc019-_./:=*?[]{}~!#$` \t\n&|;<>()', "'", '"', '\\', '$(', '${x}', '2>', '<<(', '>(', '\\\n'];
 
@@ -35,11 +37,25 @@ describe('line reader', () => {
   });
   it('splits words, quotes and operators', () => {
     expect(readLine(`a 'b c' "d\\"e" f\\ g h''i && j >>k <<(l`)).toEqual([
-      'a', 'b c', 'd"e', 'f g', 'hi', { op: '&&' }, 'j', { op: '>>' }, 'k', { op: '<' }, { op: '<(' }, 'l',
+      'a',
+      'b c',
+      'd"e',
+      'f g',
+      'hi',
+      { op: '&&' },
+      'j',
+      { op: '>>' },
+      'k',
+      { op: '<' },
+      { op: '<(' },
+      'l',
     ]);
     expect(readLine(`"x\\qy" '' ""`)).toEqual(['x\\qy', '', '']);
   });
   it('never throws on any line', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 60 }), (line) => void readLine(line)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (line) => void readLine(line)),
+      { numRuns: 2000 },
+    );
   });
 });

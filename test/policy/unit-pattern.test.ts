@@ -3,7 +3,14 @@
 // compiling once per object, and matching past a CLI's global options (issue 9 A.4).
 import { describe, expect, it } from 'vitest';
 import { parsePattern } from '../../src/policy/index.ts';
-import { argvMatches, compilePermissions, globalOptionStarts, matchesPastGlobals, patternMatchesFragment, typePattern } from '../../src/policy/pattern.ts';
+import {
+  argvMatches,
+  compilePermissions,
+  globalOptionStarts,
+  matchesPastGlobals,
+  patternMatchesFragment,
+  typePattern,
+} from '../../src/policy/pattern.ts';
 import { tokenize } from '../../src/policy/tokenizer.ts';
 import { perms } from './unit-fixtures.ts';
 
@@ -17,7 +24,13 @@ describe('parsePattern', () => {
     ['Terminal(echo "a)b")', { ok: true, type: 'terminal', content: 'echo "a)b"' }],
     ['Terminal(echo \\))', { ok: true, type: 'terminal', content: 'echo \\)' }],
     ['Terminal(echo "\\"(")', { ok: true, type: 'terminal', content: 'echo "\\"("' }],
-    ['Terminal(f (x))', { ok: false, problem: 'Terminal content must be one command (no &&, ||, ;, |, & or newline): write one pattern per command' }],
+    [
+      'Terminal(f (x))',
+      {
+        ok: false,
+        problem: 'Terminal content must be one command (no &&, ||, ;, |, & or newline): write one pattern per command',
+      },
+    ],
   ])('%s parses', (text, expected) => {
     expect(parsePattern(text)).toEqual(expected);
   });
@@ -33,7 +46,10 @@ describe('parsePattern', () => {
     ['GitCommit(x)', 'only Terminal takes content; GitCommit() matches any git commit'],
     ['GitPush(x)', 'only Terminal takes content; GitPush() matches any push'],
     ['Terminal(   )', 'Terminal() needs a command, e.g. Terminal(pnpm test)'],
-    ['Terminal(a; b)', 'Terminal content must be one command (no &&, ||, ;, |, & or newline): write one pattern per command'],
+    [
+      'Terminal(a; b)',
+      'Terminal content must be one command (no &&, ||, ;, |, & or newline): write one pattern per command',
+    ],
   ])('%s is refused: %s', (text, problem) => {
     expect(parsePattern(text)).toEqual({ ok: false, problem });
   });
@@ -65,7 +81,10 @@ describe('matching', () => {
     expect(patternMatchesFragment(compiled, fragment('pnpm test x /dev/null'))).toBe(false);
   });
   it('compiles once per object and ignores entries that do not parse', () => {
-    const p = perms({ allow: ['Terminal(ls)', 'Bad(', 7 as unknown as string, 'GitCommit()', 'GitCommit()'], deny: ['Terminal(rm -rf)'] });
+    const p = perms({
+      allow: ['Terminal(ls)', 'Bad(', 7 as unknown as string, 'GitCommit()', 'GitCommit()'],
+      deny: ['Terminal(rm -rf)'],
+    });
     const a = compilePermissions(p);
     expect(compilePermissions(p)).toBe(a);
     expect(a.allow.terminal.map((t) => t.source)).toEqual(['Terminal(ls)']);
@@ -98,7 +117,19 @@ describe('issue 9 A.4 past global options', () => {
     expect(matchesPastGlobals(['docker', 'status'], argv, starts)).toBe(false);
     expect(matchesPastGlobals(['git'], argv, starts)).toBe(false); // a bare CLI needs no skipping
     expect(matchesPastGlobals(['git', 'status'], argv, null)).toBe(false);
-    expect(matchesPastGlobals(['git', 'reset', '--hard'], ['git', '-P', 'reset', '--hard', 'HEAD'], globalOptionStarts(['git', '-P', 'reset', '--hard', 'HEAD']))).toBe(true);
-    expect(matchesPastGlobals(['git', 'reset', '--hard'], ['git', '-P', 'reset'], globalOptionStarts(['git', '-P', 'reset']))).toBe(false);
+    expect(
+      matchesPastGlobals(
+        ['git', 'reset', '--hard'],
+        ['git', '-P', 'reset', '--hard', 'HEAD'],
+        globalOptionStarts(['git', '-P', 'reset', '--hard', 'HEAD']),
+      ),
+    ).toBe(true);
+    expect(
+      matchesPastGlobals(
+        ['git', 'reset', '--hard'],
+        ['git', '-P', 'reset'],
+        globalOptionStarts(['git', '-P', 'reset']),
+      ),
+    ).toBe(false);
   });
 });

@@ -1,7 +1,13 @@
 // permissions.json parsing: every error names the list, the index and the problem; a broken
 // file never loosens (salvaged keeps valid deny/ask, never allow).
 import { describe, expect, it } from 'vitest';
-import { EMPTY_PERMISSIONS, mergePatterns, parsePermissions, parsePermissionsText, PermissionsError } from '../../src/policy/index.ts';
+import {
+  EMPTY_PERMISSIONS,
+  mergePatterns,
+  parsePermissions,
+  parsePermissionsText,
+  PermissionsError,
+} from '../../src/policy/index.ts';
 import { term } from './unit-fixtures.ts';
 
 function failure(raw: unknown) {
@@ -12,7 +18,11 @@ function failure(raw: unknown) {
 
 describe('parsePermissions', () => {
   it('accepts the specification example and missing lists', () => {
-    const example = { allow: ['Terminal(pnpm test:*)', 'Terminal(git status)'], deny: ['Terminal(curl:*)'], ask: ['GitPush()'] };
+    const example = {
+      allow: ['Terminal(pnpm test:*)', 'Terminal(git status)'],
+      deny: ['Terminal(curl:*)'],
+      ask: ['GitPush()'],
+    };
     expect(parsePermissions(example)).toEqual({ ok: true, value: example });
     expect(parsePermissions({})).toEqual({ ok: true, value: { allow: [], deny: [], ask: [] } });
   });
@@ -27,11 +37,17 @@ describe('parsePermissions', () => {
   it('a list that is not an array', () => {
     const r = failure({ ask: 'GitPush()' });
     // e93e021 (permissions.json hints) added the suggestion to the same sentence.
-    expect(r.error.issues).toEqual([{ list: 'ask', index: null, problem: 'must be an array of strings; did you mean ["GitPush()"]?' }]);
+    expect(r.error.issues).toEqual([
+      { list: 'ask', index: null, problem: 'must be an array of strings; did you mean ["GitPush()"]?' },
+    ]);
     expect(r.error.message).toBe('ask: must be an array of strings; did you mean ["GitPush()"]?');
   });
   it('an entry that is not a string', () => {
-    expect(failure({ deny: ['Terminal(curl)', 7] }).error.issues[0]).toMatchObject({ list: 'deny', index: 1, problem: 'must be a string, got number' });
+    expect(failure({ deny: ['Terminal(curl)', 7] }).error.issues[0]).toMatchObject({
+      list: 'deny',
+      index: 1,
+      problem: 'must be a string, got number',
+    });
   });
   it('an unknown label', () => {
     const r = failure({ allow: ['Termnal(ls)'] });
@@ -59,7 +75,12 @@ describe('parsePermissions', () => {
   });
   it('a broken file never loosens: salvaged + permissionsBroken never auto-approves, still denies', () => {
     const r = failure({ allow: ['Terminal(ls)', 'Bad()'], deny: ['Terminal(curl:*)'] });
-    const o = { permissions: r.salvaged, permissionsBroken: true, containerRunning: true, autonomy: { mode: 'auto_approve', origin: 'curinga' } as const };
+    const o = {
+      permissions: r.salvaged,
+      permissionsBroken: true,
+      containerRunning: true,
+      autonomy: { mode: 'auto_approve', origin: 'curinga' } as const,
+    };
     expect(term('ls', o)).toMatchObject({ policy: 'require_approval', reasonCode: 'permissions_file_invalid' });
     expect(term('curl x', o).policy).toBe('deny');
   });
@@ -76,7 +97,10 @@ describe('parsePermissionsText', () => {
     }
   });
   it('valid text parses', () => {
-    expect(parsePermissionsText('{"deny":["Terminal(curl:*)"]}')).toEqual({ ok: true, value: { allow: [], deny: ['Terminal(curl:*)'], ask: [] } });
+    expect(parsePermissionsText('{"deny":["Terminal(curl:*)"]}')).toEqual({
+      ok: true,
+      value: { allow: [], deny: ['Terminal(curl:*)'], ask: [] },
+    });
   });
 });
 

@@ -10,7 +10,16 @@ describe('tokenizer', () => {
   });
   it('never expands variables and splits on every separator and newline', () => {
     expect(tokenize('echo $HOME ${X}').fragments[0]?.argv).toEqual(['echo', '$HOME', '${X}']);
-    expect(tokenize('a && b || c ; d | e |& f & g\nh').fragments.map((f) => f.argv[0])).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+    expect(tokenize('a && b || c ; d | e |& f & g\nh').fragments.map((f) => f.argv[0])).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'f',
+      'g',
+      'h',
+    ]);
   });
   it.each([
     ['echo $(id)', 'command substitution $(…)'],
@@ -28,7 +37,17 @@ describe('tokenizer', () => {
     ['ls\u00a0-la', 'Unicode space'],
     ["echo $'\\x41'", 'ANSI-C'],
   ])('%j is unsafe and the reason names it (%s), even in auto mode', (command, what) => {
-    const d = term(command, { ...allowing('Terminal(ls)', 'Terminal(echo)', 'Terminal(cat)', 'Terminal(diff)', 'Terminal(cd)', 'Terminal(l\u0455)'), autonomy: AUTO_MODE });
+    const d = term(command, {
+      ...allowing(
+        'Terminal(ls)',
+        'Terminal(echo)',
+        'Terminal(cat)',
+        'Terminal(diff)',
+        'Terminal(cd)',
+        'Terminal(l\u0455)',
+      ),
+      autonomy: AUTO_MODE,
+    });
     expect(d.policy).toBe('require_approval');
     expect(d.reasonCode).toBe('unsafe_shell_construct');
     expect(d.reason).toContain(what);
@@ -47,9 +66,19 @@ describe('tokenizer', () => {
 
 describe('decide() is total and linear', () => {
   it('never throws on garbage input and never auto-approves it', () => {
-    const garbage: unknown[] = [null, undefined, 1, 'x', [], {}, { actionType: 'terminal' }, { actionType: 'nope', role: 'owner' },
-      { actionType: 'terminal', role: 'owner', payload: { command: 5 } }, { actionType: 'terminal', role: 'owner', payload: null, permissions: null },
-      { actionType: 'terminal', role: 'god', payload: { command: 'ls' } }];
+    const garbage: unknown[] = [
+      null,
+      undefined,
+      1,
+      'x',
+      [],
+      {},
+      { actionType: 'terminal' },
+      { actionType: 'nope', role: 'owner' },
+      { actionType: 'terminal', role: 'owner', payload: { command: 5 } },
+      { actionType: 'terminal', role: 'owner', payload: null, permissions: null },
+      { actionType: 'terminal', role: 'god', payload: { command: 'ls' } },
+    ];
     for (const g of garbage) {
       const d = decide(g as never);
       expect(d.policy).not.toBe('auto_approve');

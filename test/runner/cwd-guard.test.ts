@@ -25,8 +25,16 @@ afterAll(async () => cleanup());
 describe('cwd guard (RN-497: the runner only runs inside its root)', () => {
   it('accepts the root itself and folders below it, and returns the real path', async () => {
     expect(await checkCwd(root, root)).toEqual({ ok: true, realCwd: root, realRoot: root });
-    expect(await checkCwd(root, path.join(root, 'src', 'deep'))).toEqual({ ok: true, realCwd: path.join(root, 'src', 'deep'), realRoot: root });
-    expect(await checkCwd(root, path.join(root, 'inner-link'))).toEqual({ ok: true, realCwd: path.join(root, 'src'), realRoot: root });
+    expect(await checkCwd(root, path.join(root, 'src', 'deep'))).toEqual({
+      ok: true,
+      realCwd: path.join(root, 'src', 'deep'),
+      realRoot: root,
+    });
+    expect(await checkCwd(root, path.join(root, 'inner-link'))).toEqual({
+      ok: true,
+      realCwd: path.join(root, 'src'),
+      realRoot: root,
+    });
   });
 
   it.each([
@@ -44,7 +52,11 @@ describe('cwd guard (RN-497: the runner only runs inside its root)', () => {
   });
 
   it('refuses a symlink inside the root that points outside it (adversarial)', async () => {
-    for (const cwd of [path.join(root, 'escape'), path.join(root, 'src', 'to-slash'), path.join(root, 'src', 'to-slash', 'etc')]) {
+    for (const cwd of [
+      path.join(root, 'escape'),
+      path.join(root, 'src', 'to-slash'),
+      path.join(root, 'src', 'to-slash', 'etc'),
+    ]) {
       const verdict = await checkCwd(root, cwd);
       expect(verdict, cwd).toMatchObject({ ok: false, status: 'refused', code: 'cwd_outside_root' });
       if (!verdict.ok) expect(verdict.message).toContain('resolves to');
@@ -52,8 +64,16 @@ describe('cwd guard (RN-497: the runner only runs inside its root)', () => {
   });
 
   it('a cwd that does not exist or is a file fails as cwd_missing (not a refusal)', async () => {
-    expect(await checkCwd(root, path.join(root, 'nope'))).toMatchObject({ ok: false, status: 'failed', code: 'cwd_missing' });
-    expect(await checkCwd(root, path.join(root, 'file.txt'))).toMatchObject({ ok: false, status: 'failed', code: 'cwd_missing' });
+    expect(await checkCwd(root, path.join(root, 'nope'))).toMatchObject({
+      ok: false,
+      status: 'failed',
+      code: 'cwd_missing',
+    });
+    expect(await checkCwd(root, path.join(root, 'file.txt'))).toMatchObject({
+      ok: false,
+      status: 'failed',
+      code: 'cwd_missing',
+    });
   });
 
   it('lexical check (property): any path with a .. segment is refused', () => {

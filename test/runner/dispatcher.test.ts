@@ -26,12 +26,22 @@ afterEach(async () => {
   await cleanup();
 });
 
-const terminal = (dispatchId: string, command: string, extra: Partial<Execute> & { cwd?: string; timeoutMs?: number } = {}): Execute => ({
+const terminal = (
+  dispatchId: string,
+  command: string,
+  extra: Partial<Execute> & { cwd?: string; timeoutMs?: number } = {},
+): Execute => ({
   dispatchId,
   attempt: extra.attempt ?? 1,
-  action: { type: 'terminal', command, cwd: extra.cwd ?? root, ...(extra.timeoutMs === undefined ? {} : { timeoutMs: extra.timeoutMs }) },
+  action: {
+    type: 'terminal',
+    command,
+    cwd: extra.cwd ?? root,
+    ...(extra.timeoutMs === undefined ? {} : { timeoutMs: extra.timeoutMs }),
+  },
 });
-const countRuns = async (): Promise<number> => (await readFile(path.join(root, 'counter'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+const countRuns = async (): Promise<number> =>
+  (await readFile(path.join(root, 'counter'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
 describe('dispatcher: re-delivery never runs a command twice (RN-497)', () => {
   it('a re-delivered dispatch is answered from the journal, and the side effect happened once', async () => {
@@ -39,10 +49,25 @@ describe('dispatcher: re-delivery never runs a command twice (RN-497)', () => {
     await harness.dispatcher.handle(terminal('d-1', 'echo ran >> counter; echo hello', { attempt: 2 }));
     expect(await countRuns()).toBe(1);
     expect(harness.results).toHaveLength(2);
-    expect(harness.results[0]).toMatchObject({ dispatchId: 'd-1', attempt: 1, status: 'executed', exitCode: 0, stdout: 'hello\n' });
+    expect(harness.results[0]).toMatchObject({
+      dispatchId: 'd-1',
+      attempt: 1,
+      status: 'executed',
+      exitCode: 0,
+      stdout: 'hello\n',
+    });
     expect(harness.results[0]?.fromJournal).toBeUndefined();
-    expect(harness.results[1]).toMatchObject({ dispatchId: 'd-1', attempt: 2, status: 'executed', stdout: 'hello\n', fromJournal: true });
-    expect(harness.acks).toEqual([{ dispatchId: 'd-1', attempt: 1 }, { dispatchId: 'd-1', attempt: 2 }]);
+    expect(harness.results[1]).toMatchObject({
+      dispatchId: 'd-1',
+      attempt: 2,
+      status: 'executed',
+      stdout: 'hello\n',
+      fromJournal: true,
+    });
+    expect(harness.acks).toEqual([
+      { dispatchId: 'd-1', attempt: 1 },
+      { dispatchId: 'd-1', attempt: 2 },
+    ]);
   });
 
   it('after a runner restart the journal still answers the re-delivery', async () => {
@@ -104,8 +129,18 @@ describe('dispatcher: outcomes', () => {
     await harness.dispatcher.handle(terminal('d-stream', 'echo a; sleep 0.1; echo b >&2; sleep 0.1; echo c'));
     expect(harness.outputs.map((o) => o.seq)).toEqual(harness.outputs.map((_, index) => index));
     expect(harness.outputs.every((o) => o.dispatchId === 'd-stream' && o.attempt === 1)).toBe(true);
-    expect(harness.outputs.filter((o) => o.stream === 'stdout').map((o) => o.data).join('')).toBe('a\nc\n');
-    expect(harness.outputs.filter((o) => o.stream === 'stderr').map((o) => o.data).join('')).toBe('b\n');
+    expect(
+      harness.outputs
+        .filter((o) => o.stream === 'stdout')
+        .map((o) => o.data)
+        .join(''),
+    ).toBe('a\nc\n');
+    expect(
+      harness.outputs
+        .filter((o) => o.stream === 'stderr')
+        .map((o) => o.data)
+        .join(''),
+    ).toBe('b\n');
   });
 
   it('refuses with runner_busy past --max-concurrent, without journaling (a later delivery may run)', async () => {
@@ -125,7 +160,14 @@ describe('dispatcher: outcomes', () => {
 describe('dispatcher: invalid execute payloads never crash the runner', () => {
   it('refuses with invalid_execute when the dispatchId can be read', async () => {
     await harness.dispatcher.handle({ dispatchId: 'd-bad', attempt: 2, action: { type: 'terminal', cwd: root } });
-    expect(harness.results).toEqual([expect.objectContaining({ dispatchId: 'd-bad', attempt: 2, status: 'refused', reason: expect.objectContaining({ code: 'invalid_execute' }) })]);
+    expect(harness.results).toEqual([
+      expect.objectContaining({
+        dispatchId: 'd-bad',
+        attempt: 2,
+        status: 'refused',
+        reason: expect.objectContaining({ code: 'invalid_execute' }),
+      }),
+    ]);
   });
 
   it('refuses an unknown action type with unsupported_action', async () => {

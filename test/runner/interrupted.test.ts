@@ -35,8 +35,13 @@ const open = async (): Promise<DispatcherHarness> => {
   return harness;
 };
 const countingCommand = 'echo ran >> counter; echo done';
-const terminal = (dispatchId: string, attempt: number, command = countingCommand): Execute => ({ dispatchId, attempt, action: { type: 'terminal', command, cwd: root } });
-const runs = async (): Promise<number> => (await readFile(path.join(root, 'counter'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+const terminal = (dispatchId: string, attempt: number, command = countingCommand): Execute => ({
+  dispatchId,
+  attempt,
+  action: { type: 'terminal', command, cwd: root },
+});
+const runs = async (): Promise<number> =>
+  (await readFile(path.join(root, 'counter'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
 /** The journal a runner leaves when it is killed after the spawn: a `started` line and nothing else. */
 async function crashedAfterSpawn(dispatchId: string, attempt: number, startedAt: Date): Promise<void> {
@@ -45,7 +50,7 @@ async function crashedAfterSpawn(dispatchId: string, attempt: number, startedAt:
   await journal.close();
 }
 
-describe('runner journal: a run interrupted by the runner\'s death is never run again', () => {
+describe("runner journal: a run interrupted by the runner's death is never run again", () => {
   it('on restart it is settled failed runner_interrupted and handed to the outbox before any re-delivery', async () => {
     await crashedAfterSpawn('d-crash', 1, new Date('2026-03-04T05:06:07.000Z'));
     const restarted = await open();
@@ -68,15 +73,24 @@ describe('runner journal: a run interrupted by the runner\'s death is never run 
     expect(restarted.observer.warnings.some((w) => w.startsWith('runner_interrupted: d-crash'))).toBe(true);
   });
 
-  it.each([1, 2])('a re-delivery (attempt %i) is answered from the journal and the command does not run again', async (attempt) => {
-    await crashedAfterSpawn('d-crash', 1, new Date());
-    const restarted = await open();
-    await restarted.dispatcher.recoverInterrupted();
-    await restarted.dispatcher.handle(terminal('d-crash', attempt));
-    expect(await runs()).toBe(0);
-    expect(restarted.results.at(-1)).toMatchObject({ dispatchId: 'd-crash', attempt, status: 'failed', fromJournal: true, reason: { code: 'runner_interrupted' } });
-    expect(restarted.acks).toEqual([{ dispatchId: 'd-crash', attempt }]);
-  });
+  it.each([1, 2])(
+    'a re-delivery (attempt %i) is answered from the journal and the command does not run again',
+    async (attempt) => {
+      await crashedAfterSpawn('d-crash', 1, new Date());
+      const restarted = await open();
+      await restarted.dispatcher.recoverInterrupted();
+      await restarted.dispatcher.handle(terminal('d-crash', attempt));
+      expect(await runs()).toBe(0);
+      expect(restarted.results.at(-1)).toMatchObject({
+        dispatchId: 'd-crash',
+        attempt,
+        status: 'failed',
+        fromJournal: true,
+        reason: { code: 'runner_interrupted' },
+      });
+      expect(restarted.acks).toEqual([{ dispatchId: 'd-crash', attempt }]);
+    },
+  );
 
   it('the failed result is journaled: a second restart answers the same and reports nothing new', async () => {
     await crashedAfterSpawn('d-crash', 1, new Date('2026-03-04T05:06:07.000Z'));
@@ -112,10 +126,19 @@ describe('runner journal: a run interrupted by the runner\'s death is never run 
 describe('runner journal: the start is recorded before the spawn', () => {
   it('the command itself can already read its started line; the final result follows it', async () => {
     const harness = await open();
-    await harness.dispatcher.handle(terminal('d-seen', 1, `grep -c '"kind":"started","at":"[^"]*","dispatchId":"d-seen"' ${JSON.stringify(journalFile)}`));
+    await harness.dispatcher.handle(
+      terminal(
+        'd-seen',
+        1,
+        `grep -c '"kind":"started","at":"[^"]*","dispatchId":"d-seen"' ${JSON.stringify(journalFile)}`,
+      ),
+    );
     expect(harness.results[0]).toMatchObject({ status: 'executed', exitCode: 0, stdout: '1\n' });
     await harness.journal.close();
-    const kinds = (await readFile(journalFile, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line).kind);
+    const kinds = (await readFile(journalFile, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).kind);
     expect(kinds).toEqual(['started', 'result']);
     const { journal, report } = await Journal.open(journalFile);
     expect(report.interrupted).toBe(0);
@@ -124,9 +147,16 @@ describe('runner journal: the start is recorded before the spawn', () => {
 
   it('a refusal before any spawn (cwd outside the root) writes no started line', async () => {
     const harness = await open();
-    await harness.dispatcher.handle({ dispatchId: 'd-out', attempt: 1, action: { type: 'terminal', command: 'true', cwd: dir } });
+    await harness.dispatcher.handle({
+      dispatchId: 'd-out',
+      attempt: 1,
+      action: { type: 'terminal', command: 'true', cwd: dir },
+    });
     await harness.journal.close();
-    const kinds = (await readFile(journalFile, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line).kind);
+    const kinds = (await readFile(journalFile, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).kind);
     expect(kinds).toEqual(['result']);
   });
 
@@ -135,7 +165,13 @@ describe('runner journal: the start is recorded before the spawn', () => {
     await harness.journal.close();
     await harness.dispatcher.handle(terminal('d-nojournal', 1));
     expect(await runs()).toBe(0);
-    expect(harness.results).toEqual([expect.objectContaining({ dispatchId: 'd-nojournal', status: 'failed', reason: expect.objectContaining({ code: 'journal_unwritable' }) })]);
+    expect(harness.results).toEqual([
+      expect.objectContaining({
+        dispatchId: 'd-nojournal',
+        status: 'failed',
+        reason: expect.objectContaining({ code: 'journal_unwritable' }),
+      }),
+    ]);
     expect(harness.results[0]?.reason?.message).toContain('the command was not run');
   });
 

@@ -14,7 +14,14 @@ beforeEach(async () => {
 });
 afterEach(async () => cleanup());
 
-const result = (dispatchId: string, attempt = 1): Result => ({ dispatchId, attempt, status: 'executed', exitCode: 0, stdout: `${dispatchId}\n`, stderr: '' });
+const result = (dispatchId: string, attempt = 1): Result => ({
+  dispatchId,
+  attempt,
+  status: 'executed',
+  exitCode: 0,
+  stdout: `${dispatchId}\n`,
+  stderr: '',
+});
 
 describe('runner journal (dispatch id -> final result, durable)', () => {
   it('keeps final results across a restart and lists the ids for the join payload', async () => {
@@ -49,7 +56,11 @@ describe('runner journal (dispatch id -> final result, durable)', () => {
   it('skips unreadable lines in the middle instead of refusing to start', async () => {
     const good = (id: string) => JSON.stringify({ kind: 'result', at: 'x', result: result(id) });
     await Journal.open(file).then(({ journal }) => journal.close());
-    await writeFile(file, [good('a'), 'not json', JSON.stringify({ kind: 'result', result: { dispatchId: 'bad' } }), good('b')].join('\n') + '\n');
+    await writeFile(
+      file,
+      [good('a'), 'not json', JSON.stringify({ kind: 'result', result: { dispatchId: 'bad' } }), good('b')].join('\n') +
+        '\n',
+    );
     const { journal, report } = await Journal.open(file);
     expect(report.skippedLines).toBe(2);
     expect(journal.dispatchIds()).toEqual(['a', 'b']);
@@ -81,7 +92,11 @@ describe('runner journal (dispatch id -> final result, durable)', () => {
 });
 
 describe('runner journal: started runs (a run the runner died in is never run again)', () => {
-  const lines = async (): Promise<Array<Record<string, unknown>>> => (await readFile(file, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
+  const lines = async (): Promise<Array<Record<string, unknown>>> =>
+    (await readFile(file, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
 
   it('a started run without a final result is reported interrupted on the next open, with its attempt and start time', async () => {
     const { journal } = await Journal.open(file);
@@ -93,7 +108,9 @@ describe('runner journal: started runs (a run the runner died in is never run ag
 
     const { journal: reopened, report } = await Journal.open(file);
     expect(report).toEqual({ results: 1, interrupted: 1, skippedLines: 0, tornTail: false });
-    expect(reopened.interrupted()).toEqual([{ dispatchId: 'crashed', attempt: 2, startedAt: '2026-03-01T10:00:00.000Z' }]);
+    expect(reopened.interrupted()).toEqual([
+      { dispatchId: 'crashed', attempt: 2, startedAt: '2026-03-01T10:00:00.000Z' },
+    ]);
     expect(reopened.get('crashed')).toBeUndefined();
     await reopened.close();
   });
@@ -110,7 +127,13 @@ describe('runner journal: started runs (a run the runner died in is never run ag
     journal.recordStarted('crashed', 1);
     await journal.close();
     const { journal: second } = await Journal.open(file);
-    await second.recordResult({ dispatchId: 'crashed', attempt: 1, status: 'failed', reason: { code: 'runner_interrupted', message: 'm' }, fromJournal: true });
+    await second.recordResult({
+      dispatchId: 'crashed',
+      attempt: 1,
+      status: 'failed',
+      reason: { code: 'runner_interrupted', message: 'm' },
+      fromJournal: true,
+    });
     await second.close();
     const { journal: third, report } = await Journal.open(file);
     expect(report.interrupted).toBe(0);
@@ -131,7 +154,13 @@ describe('runner journal: started runs (a run the runner died in is never run ag
 
   it('a malformed started line is skipped, not trusted', async () => {
     await Journal.open(file).then(({ journal }) => journal.close());
-    await writeFile(file, [JSON.stringify({ kind: 'started', at: 'x', dispatchId: 'a', attempt: 0, startedAt: 'x' }), JSON.stringify({ kind: 'started', at: 'x', dispatchId: 'b', attempt: 1, startedAt: '2026-01-01T00:00:00Z' })].join('\n') + '\n');
+    await writeFile(
+      file,
+      [
+        JSON.stringify({ kind: 'started', at: 'x', dispatchId: 'a', attempt: 0, startedAt: 'x' }),
+        JSON.stringify({ kind: 'started', at: 'x', dispatchId: 'b', attempt: 1, startedAt: '2026-01-01T00:00:00Z' }),
+      ].join('\n') + '\n',
+    );
     const { journal, report } = await Journal.open(file);
     expect(report.skippedLines).toBe(1);
     expect(journal.interrupted().map((run) => run.dispatchId)).toEqual(['b']);
@@ -166,7 +195,9 @@ describe('runner journal: started runs (a run the runner died in is never run ag
     expect(compacted.dispatchIds()).toEqual(['c', 'd']);
     await compacted.close();
     const kept = await lines();
-    expect(kept.filter((line) => line.kind === 'started')).toEqual([expect.objectContaining({ dispatchId: 'lost', attempt: 3, startedAt: '2026-02-02T00:00:00.000Z' })]);
+    expect(kept.filter((line) => line.kind === 'started')).toEqual([
+      expect.objectContaining({ dispatchId: 'lost', attempt: 3, startedAt: '2026-02-02T00:00:00.000Z' }),
+    ]);
     const { journal: again } = await Journal.open(file, 2);
     expect(again.interrupted()).toEqual([{ dispatchId: 'lost', attempt: 3, startedAt: '2026-02-02T00:00:00.000Z' }]);
     await again.close();

@@ -31,7 +31,15 @@ describe('fitResult', () => {
   });
 
   it('a 4 MiB output of control characters (6 bytes each in JSON) fits the default frame budget', () => {
-    const result: Result = { dispatchId: 'd', attempt: 2, status: 'failed', exitCode: 1, stdout: '\u0001'.repeat(4 * 1024 * 1024), stderr: 'e'.repeat(2 * 1024 * 1024), reason: { code: 'command_timeout', message: 'timed out' } };
+    const result: Result = {
+      dispatchId: 'd',
+      attempt: 2,
+      status: 'failed',
+      exitCode: 1,
+      stdout: '\u0001'.repeat(4 * 1024 * 1024),
+      stderr: 'e'.repeat(2 * 1024 * 1024),
+      reason: { code: 'command_timeout', message: 'timed out' },
+    };
     const fitted = fitResult(result);
     expect(size(fitted)).toBeLessThanOrEqual(RESULT_FRAME_BUDGET);
     expect(size(fitted)).toBeGreaterThan(RESULT_FRAME_BUDGET * 0.9); // cut to fit, not emptied

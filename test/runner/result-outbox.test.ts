@@ -44,7 +44,10 @@ describe('result outbox: no final result is lost across disconnects', () => {
     state.joined = true;
     expect(box.flush()).toBe(2);
     await settle();
-    expect(pushed.map((p) => [p.event, (p.payload as Result).dispatchId])).toEqual([['result', 'a'], ['result', 'b']]);
+    expect(pushed.map((p) => [p.event, (p.payload as Result).dispatchId])).toEqual([
+      ['result', 'a'],
+      ['result', 'b'],
+    ]);
     expect(acked).toEqual(['a', 'b']);
     expect(box.size).toBe(0);
   });

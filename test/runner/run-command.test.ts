@@ -34,7 +34,10 @@ describe('runCommand (RN-497: approved commands run on the user machine)', () =>
   });
 
   it('a child that ignores SIGTERM is SIGKILLed after the grace period', async () => {
-    const outcome = await run(`sh -c 'trap "" TERM; echo $$ > stubborn.pid; while :; do sleep 1; done' & wait`, { timeoutMs: 300, killGraceMs: 300 });
+    const outcome = await run(`sh -c 'trap "" TERM; echo $$ > stubborn.pid; while :; do sleep 1; done' & wait`, {
+      timeoutMs: 300,
+      killGraceMs: 300,
+    });
     expect(outcome.timedOut).toBe(true);
     const stubborn = await readPid('stubborn.pid');
     await waitFor(() => !alive(stubborn), 5_000, 'the TERM-ignoring child to be killed');
@@ -73,7 +76,15 @@ describe('runCommand (RN-497: approved commands run on the user machine)', () =>
   it('aborting (runner shutdown) kills the group at once', async () => {
     const controller = new AbortController();
     const pending = run(`sleep 60 & echo $! > bg.pid; sleep 60`, { signal: controller.signal });
-    await waitFor(async () => readPid('bg.pid').then((pid) => pid > 0, () => false), 5_000, 'the command to start');
+    await waitFor(
+      async () =>
+        readPid('bg.pid').then(
+          (pid) => pid > 0,
+          () => false,
+        ),
+      5_000,
+      'the command to start',
+    );
     controller.abort();
     const outcome = await pending;
     expect(outcome.aborted).toBe(true);

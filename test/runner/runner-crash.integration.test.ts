@@ -6,7 +6,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countingRoot, createProject, events, killAllChildren, restartableServe, settled, startRunner, stopChild, tempDir, waitUntil } from '../e2e/support.ts';
+import {
+  countingRoot,
+  createProject,
+  events,
+  killAllChildren,
+  restartableServe,
+  settled,
+  startRunner,
+  stopChild,
+  tempDir,
+  waitUntil,
+} from '../e2e/support.ts';
 import { alive } from './support/fixtures.ts';
 import { startGatewayHarness } from './support/gateway-harness.ts';
 
@@ -27,7 +38,10 @@ describe('runner killed mid-command while the gateway claim never committed (rea
     const dir = tempDir('runner-crash');
     const { root, runs: counter } = countingRoot(dir);
     const journal = join(dir, 'runner.journal');
-    const serve = await restartableServe(join(dir, 'data'), { BRABO_RUNNER_GRACE_MS: '1500', BRABO_RESUME_WAIT_MS: '60000' });
+    const serve = await restartableServe(join(dir, 'data'), {
+      BRABO_RUNNER_GRACE_MS: '1500',
+      BRABO_RESUME_WAIT_MS: '60000',
+    });
 
     // 1. The gateway dies after the approval commit, before its claim commits: the dispatch stays queued.
     let server = await serve({ BRABO_TEST_FAULT: 'kill_before_claim' });
@@ -36,7 +50,11 @@ describe('runner killed mid-command while the gateway claim never committed (rea
     let runner = startRunner({ url: server.wsUrl, token, root, projectId: project.id, journal });
     await waitUntil(() => runner.output().includes('connected'), 'the runner to join');
     const command = 'echo $$ > pid; sh count.sh; sleep 30';
-    const proposed = await server.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command, cwd: root, timeoutMs: 60_000 } });
+    const proposed = await server.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command, cwd: root, timeoutMs: 60_000 },
+    });
     expect(proposed.body.status).toBe('pending');
     const died = new Promise((resolve) => server.child.once('exit', resolve));
     await server.call('POST', `/api/actions/${proposed.body.id}/approve`, { userId: 'max' }).catch(() => null);
@@ -50,9 +68,19 @@ describe('runner killed mid-command while the gateway claim never committed (rea
     // 2. What the dying gateway had pushed: attempt 1 of that dispatch. The runner spawns it and is SIGKILLed.
     const dying = await startGatewayHarness();
     try {
-      runner = startRunner({ url: dying.url, token: dying.tokens.issue(project.id).token, root, projectId: project.id, journal });
+      runner = startRunner({
+        url: dying.url,
+        token: dying.tokens.issue(project.id).token,
+        root,
+        projectId: project.id,
+        journal,
+      });
       await waitUntil(() => dying.current.runners.isConnected(project.id), 'the runner to join the dying gateway');
-      await dying.current.runners.execute(project.id, { dispatchId: queued.dispatchId, attempt: 1, action: { type: 'terminal', command, cwd: root, timeoutMs: 60_000, approval: 'human' } });
+      await dying.current.runners.execute(project.id, {
+        dispatchId: queued.dispatchId,
+        attempt: 1,
+        action: { type: 'terminal', command, cwd: root, timeoutMs: 60_000, approval: 'human' },
+      });
       await waitUntil(() => counter() === 1 && existsSync(join(root, 'pid')), 'the command to start');
       await stopChild(runner.child, 'SIGKILL');
     } finally {
@@ -68,7 +96,10 @@ describe('runner killed mid-command while the gateway claim never committed (rea
     const view = await settled(server, proposed.body.id, 30_000);
     expect(view.settlement).toMatchObject({ status: 'failed' });
     const action = (await server.call('GET', `/api/actions/${proposed.body.id}`)).body;
-    expect(action.dispatch).toMatchObject({ state: 'failed', outcome: { code: 'runner_interrupted', origin: 'runner' } });
+    expect(action.dispatch).toMatchObject({
+      state: 'failed',
+      outcome: { code: 'runner_interrupted', origin: 'runner' },
+    });
     expect(String(action.dispatch.outcome.message)).toContain('it was not run again');
     expect(runner.output()).toContain('runner_interrupted');
 

@@ -32,7 +32,19 @@ afterEach(async () => {
 });
 
 function launch(token: string, extra: string[] = []): RunnerProcess {
-  runner = startRunner(['--url', gateway.url, '--token', token, '--project', PROJECT, '--root', root, '--journal', path.join(dir, 'journal.jsonl'), ...extra]);
+  runner = startRunner([
+    '--url',
+    gateway.url,
+    '--token',
+    token,
+    '--project',
+    PROJECT,
+    '--root',
+    root,
+    '--journal',
+    path.join(dir, 'journal.jsonl'),
+    ...extra,
+  ]);
   return runner;
 }
 
@@ -46,16 +58,30 @@ async function connectedRunner(): Promise<{ process: RunnerProcess; tokenId: str
 
 // Human-approved: these tests watch host pids and files outside the root, which the sandbox of
 // auto-approved commands hides (that path has its own tests in sandbox-*.test.ts).
-const terminal = (dispatchId: string, command: string, cwd = root, attempt = 1) => ({ dispatchId, attempt, action: { type: 'terminal' as const, command, cwd, approval: 'human' as const } });
-const runs = async (): Promise<number> => (await readFile(path.join(root, 'counter'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+const terminal = (dispatchId: string, command: string, cwd = root, attempt = 1) => ({
+  dispatchId,
+  attempt,
+  action: { type: 'terminal' as const, command, cwd, approval: 'human' as const },
+});
+const runs = async (): Promise<number> =>
+  (await readFile(path.join(root, 'counter'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
 describe('brabo runner over the real gateway (RN-497)', () => {
   it('runs an execute pushed through the hub and reports result, output and a readable terminal line', async () => {
     const { process } = await connectedRunner();
-    const delivery = await gateway.current.runners.execute(PROJECT, terminal('d-1', 'echo hello; echo warn >&2; exit 4'));
+    const delivery = await gateway.current.runners.execute(
+      PROJECT,
+      terminal('d-1', 'echo hello; echo warn >&2; exit 4'),
+    );
     expect(delivery).toEqual({ ok: true });
     const result = await gateway.waitForResult('d-1');
-    expect(result).toMatchObject({ status: 'executed', exitCode: 4, stdout: 'hello\n', stderr: 'warn\n', truncated: false });
+    expect(result).toMatchObject({
+      status: 'executed',
+      exitCode: 4,
+      stdout: 'hello\n',
+      stderr: 'warn\n',
+      truncated: false,
+    });
     await waitFor(() => gateway.outputs.some((o) => o.dispatchId === 'd-1'), 5_000, 'output chunks');
     await process.waitForOutput(`▶ d-1 $ echo hello; echo warn >&2; exit 4  (${root})`);
     await process.waitForOutput('✖ d-1 exit 4 in');
@@ -85,9 +111,16 @@ describe('brabo runner over the real gateway (RN-497)', () => {
 
   it('an invalid execute is refused with invalid_execute and the runner keeps serving', async () => {
     await connectedRunner();
-    gateway.current.gateway.broadcast(`runner:${PROJECT}`, 'execute', { dispatchId: 'd-bad', attempt: 1, action: { type: 'terminal' } });
+    gateway.current.gateway.broadcast(`runner:${PROJECT}`, 'execute', {
+      dispatchId: 'd-bad',
+      attempt: 1,
+      action: { type: 'terminal' },
+    });
     gateway.current.gateway.broadcast(`runner:${PROJECT}`, 'execute', 'not even an object');
-    expect(await gateway.waitForResult('d-bad')).toMatchObject({ status: 'refused', reason: { code: 'invalid_execute' } });
+    expect(await gateway.waitForResult('d-bad')).toMatchObject({
+      status: 'refused',
+      reason: { code: 'invalid_execute' },
+    });
     await gateway.current.runners.execute(PROJECT, terminal('d-after', 'echo still here'));
     expect(await gateway.waitForResult('d-after')).toMatchObject({ status: 'executed', stdout: 'still here\n' });
   });
@@ -108,7 +141,11 @@ describe('brabo runner: stopping', () => {
   it('SIGTERM kills the running command group, journals its result and exits 0', async () => {
     const { process } = await connectedRunner();
     await gateway.current.runners.execute(PROJECT, terminal('d-stop', 'sleep 60 & echo $! > bg.pid; sleep 60'));
-    await waitFor(async () => (await readFile(path.join(root, 'bg.pid'), 'utf8').catch(() => '')).trim().length > 0, 10_000, 'the command to start');
+    await waitFor(
+      async () => (await readFile(path.join(root, 'bg.pid'), 'utf8').catch(() => '')).trim().length > 0,
+      10_000,
+      'the command to start',
+    );
     const background = Number((await readFile(path.join(root, 'bg.pid'), 'utf8')).trim());
     expect(await process.stop()).toBe(0);
     await waitFor(() => !alive(background), 5_000, 'the background sleep to be gone');
@@ -122,7 +159,9 @@ describe('brabo runner: a refused token stops it with a clear message', () => {
     const process = launch('brt_not-a-real-token');
     const code = await process.exited;
     expect(code).toBe(3);
-    expect(process.stdout()).toContain("the server refused this runner's token (HTTP 403): create a new token with POST /api/projects/:id/runner-tokens");
+    expect(process.stdout()).toContain(
+      "the server refused this runner's token (HTTP 403): create a new token with POST /api/projects/:id/runner-tokens",
+    );
     expect(gateway.upgrades()).toBeLessThanOrEqual(2);
   });
 
@@ -147,26 +186,64 @@ describe('brabo runner: container actions on the real Docker engine', () => {
   const dockerProject = `runner-it-${process.pid}`;
   afterEach(() => {
     // Containers this test made carry the runner's project label; remove whatever is left.
-    spawnSync('sh', ['-c', `docker ps -aq --filter label=brabo.runner.project=${dockerProject} | xargs -r docker rm -f`], { stdio: 'ignore' });
+    spawnSync(
+      'sh',
+      ['-c', `docker ps -aq --filter label=brabo.runner.project=${dockerProject} | xargs -r docker rm -f`],
+      { stdio: 'ignore' },
+    );
   });
 
   it('container_start, container_stop and container_remove run through the broker with --root mounted', async () => {
     const { token } = gateway.tokens.issue(dockerProject);
-    runner = startRunner(['--url', gateway.url, '--token', token, '--project', dockerProject, '--root', root, '--journal', path.join(dir, 'journal.jsonl'), '--container-image', 'brabo-test-busybox:latest']);
+    runner = startRunner([
+      '--url',
+      gateway.url,
+      '--token',
+      token,
+      '--project',
+      dockerProject,
+      '--root',
+      root,
+      '--journal',
+      path.join(dir, 'journal.jsonl'),
+      '--container-image',
+      'brabo-test-busybox:latest',
+    ]);
     await runner.waitForOutput('● connected');
     await waitFor(() => gateway.current.runners.isConnected(dockerProject), 5_000, 'the hub to see the runner');
 
-    await gateway.current.runners.execute(dockerProject, { dispatchId: 'c-start', attempt: 1, action: { type: 'container_start', resources: { cpus: 0.5, memoryMb: 64, pids: 64 } } });
+    await gateway.current.runners.execute(dockerProject, {
+      dispatchId: 'c-start',
+      attempt: 1,
+      action: { type: 'container_start', resources: { cpus: 0.5, memoryMb: 64, pids: 64 } },
+    });
     const started = await gateway.waitForResult('c-start', 1, 60_000);
     expect(started, JSON.stringify(started)).toMatchObject({ status: 'executed', exitCode: 0 });
-    const mounts = spawnSync('sh', ['-c', `docker inspect --format '{{range .Mounts}}{{.Source}}:{{.Destination}} {{end}}' $(docker ps -q --filter label=brabo.runner.project=${dockerProject})`], { encoding: 'utf8' });
+    const mounts = spawnSync(
+      'sh',
+      [
+        '-c',
+        `docker inspect --format '{{range .Mounts}}{{.Source}}:{{.Destination}} {{end}}' $(docker ps -q --filter label=brabo.runner.project=${dockerProject})`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(mounts.stdout.trim()).toBe(`${root}:/work`);
 
-    await gateway.current.runners.execute(dockerProject, { dispatchId: 'c-stop', attempt: 1, action: { type: 'container_stop' } });
+    await gateway.current.runners.execute(dockerProject, {
+      dispatchId: 'c-stop',
+      attempt: 1,
+      action: { type: 'container_stop' },
+    });
     expect(await gateway.waitForResult('c-stop', 1, 60_000)).toMatchObject({ status: 'executed' });
-    await gateway.current.runners.execute(dockerProject, { dispatchId: 'c-rm', attempt: 1, action: { type: 'container_remove' } });
+    await gateway.current.runners.execute(dockerProject, {
+      dispatchId: 'c-rm',
+      attempt: 1,
+      action: { type: 'container_remove' },
+    });
     expect(await gateway.waitForResult('c-rm', 1, 60_000)).toMatchObject({ status: 'executed' });
-    const left = spawnSync('sh', ['-c', `docker ps -aq --filter label=brabo.runner.project=${dockerProject}`], { encoding: 'utf8' });
+    const left = spawnSync('sh', ['-c', `docker ps -aq --filter label=brabo.runner.project=${dockerProject}`], {
+      encoding: 'utf8',
+    });
     expect(left.stdout.trim()).toBe('');
   }, 120_000);
 });

@@ -26,7 +26,10 @@ describe('this machine has a working bwrap (the suites below need it)', () => {
 
 describe('the host file system is read-only; the root is writable', () => {
   it('writes in the root land', async () => {
-    const outcome = await runIn(canary.root, 'echo made > made.txt && mkdir -p deep/er && echo x > deep/er/f && cat made.txt');
+    const outcome = await runIn(
+      canary.root,
+      'echo made > made.txt && mkdir -p deep/er && echo x > deep/er/f && cat made.txt',
+    );
     expect(outcome).toMatchObject({ exitCode: 0, stdout: 'made\n' });
     expect(readFileSync(path.join(canary.root, 'deep', 'er', 'f'), 'utf8')).toBe('x\n');
   });
@@ -61,7 +64,12 @@ describe('the host file system is read-only; the root is writable', () => {
 
   it('the gateway checkout and $HOME are read-only too', async () => {
     const checkout = process.cwd();
-    for (const command of [`touch ${checkout}/pwned`, `echo x >> ${checkout}/package.json`, 'touch "$HOME/.brabo-pwned"', 'echo x >> "$HOME/.profile"']) {
+    for (const command of [
+      `touch ${checkout}/pwned`,
+      `echo x >> ${checkout}/package.json`,
+      'touch "$HOME/.brabo-pwned"',
+      'echo x >> "$HOME/.profile"',
+    ]) {
       const outcome = await runIn(canary.root, command);
       expect(outcome.exitCode, command).not.toBe(0);
     }
@@ -96,12 +104,12 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     'mv .git .git-old && mkdir -p .git/hooks && echo evil > .git/config',
     'rm -rf .git; mkdir -p .git/hooks; echo evil > .git/config',
     'cp -r .git /tmp/g && echo evil >> /tmp/g/config && rm -rf .git && mv /tmp/g .git',
-    'python3 -c "open(\'.git/config\',\'a\').write(\'[core]\\\\n\\\\tfsmonitor=evil\\\\n\')"',
-    'python3 -c "import os; os.rename(\'.git\', \'g2\')"',
-    'python3 -c "import os; os.replace(\'src/a.txt\', \'permissions.json\')"',
-    'node -e "require(\'fs\').appendFileSync(\'.git/config\', \'evil\')"',
-    'node -e "require(\'fs\').writeFileSync(\'.git/hooks/pre-push\', \'evil\', {mode: 0o755})"',
-    'node -e "require(\'fs\').renameSync(\'.git\', \'g3\')"',
+    "python3 -c \"open('.git/config','a').write('[core]\\\\n\\\\tfsmonitor=evil\\\\n')\"",
+    "python3 -c \"import os; os.rename('.git', 'g2')\"",
+    "python3 -c \"import os; os.replace('src/a.txt', 'permissions.json')\"",
+    "node -e \"require('fs').appendFileSync('.git/config', 'evil')\"",
+    "node -e \"require('fs').writeFileSync('.git/hooks/pre-push', 'evil', {mode: 0o755})\"",
+    "node -e \"require('fs').renameSync('.git', 'g3')\"",
     'sh -c "echo evil > permissions.json"',
     'find . -name config -path "*/.git/*" -exec sh -c "echo evil >> {}" \\;',
     // The protected entries' own metadata: mode, group, times, extended attributes.
@@ -110,10 +118,10 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     'chmod -R o+w .git',
     'chmod g+s .git && chgrp $(id -g) .git',
     'touch -d 2001-01-01 .git .git/hooks .git/config permissions.json',
-    'python3 -c "import os; os.chmod(\'.git\', 0o777); os.utime(\'.git\', (1, 1))"',
-    'python3 -c "import os; os.setxattr(\'.git\', \'user.pwned\', b\'1\')"',
-    'python3 -c "import os; os.setxattr(\'permissions.json\', \'user.pwned\', b\'1\')"',
-    'node -e "require(\'fs\').chmodSync(\'.git\', 0o777)"',
+    "python3 -c \"import os; os.chmod('.git', 0o777); os.utime('.git', (1, 1))\"",
+    "python3 -c \"import os; os.setxattr('.git', 'user.pwned', b'1')\"",
+    "python3 -c \"import os; os.setxattr('permissions.json', 'user.pwned', b'1')\"",
+    "node -e \"require('fs').chmodSync('.git', 0o777)\"",
     'cd .git && chmod 777 .',
     'cd -P .git && chmod 777 ../.git',
     // Git's redirections, absent before: they would send git to a config and hooks elsewhere.
@@ -121,17 +129,22 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     'printf "[core]\\n\\tfsmonitor = evil\\n" > .git/config.worktree',
     'mkdir -p .git/modules/lib && printf "[core]\\n\\tfsmonitor = evil\\n" > .git/modules/lib/config',
     'mkdir -p .git/worktrees/w && echo evil > .git/worktrees/w/config',
-    'python3 -c "open(\'.git/commondir\',\'w\').write(\'/tmp\')"',
+    "python3 -c \"open('.git/commondir','w').write('/tmp')\"",
   ];
 
   it(`${attacks.length} attacks leave every protected entry as it was (each also works unsandboxed on a copy)`, async () => {
     const control = canaryTree();
     try {
       const controlBefore = protectedState(control.root);
-      const outcome = await runIn(control.root, 'chmod 777 .git && echo x >> .git/config && echo y > .git/hooks/pre-commit && echo z > permissions.json', { sandboxed: false });
+      const outcome = await runIn(
+        control.root,
+        'chmod 777 .git && echo x >> .git/config && echo y > .git/hooks/pre-commit && echo z > permissions.json',
+        { sandboxed: false },
+      );
       expect(outcome.exitCode).toBe(0);
       const controlAfter = protectedState(control.root);
-      for (const name of ['.git', '.git/config', '.git/hooks', 'permissions.json']) expect(controlAfter[name], name).not.toBe(controlBefore[name]);
+      for (const name of ['.git', '.git/config', '.git/hooks', 'permissions.json'])
+        expect(controlAfter[name], name).not.toBe(controlBefore[name]);
     } finally {
       control.cleanup();
     }
@@ -165,7 +178,12 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     for (const command of attacks) {
       await runIn(canary.root, command);
       for (const name of ['commondir', 'config.worktree', 'modules', 'worktrees']) {
-        expect(existsSync(path.join(canary.root, '.git', name)) || (await import('node:fs')).lstatSync(path.join(canary.root, '.git', name), { throwIfNoEntry: false }) !== undefined, `${command}: .git/${name}`).toBe(false);
+        expect(
+          existsSync(path.join(canary.root, '.git', name)) ||
+            (await import('node:fs')).lstatSync(path.join(canary.root, '.git', name), { throwIfNoEntry: false }) !==
+              undefined,
+          `${command}: .git/${name}`,
+        ).toBe(false);
       }
       expect(snapshot(victim), command).toEqual(victimBefore);
       expect(protectedState(canary.root, { xattrs: false }), command).toEqual(protectedBefore);
@@ -188,10 +206,20 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     const { executeTerminal } = await import('../../src/runner/terminal-action.ts');
     for (const approval of ['human', 'auto'] as const) {
       const result = await executeTerminal(
-        { dispatchId: `d-${approval}`, attempt: 1, action: { type: 'terminal', command: 'touch ran.txt', cwd: canary.root, approval } },
+        {
+          dispatchId: `d-${approval}`,
+          attempt: 1,
+          action: { type: 'terminal', command: 'touch ran.txt', cwd: canary.root, approval },
+        },
         {
           root: canary.root,
-          limits: { defaultTimeoutMs: 10_000, killGraceMs: 500, maxOutputBytes: 4096, chunkChars: 1024, flushIntervalMs: 50 },
+          limits: {
+            defaultTimeoutMs: 10_000,
+            killGraceMs: 500,
+            maxOutputBytes: 4096,
+            chunkChars: 1024,
+            flushIntervalMs: 50,
+          },
           env: process.env,
           sandbox: { mode: 'auto', network: true, availability: { available: true, backend: 'bwrap', seccomp: true } },
           sendOutput: () => {},
@@ -209,7 +237,12 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     mkdirSync(path.join(canary.root, 'gitdir', 'hooks'), { recursive: true });
     writeFileSync(path.join(canary.root, 'gitdir', 'config'), '[core]\n');
     writeFileSync(path.join(canary.root, '.git'), 'gitdir: gitdir\n');
-    for (const command of ['mv gitdir old && mkdir -p gitdir/hooks && echo evil > gitdir/config', 'rm -rf gitdir; mkdir -p gitdir && echo evil > gitdir/config', 'echo "gitdir: elsewhere" > .git', 'rm -f .git && echo "gitdir: src" > .git']) {
+    for (const command of [
+      'mv gitdir old && mkdir -p gitdir/hooks && echo evil > gitdir/config',
+      'rm -rf gitdir; mkdir -p gitdir && echo evil > gitdir/config',
+      'echo "gitdir: elsewhere" > .git',
+      'rm -f .git && echo "gitdir: src" > .git',
+    ]) {
       await runIn(canary.root, command);
       expect(readFileSync(path.join(canary.root, 'gitdir', 'config'), 'utf8'), command).toBe('[core]\n');
       expect(readFileSync(path.join(canary.root, '.git'), 'utf8'), command).toBe('gitdir: gitdir\n');
@@ -222,12 +255,20 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
       const { rmSync } = await import('node:fs');
       rmSync(path.join(bare.root, '.git'), { recursive: true });
       rmSync(path.join(bare.root, 'permissions.json'));
-      for (const command of ['mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit', 'echo "[core] fsmonitor=evil" > .git/config', 'echo "{\\"allow\\":[\\"Terminal(rm:*)\\"]}" > permissions.json']) {
+      for (const command of [
+        'mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit',
+        'echo "[core] fsmonitor=evil" > .git/config',
+        'echo "{\\"allow\\":[\\"Terminal(rm:*)\\"]}" > permissions.json',
+      ]) {
         await runIn(bare.root, command);
       }
       expect(readFileSync(path.join(bare.root, '.git', 'config'), 'utf8')).toBe('');
       expect(existsSync(path.join(bare.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
-      expect(JSON.parse(readFileSync(path.join(bare.root, 'permissions.json'), 'utf8'))).toEqual({ allow: [], deny: [], ask: [] });
+      expect(JSON.parse(readFileSync(path.join(bare.root, 'permissions.json'), 'utf8'))).toEqual({
+        allow: [],
+        deny: [],
+        ask: [],
+      });
     } finally {
       bare.cleanup();
     }
@@ -238,7 +279,11 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     try {
       const { rmSync } = await import('node:fs');
       rmSync(path.join(repo.root, '.git'), { recursive: true });
-      const init = await runIn(repo.root, 'git init -q -b main . && git config user.email a@b && git config user.name a', { sandboxed: false });
+      const init = await runIn(
+        repo.root,
+        'git init -q -b main . && git config user.email a@b && git config user.name a',
+        { sandboxed: false },
+      );
       expect(init.exitCode).toBe(0);
       const outcome = await runIn(repo.root, 'git add src && git commit -qm first && git log --oneline | wc -l');
       expect(outcome).toMatchObject({ exitCode: 0, stdout: expect.stringContaining('1') });
@@ -249,7 +294,7 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
 });
 
 describe('credentials outside the root are unreadable', () => {
-  it('~/.ssh, ~/.aws, ~/.docker, ~/.netrc, ~/.git-credentials and the runner\'s journal read as empty; unsandboxed they read', async () => {
+  it("~/.ssh, ~/.aws, ~/.docker, ~/.netrc, ~/.git-credentials and the runner's journal read as empty; unsandboxed they read", async () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const home = path.join(canary.outside, 'home');
     const secrets: Record<string, string> = {
@@ -268,12 +313,19 @@ describe('credentials outside the root are unreadable', () => {
     const journal = path.join(canary.outside, 'runner-journal.jsonl');
     writeFileSync(journal, 'JOURNAL-CANARY');
     const env = { ...process.env, HOME: home };
-    const readAll = `cat ${Object.keys(secrets).map((name) => `"$HOME/${name}"`).join(' ')} ${journal}; grep -r CANARY "$HOME" ${canary.outside}; ls -a "$HOME/.ssh"`;
+    const readAll = `cat ${Object.keys(secrets)
+      .map((name) => `"$HOME/${name}"`)
+      .join(' ')} ${journal}; grep -r CANARY "$HOME" ${canary.outside}; ls -a "$HOME/.ssh"`;
     const control = await runIn(canary.root, readAll, { sandboxed: false, env });
     for (const text of [...Object.values(secrets), 'JOURNAL-CANARY']) expect(control.stdout).toContain(text);
     const outcome = await runIn(canary.root, readAll, { env, hide: [journal] });
     expect(outcome.stdout).not.toContain('CANARY');
-    for (const command of [`python3 -c "print(open('${home}/.ssh/id_ed25519').read())"`, `node -e "console.log(require('fs').readFileSync('${home}/.aws/credentials', 'utf8'))"`, `cd ${home} && tar cf - . | strings`, `find ${home} -type f -exec cat {} +`]) {
+    for (const command of [
+      `python3 -c "print(open('${home}/.ssh/id_ed25519').read())"`,
+      `node -e "console.log(require('fs').readFileSync('${home}/.aws/credentials', 'utf8'))"`,
+      `cd ${home} && tar cf - . | strings`,
+      `find ${home} -type f -exec cat {} +`,
+    ]) {
       const attempt = await runIn(canary.root, command, { env, hide: [journal] });
       expect(attempt.stdout, command).not.toContain('CANARY');
     }
@@ -285,14 +337,19 @@ describe('credentials outside the root are unreadable', () => {
     const home = path.join(canary.outside, 'home2');
     mkdirSync(path.join(home, '.ssh'), { recursive: true });
     mkdirSync(path.join(home, '.docker', 'project'), { recursive: true });
-    expect(hiddenPaths(home, path.join(home, '.docker', 'project')).map((entry) => path.relative(home, entry.path))).toEqual(['.ssh']);
+    expect(
+      hiddenPaths(home, path.join(home, '.docker', 'project')).map((entry) => path.relative(home, entry.path)),
+    ).toEqual(['.ssh']);
     expect(hiddenPaths(home, home)).toEqual([]);
   });
 });
 
 describe('/tmp is private', () => {
   it('the host /tmp is invisible and what the command writes there is gone afterwards', async () => {
-    const outcome = await runIn(canary.root, `cat ${canary.tmpOutside}/secret.txt; ls -A /tmp; ls -A ${canary.base}; echo left > /tmp/brabo-left-behind-${path.basename(canary.base)}`);
+    const outcome = await runIn(
+      canary.root,
+      `cat ${canary.tmpOutside}/secret.txt; ls -A /tmp; ls -A ${canary.base}; echo left > /tmp/brabo-left-behind-${path.basename(canary.base)}`,
+    );
     // Only the way down to the root (which lives under the host's /tmp in this test) exists there.
     expect(outcome.stdout.trim().split('\n')).toEqual([path.basename(canary.base), 'root']);
     expect(existsSync(`/tmp/brabo-left-behind-${path.basename(canary.base)}`)).toBe(false);
@@ -301,11 +358,16 @@ describe('/tmp is private', () => {
 });
 
 describe('other processes (the runner, its environment) cannot be seen or signalled', () => {
-  it('/proc/<pid>/environ of a host process holding a secret is unreadable; only the sandbox\'s own processes are listed', async () => {
-    const holder = spawn('sleep', ['30'], { env: { ...process.env, BRABO_RUNNER_TOKEN: 'brt_canary_secret_token' }, stdio: 'ignore' });
+  it("/proc/<pid>/environ of a host process holding a secret is unreadable; only the sandbox's own processes are listed", async () => {
+    const holder = spawn('sleep', ['30'], {
+      env: { ...process.env, BRABO_RUNNER_TOKEN: 'brt_canary_secret_token' },
+      stdio: 'ignore',
+    });
     try {
       const pid = holder.pid!;
-      const control = await runIn(canary.root, `cat /proc/${pid}/environ | tr '\\0' '\\n' | grep BRABO_RUNNER_TOKEN`, { sandboxed: false });
+      const control = await runIn(canary.root, `cat /proc/${pid}/environ | tr '\\0' '\\n' | grep BRABO_RUNNER_TOKEN`, {
+        sandboxed: false,
+      });
       expect(control.stdout).toContain('brt_canary_secret_token');
       for (const command of [
         `cat /proc/${pid}/environ`,
@@ -329,7 +391,14 @@ describe('other processes (the runner, its environment) cannot be seen or signal
   }, 300_000);
 
   it('no capabilities, even when the runner is root: the read-only binds cannot be unmounted or remounted', async () => {
-    for (const command of ['umount .git/config', 'umount -l .git/hooks', 'mount -o remount,rw /', 'mount -o remount,rw,bind permissions.json', 'mount --bind src .git/hooks', 'unshare -rm sh -c "umount .git/config && echo x >> .git/config"']) {
+    for (const command of [
+      'umount .git/config',
+      'umount -l .git/hooks',
+      'mount -o remount,rw /',
+      'mount -o remount,rw,bind permissions.json',
+      'mount --bind src .git/hooks',
+      'unshare -rm sh -c "umount .git/config && echo x >> .git/config"',
+    ]) {
       const outcome = await runIn(canary.root, command);
       expect(outcome.exitCode, command).not.toBe(0);
     }
@@ -344,7 +413,11 @@ describe('unix sockets are unreachable (docker.sock, ssh-agent, D-Bus)', () => {
     const server = net.createServer((socket) => socket.end('HTTP/1.0 200 OK\r\n\r\nreached\n'));
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     try {
-      const control = await runIn(canary.root, `node -e ${q(`require('net').connect('${socketPath}').on('data', d => process.stdout.write(d))`)}`, { sandboxed: false });
+      const control = await runIn(
+        canary.root,
+        `node -e ${q(`require('net').connect('${socketPath}').on('data', d => process.stdout.write(d))`)}`,
+        { sandboxed: false },
+      );
       expect(control.stdout).toContain('reached');
       for (const command of [
         `node -e ${q(`require('net').connect('${socketPath}').on('data', d => process.stdout.write(d))`)}`,
@@ -363,7 +436,10 @@ describe('unix sockets are unreachable (docker.sock, ssh-agent, D-Bus)', () => {
   }, 300_000);
 
   it('socketpair and pipes still work (interpreters and build tools need them)', async () => {
-    const outcome = await runIn(canary.root, `python3 -c ${q('import socket; a,b=socket.socketpair(); a.send(b"ok"); print(b.recv(2).decode())')} && echo hi | cat`);
+    const outcome = await runIn(
+      canary.root,
+      `python3 -c ${q('import socket; a,b=socket.socketpair(); a.send(b"ok"); print(b.recv(2).decode())')} && echo hi | cat`,
+    );
     expect(outcome).toMatchObject({ exitCode: 0, stdout: 'ok\nhi\n' });
   });
 });
@@ -379,7 +455,11 @@ describe('--sandbox-network', () => {
       const off = await runIn(canary.root, client, { network: false });
       expect(off.stdout).not.toContain('tcp-reached');
       expect(off.exitCode).toBe(7);
-      const python = await runIn(canary.root, `python3 -c ${q(`import socket; socket.create_connection(('127.0.0.1', ${port}), 2)`)}`, { network: false });
+      const python = await runIn(
+        canary.root,
+        `python3 -c ${q(`import socket; socket.create_connection(('127.0.0.1', ${port}), 2)`)}`,
+        { network: false },
+      );
       expect(python.exitCode).not.toBe(0);
     } finally {
       server.close();
@@ -388,7 +468,7 @@ describe('--sandbox-network', () => {
 });
 
 describe('the terminal: a new session', () => {
-  it('the command has no controlling terminal (TIOCSTI cannot type into the runner\'s shell)', async () => {
+  it("the command has no controlling terminal (TIOCSTI cannot type into the runner's shell)", async () => {
     const outcome = await runIn(canary.root, 'tty; ps -o sid= -p $$ 2>/dev/null; echo $$');
     expect(outcome.stdout).toContain('not a tty');
   });

@@ -9,17 +9,50 @@ import { decide } from '../../src/policy/index.ts';
 import { canaryTree, protectedState, runIn, snapshot } from './support/sandbox.ts';
 
 const PERMISSIONS = {
-  allow: ['Terminal(echo:*)', 'Terminal(cat:*)', 'Terminal(ls:*)', 'Terminal(chmod:*)', 'Terminal(touch:*)', 'Terminal(python3:*)', 'Terminal(node:*)', 'Terminal(sh:*)', 'Terminal(git log:*)', 'Terminal(git diff:*)', 'Terminal(git status)', 'Terminal(cp:*)', 'Terminal(mv:*)'],
+  allow: [
+    'Terminal(echo:*)',
+    'Terminal(cat:*)',
+    'Terminal(ls:*)',
+    'Terminal(chmod:*)',
+    'Terminal(touch:*)',
+    'Terminal(python3:*)',
+    'Terminal(node:*)',
+    'Terminal(sh:*)',
+    'Terminal(git log:*)',
+    'Terminal(git diff:*)',
+    'Terminal(git status)',
+    'Terminal(cp:*)',
+    'Terminal(mv:*)',
+  ],
   deny: [],
   ask: [],
 };
 
 /** Every spelling of a protected target, and places outside the root (OUT is replaced per run). */
 const TARGETS = [
-  '.git/config', './.git//config', '.gi?/config', '.git/hook?/pre-commit', '.git/hooks/pre-commit', '.git/hooks/post-checkout',
-  'permissions.json', './permissions.json', 'PERMISSIONS.JSON', 'permission?.json', '.git', '.git/hooks',
-  '.git/commondir', '.git/config.worktree', '.git/brabo-quarantine', '.git/modules/evil/config', '.git/worktrees/w/config',
-  '../outside/secret.txt', 'OUT/secret.txt', 'OUT/new.txt', '/etc/brabo-pwned', '$HOME/.brabo-pwned', '~/.brabo-pwned',
+  '.git/config',
+  './.git//config',
+  '.gi?/config',
+  '.git/hook?/pre-commit',
+  '.git/hooks/pre-commit',
+  '.git/hooks/post-checkout',
+  'permissions.json',
+  './permissions.json',
+  'PERMISSIONS.JSON',
+  'permission?.json',
+  '.git',
+  '.git/hooks',
+  '.git/commondir',
+  '.git/config.worktree',
+  '.git/brabo-quarantine',
+  '.git/modules/evil/config',
+  '.git/worktrees/w/config',
+  '../outside/secret.txt',
+  'OUT/secret.txt',
+  'OUT/new.txt',
+  '/etc/brabo-pwned',
+  '$HOME/.brabo-pwned',
+  '~/.brabo-pwned',
 ];
 
 const q = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -56,7 +89,16 @@ const WRITERS: Array<(target: string) => string> = [
   (t) => `ln -s /var/tmp ${t}; echo '#!/bin/sh' > .git/commondir; chmod +x .git/commondir`,
 ];
 
-const PREFIXES = ['', 'cd .git && ', 'cd -P .git; ', 'cd src && cd .. && ', 'cd nope || ', '( cd .git ) ; ', 'cd .. ; ', 'cd OUT && '];
+const PREFIXES = [
+  '',
+  'cd .git && ',
+  'cd -P .git; ',
+  'cd src && cd .. && ',
+  'cd nope || ',
+  '( cd .git ) ; ',
+  'cd .. ; ',
+  'cd OUT && ',
+];
 const SUFFIXES = ['', ' ; ls', ' && echo done', ' | cat', ' & wait'];
 
 const verdicts = { auto_approve: 0, require_approval: 0, deny: 0 };
@@ -78,7 +120,15 @@ describe('execution property: in the sandbox, nothing outside the root and no pr
           try {
             const fill = (text: string): string => text.replaceAll('OUT', canary.outside);
             const command = fill(prefix) + writer(fill(target)) + suffix;
-            const decision = decide({ actionType: 'terminal', payload: { command, cwd: canary.root }, role: 'developer', autonomy: null, permissions: PERMISSIONS, scopeRoot: canary.root, containerRunning: false });
+            const decision = decide({
+              actionType: 'terminal',
+              payload: { command, cwd: canary.root },
+              role: 'developer',
+              autonomy: null,
+              permissions: PERMISSIONS,
+              scopeRoot: canary.root,
+              containerRunning: false,
+            });
             verdicts[decision.policy] += 1;
             const outsideBefore = snapshot(canary.outside);
             const tmpOutsideBefore = snapshot(canary.tmpOutside);

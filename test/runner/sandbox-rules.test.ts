@@ -11,7 +11,11 @@ import { bwrapArgs } from '../../src/runner/sandbox/bwrap.ts';
 import { probeSandbox } from '../../src/runner/sandbox/platform.ts';
 import type { Availability } from '../../src/runner/sandbox/platform.ts';
 import { chooseSandbox, SANDBOX_MODES, sandboxState, startupWarning } from '../../src/runner/sandbox/policy.ts';
-import { EMPTY_PERMISSIONS_TEXT, prepareProtection, SandboxUnprotectableError } from '../../src/runner/sandbox/prepare.ts';
+import {
+  EMPTY_PERMISSIONS_TEXT,
+  prepareProtection,
+  SandboxUnprotectableError,
+} from '../../src/runner/sandbox/prepare.ts';
 import { sandboxRules, SandboxRuleError } from '../../src/runner/sandbox/rules.ts';
 import type { SandboxRules } from '../../src/runner/sandbox/rules.ts';
 import { sbplString, seatbeltProfile } from '../../src/runner/sandbox/seatbelt.ts';
@@ -66,7 +70,8 @@ describe('bwrap arguments (Linux back-end)', () => {
 
   it('dies with its parent, new session, own PID namespace, no capabilities, seccomp on the given fd, cwd set', () => {
     const args = bwrapArgs(rules(), 'true', { seccompFd: 4 });
-    for (const flag of ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc']) expect(args).toContain(flag);
+    for (const flag of ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc'])
+      expect(args).toContain(flag);
     expect(args.slice(args.indexOf('--cap-drop'), args.indexOf('--cap-drop') + 2)).toEqual(['--cap-drop', 'ALL']);
     expect(args.slice(args.indexOf('--seccomp'), args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', '4']);
     expect(args.slice(args.indexOf('--chdir'), args.indexOf('--chdir') + 2)).toEqual(['--chdir', `${ROOT}/src`]);
@@ -90,27 +95,56 @@ describe('bwrap arguments (Linux back-end)', () => {
   });
 
   it('hidden credentials: an empty tmpfs over folders, /dev/null over files, after the private /tmp', () => {
-    const args = bwrapArgs(rules({ hidden: [{ path: '/home/ana/.ssh', kind: 'dir' }, { path: '/home/ana/.netrc', kind: 'file' }] }), 'true', { seccompFd: null });
+    const args = bwrapArgs(
+      rules({
+        hidden: [
+          { path: '/home/ana/.ssh', kind: 'dir' },
+          { path: '/home/ana/.netrc', kind: 'file' },
+        ],
+      }),
+      'true',
+      { seccompFd: null },
+    );
     const list = mounts(args);
     const at = (entry: [string, string, string]) => list.findIndex((m) => m.join('|') === entry.join('|'));
     expect(at(['--tmpfs', '', '/home/ana/.ssh'])).toBeGreaterThan(at(['--tmpfs', '', '/tmp']));
     expect(at(['--ro-bind', '/dev/null', '/home/ana/.netrc'])).toBeGreaterThan(at(['--tmpfs', '', '/tmp']));
-    const profile = seatbeltProfile(rules({ hidden: [{ path: '/Users/ana/.ssh', kind: 'dir' }, { path: '/Users/ana/.netrc', kind: 'file' }] }), { privateTmp: '/t' });
+    const profile = seatbeltProfile(
+      rules({
+        hidden: [
+          { path: '/Users/ana/.ssh', kind: 'dir' },
+          { path: '/Users/ana/.netrc', kind: 'file' },
+        ],
+      }),
+      { privateTmp: '/t' },
+    );
     expect(profile).toContain('(deny file-read* (subpath "/Users/ana/.ssh") (literal "/Users/ana/.netrc"))');
   });
 
   it('rules refuse relative paths and NUL bytes', () => {
-    expect(() => sandboxRules({ root: 'rel', cwd: '/x', network: true, readOnly: [], pinned: [] })).toThrow(SandboxRuleError);
-    expect(() => sandboxRules({ root: '/r', cwd: '/r', network: true, readOnly: [{ path: '/r/a\0b', kind: 'file' }], pinned: [] })).toThrow(SandboxRuleError);
+    expect(() => sandboxRules({ root: 'rel', cwd: '/x', network: true, readOnly: [], pinned: [] })).toThrow(
+      SandboxRuleError,
+    );
+    expect(() =>
+      sandboxRules({ root: '/r', cwd: '/r', network: true, readOnly: [{ path: '/r/a\0b', kind: 'file' }], pinned: [] }),
+    ).toThrow(SandboxRuleError);
   });
 });
 
 describe('Seatbelt profile (macOS back-end), generated from the same rules', () => {
   const profile = seatbeltProfile(rules(), { privateTmp: '/private/var/folders/x/T/brabo-sandbox-1' });
-  const lines = profile.trim().split('\n').filter((line) => !line.startsWith(';'));
+  const lines = profile
+    .trim()
+    .split('\n')
+    .filter((line) => !line.startsWith(';'));
 
   it('broad to narrow (last match wins): allow default, deny writes, allow root and private tmp, deny protected', () => {
-    const order = ['(allow default)', '(deny file-write*)', '(allow file-write* (subpath "/home/ana/shop")', '(deny file-write* (literal "/home/ana/shop/permissions.json")'];
+    const order = [
+      '(allow default)',
+      '(deny file-write*)',
+      '(allow file-write* (subpath "/home/ana/shop")',
+      '(deny file-write* (literal "/home/ana/shop/permissions.json")',
+    ];
     const at = order.map((start) => lines.findIndex((line) => line.startsWith(start)));
     expect(at.every((index) => index >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -118,8 +152,20 @@ describe('Seatbelt profile (macOS back-end), generated from the same rules', () 
   });
 
   it('git redirections that do not exist may not be created (Seatbelt can deny what is absent)', () => {
-    const text = seatbeltProfile(sandboxRules({ root: ROOT, cwd: ROOT, network: true, readOnly: [], pinned: [], mustNotAppear: [`${ROOT}/.git/commondir`] }), { privateTmp: '/t' });
-    expect(text).toContain('(deny file-write* (literal "/home/ana/shop/.git/commondir") (subpath "/home/ana/shop/.git/commondir"))');
+    const text = seatbeltProfile(
+      sandboxRules({
+        root: ROOT,
+        cwd: ROOT,
+        network: true,
+        readOnly: [],
+        pinned: [],
+        mustNotAppear: [`${ROOT}/.git/commondir`],
+      }),
+      { privateTmp: '/t' },
+    );
+    expect(text).toContain(
+      '(deny file-write* (literal "/home/ana/shop/.git/commondir") (subpath "/home/ana/shop/.git/commondir"))',
+    );
   });
 
   it('protected files are literals, protected folders subpaths, and pinned .git cannot be moved', () => {
@@ -139,20 +185,32 @@ describe('Seatbelt profile (macOS back-end), generated from the same rules', () 
 
   it('balanced parentheses, and paths with quotes or backslashes cannot break out of their string (property)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40 }).filter((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20)), (name) => {
-        const root = `/home/${name}`;
-        const text = seatbeltProfile(sandboxRules({ root, cwd: root, network: true, readOnly: [{ path: `${root}/permissions.json`, kind: 'file' }], pinned: [] }), { privateTmp: '/t' });
-        // Remove string literals, then every parenthesis left must balance.
-        const code = text.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/#"[^"]*"/g, '');
-        let depth = 0;
-        for (const ch of code) {
-          if (ch === '(') depth += 1;
-          if (ch === ')') depth -= 1;
-          expect(depth).toBeGreaterThanOrEqual(0);
-        }
-        expect(depth).toBe(0);
-        expect(text).toContain(`(subpath ${sbplString(root)})`);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 40 }).filter((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20)),
+        (name) => {
+          const root = `/home/${name}`;
+          const text = seatbeltProfile(
+            sandboxRules({
+              root,
+              cwd: root,
+              network: true,
+              readOnly: [{ path: `${root}/permissions.json`, kind: 'file' }],
+              pinned: [],
+            }),
+            { privateTmp: '/t' },
+          );
+          // Remove string literals, then every parenthesis left must balance.
+          const code = text.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/#"[^"]*"/g, '');
+          let depth = 0;
+          for (const ch of code) {
+            if (ch === '(') depth += 1;
+            if (ch === ')') depth -= 1;
+            expect(depth).toBeGreaterThanOrEqual(0);
+          }
+          expect(depth).toBe(0);
+          expect(text).toContain(`(subpath ${sbplString(root)})`);
+        },
+      ),
     );
   });
 
@@ -163,12 +221,17 @@ describe('Seatbelt profile (macOS back-end), generated from the same rules', () 
 
 describe('seccomp program (no unix sockets, no io_uring, no foreign ABI)', () => {
   const decode = (buffer: Buffer) =>
-    Array.from({ length: buffer.length / 8 }, (_, i) => ({ code: buffer.readUInt16LE(i * 8), jt: buffer[i * 8 + 2]!, jf: buffer[i * 8 + 3]!, k: buffer.readUInt32LE(i * 8 + 4) }));
+    Array.from({ length: buffer.length / 8 }, (_, i) => ({
+      code: buffer.readUInt16LE(i * 8),
+      jt: buffer[i * 8 + 2]!,
+      jf: buffer[i * 8 + 3]!,
+      k: buffer.readUInt32LE(i * 8 + 4),
+    }));
 
   /** A tiny classic-BPF interpreter for the instructions the program uses. */
   function evaluate(program: ReturnType<typeof decode>, data: { nr: number; arch: number; arg0: number }): number {
     let acc = 0;
-    for (let pc = 0; pc < program.length; ) {
+    for (let pc = 0; pc < program.length;) {
       const { code, jt, jf, k } = program[pc]!;
       if (code === 0x20) {
         acc = k === 0 ? data.nr : k === 4 ? data.arch : k === 16 ? data.arg0 : Number.NaN;
@@ -184,7 +247,8 @@ describe('seccomp program (no unix sockets, no io_uring, no foreign ABI)', () =>
   for (const arch of Object.values(SECCOMP_ARCHES)) {
     it(`${arch.name}: socket(AF_UNIX) -> EPERM, io_uring_setup -> ENOSYS, xattr writes -> ENOTSUP, other ABIs -> ENOSYS, everything else allowed`, () => {
       const program = decode(seccompProgram(arch.name));
-      const run = (nr: number, arg0 = 0, auditArch = arch.auditArch) => evaluate(program, { nr, arch: auditArch, arg0 });
+      const run = (nr: number, arg0 = 0, auditArch = arch.auditArch) =>
+        evaluate(program, { nr, arch: auditArch, arg0 });
       expect(run(arch.socketNr, 1)).toBe(0x0005_0001);
       expect(run(arch.socketNr, 2)).toBe(0x7fff_0000); // AF_INET
       expect(run(arch.socketNr, 10)).toBe(0x7fff_0000); // AF_INET6
@@ -250,36 +314,78 @@ describe('which commands are sandboxed (--sandbox)', () => {
 
   it('the join payload carries the state; the execute carries who approved (optional, for older peers)', () => {
     const state = sandboxState('required', yes, false);
-    expect(RunnerJoin.parse({ protocolVersion: 1, sandbox: state }).sandbox).toEqual({ mode: 'required', available: true, backend: 'bwrap', network: false, enforced: true, reason: null });
+    expect(RunnerJoin.parse({ protocolVersion: 1, sandbox: state }).sandbox).toEqual({
+      mode: 'required',
+      available: true,
+      backend: 'bwrap',
+      network: false,
+      enforced: true,
+      reason: null,
+    });
     expect(RunnerJoin.safeParse({ protocolVersion: 1, sandbox: { ...state, mode: 'sometimes' } }).success).toBe(false);
-    expect(TerminalAction.parse({ type: 'terminal', command: 'ls', cwd: '/r', approval: 'human' }).approval).toBe('human');
-    expect(TerminalAction.safeParse({ type: 'terminal', command: 'ls', cwd: '/r', approval: 'robot' }).success).toBe(false);
+    expect(TerminalAction.parse({ type: 'terminal', command: 'ls', cwd: '/r', approval: 'human' }).approval).toBe(
+      'human',
+    );
+    expect(TerminalAction.safeParse({ type: 'terminal', command: 'ls', cwd: '/r', approval: 'robot' }).success).toBe(
+      false,
+    );
   });
 });
 
 describe('platform probe', () => {
   it('linux: bwrap that runs -> bwrap with seccomp; missing -> named; failing -> its first stderr line', async () => {
     const seen: string[][] = [];
-    const ok = await probeSandbox({ platform: 'linux', arch: 'x64', run: async (file, args, input) => (seen.push([file, ...args]), expect(input?.length).toBeGreaterThan(0), { code: 0, stderr: '' }) });
+    const ok = await probeSandbox({
+      platform: 'linux',
+      arch: 'x64',
+      run: async (file, args, input) => (
+        seen.push([file, ...args]),
+        expect(input?.length).toBeGreaterThan(0),
+        { code: 0, stderr: '' }
+      ),
+    });
     expect(ok).toEqual({ available: true, backend: 'bwrap', seccomp: true });
     expect(seen[0]).toContain('--seccomp');
-    const missing = await probeSandbox({ platform: 'linux', run: async () => Promise.reject(Object.assign(new Error('spawn bwrap ENOENT'), { code: 'ENOENT' })) });
+    const missing = await probeSandbox({
+      platform: 'linux',
+      run: async () => Promise.reject(Object.assign(new Error('spawn bwrap ENOENT'), { code: 'ENOENT' })),
+    });
     expect(missing).toEqual({ available: false, why: 'bubblewrap (bwrap) is not installed' });
-    const broken = await probeSandbox({ platform: 'linux', run: async () => ({ code: 1, stderr: 'bwrap: No permissions to creating new namespace\nmore' }) });
-    expect(broken).toMatchObject({ available: false, why: expect.stringContaining('No permissions to creating new namespace') });
-    const otherArch = await probeSandbox({ platform: 'linux', arch: 'riscv64', run: async (_file, args) => (expect(args).not.toContain('--seccomp'), { code: 0, stderr: '' }) });
+    const broken = await probeSandbox({
+      platform: 'linux',
+      run: async () => ({ code: 1, stderr: 'bwrap: No permissions to creating new namespace\nmore' }),
+    });
+    expect(broken).toMatchObject({
+      available: false,
+      why: expect.stringContaining('No permissions to creating new namespace'),
+    });
+    const otherArch = await probeSandbox({
+      platform: 'linux',
+      arch: 'riscv64',
+      run: async (_file, args) => (expect(args).not.toContain('--seccomp'), { code: 0, stderr: '' }),
+    });
     expect(otherArch).toEqual({ available: true, backend: 'bwrap', seccomp: false });
   });
 
   it('darwin: sandbox-exec present -> seatbelt; absent -> named; other platforms -> named', async () => {
-    expect(await probeSandbox({ platform: 'darwin', canExecute: () => true })).toEqual({ available: true, backend: 'seatbelt', seccomp: false });
-    expect(await probeSandbox({ platform: 'darwin', canExecute: () => false })).toMatchObject({ available: false, why: expect.stringContaining('sandbox-exec') });
-    expect(await probeSandbox({ platform: 'win32' })).toMatchObject({ available: false, why: expect.stringContaining('win32') });
+    expect(await probeSandbox({ platform: 'darwin', canExecute: () => true })).toEqual({
+      available: true,
+      backend: 'seatbelt',
+      seccomp: false,
+    });
+    expect(await probeSandbox({ platform: 'darwin', canExecute: () => false })).toMatchObject({
+      available: false,
+      why: expect.stringContaining('sandbox-exec'),
+    });
+    expect(await probeSandbox({ platform: 'win32' })).toMatchObject({
+      available: false,
+      why: expect.stringContaining('win32'),
+    });
   });
 });
 
 describe('supervisor wrapper', () => {
-  it('execs the command in place after starting the watcher, so pid, exit code and signal stay the command\'s', () => {
+  it("execs the command in place after starting the watcher, so pid, exit code and signal stay the command's", () => {
     const { file, args } = supervised('/bin/sh', ['-c', 'echo hi']);
     expect(file).toBe('/bin/sh');
     expect(args).toEqual(['-c', SUPERVISOR_SCRIPT, 'brabo-supervisor', '/bin/sh', '-c', 'echo hi']);
@@ -301,11 +407,20 @@ describe('preparing the protected files', () => {
     expect(lstatSync(path.join(dir, '.git', 'hooks')).isDirectory()).toBe(true);
     expect(readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe('');
     expect(protection.pinned).toEqual([path.join(dir, '.git')]);
-    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git/config', '.git/hooks', 'permissions.json']);
-    expect(protection.mustNotAppear.map((entry) => path.relative(dir, entry)).sort()).toEqual(['.git/commondir', '.git/config.worktree', '.git/modules', '.git/worktrees']);
+    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual([
+      '.git/config',
+      '.git/hooks',
+      'permissions.json',
+    ]);
+    expect(protection.mustNotAppear.map((entry) => path.relative(dir, entry)).sort()).toEqual([
+      '.git/commondir',
+      '.git/config.worktree',
+      '.git/modules',
+      '.git/worktrees',
+    ]);
   });
 
-  it('leaves existing files as they are and also protects git\'s redirections (modules, config.worktree) when present', () => {
+  it("leaves existing files as they are and also protects git's redirections (modules, config.worktree) when present", () => {
     mkdirSync(path.join(dir, '.git', 'modules', 'lib'), { recursive: true });
     writeFileSync(path.join(dir, '.git', 'config'), '[core]\n');
     writeFileSync(path.join(dir, '.git', 'config.worktree'), '');
@@ -313,21 +428,35 @@ describe('preparing the protected files', () => {
     const protection = prepareProtection(dir);
     expect(readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(readFileSync(path.join(dir, 'permissions.json'), 'utf8')).toBe('{"allow": ["Terminal(ls)"]}');
-    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git/config', '.git/config.worktree', '.git/hooks', '.git/modules', 'permissions.json']);
+    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual([
+      '.git/config',
+      '.git/config.worktree',
+      '.git/hooks',
+      '.git/modules',
+      'permissions.json',
+    ]);
   });
 
-  it('a linked worktree: the .git file is read-only, and its git dir\'s config and hooks when inside the root', () => {
+  it("a linked worktree: the .git file is read-only, and its git dir's config and hooks when inside the root", () => {
     mkdirSync(path.join(dir, 'main-git', 'hooks'), { recursive: true });
     writeFileSync(path.join(dir, 'main-git', 'config'), '');
     writeFileSync(path.join(dir, '.git'), 'gitdir: main-git\n');
     const protection = prepareProtection(dir);
     expect(protection.pinned).toEqual([path.join(dir, 'main-git')]);
-    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual(['.git', 'main-git/config', 'main-git/hooks', 'permissions.json']);
+    expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual([
+      '.git',
+      'main-git/config',
+      'main-git/hooks',
+      'permissions.json',
+    ]);
   });
 
-  it.each([['permissions.json'], ['.git'], ['.git/config'], ['.git/hooks']])('a symlinked %s cannot be pinned: refused with sandbox_unprotectable', (name) => {
-    if (name !== '.git') mkdirSync(path.join(dir, '.git'), { recursive: true });
-    symlinkSync('/etc/hostname', path.join(dir, name));
-    expect(() => prepareProtection(dir)).toThrow(SandboxUnprotectableError);
-  });
+  it.each([['permissions.json'], ['.git'], ['.git/config'], ['.git/hooks']])(
+    'a symlinked %s cannot be pinned: refused with sandbox_unprotectable',
+    (name) => {
+      if (name !== '.git') mkdirSync(path.join(dir, '.git'), { recursive: true });
+      symlinkSync('/etc/hostname', path.join(dir, name));
+      expect(() => prepareProtection(dir)).toThrow(SandboxUnprotectableError);
+    },
+  );
 });

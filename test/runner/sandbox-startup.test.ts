@@ -33,9 +33,28 @@ afterEach(async () => {
   await cleanup();
 });
 
-async function withRunner(flags: string[], availability: Availability, body: (output: () => string) => Promise<void>): Promise<string> {
+async function withRunner(
+  flags: string[],
+  availability: Availability,
+  body: (output: () => string) => Promise<void>,
+): Promise<string> {
   const { token } = gateway.tokens.issue(PROJECT);
-  const config = parseRunnerArgs(['--url', gateway.url, '--token', token, '--project', PROJECT, '--root', root, '--journal', path.join(dir, 'journal.jsonl'), ...flags], {}) as RunnerConfig;
+  const config = parseRunnerArgs(
+    [
+      '--url',
+      gateway.url,
+      '--token',
+      token,
+      '--project',
+      PROJECT,
+      '--root',
+      root,
+      '--journal',
+      path.join(dir, 'journal.jsonl'),
+      ...flags,
+    ],
+    {},
+  ) as RunnerConfig;
   let out = '';
   let stop: () => void = () => {};
   const stopRequested = new Promise<void>((resolve) => (stop = resolve));
@@ -57,13 +76,24 @@ async function withRunner(flags: string[], availability: Availability, body: (ou
 }
 
 const missing: Availability = { available: false, why: 'bubblewrap (bwrap) is not installed' };
-const execute = (dispatchId: string, command: string, approval?: 'auto' | 'human') => ({ dispatchId, attempt: 1, action: { type: 'terminal' as const, command, cwd: root, ...(approval ? { approval } : {}) } });
+const execute = (dispatchId: string, command: string, approval?: 'auto' | 'human') => ({
+  dispatchId,
+  attempt: 1,
+  action: { type: 'terminal' as const, command, cwd: root, ...(approval ? { approval } : {}) },
+});
 
 describe('no sandbox on this machine', () => {
   it('--sandbox auto (default): one start-up line says the host is unprotected; auto-approved commands run; the join says enforced: false', async () => {
     const out = await withRunner([], missing, async () => {
       const info = gateway.current.runners.connectedRunners()[0];
-      expect(info?.sandbox).toEqual({ mode: 'auto', available: false, backend: null, network: true, enforced: false, reason: 'bubblewrap (bwrap) is not installed' });
+      expect(info?.sandbox).toEqual({
+        mode: 'auto',
+        available: false,
+        backend: null,
+        network: true,
+        enforced: false,
+        reason: 'bubblewrap (bwrap) is not installed',
+      });
       await gateway.current.runners.execute(PROJECT, execute('d-auto', 'echo ran > ran.txt'));
       expect(await gateway.waitForResult('d-auto')).toMatchObject({ status: 'executed', exitCode: 0 });
       expect(existsSync(path.join(root, 'ran.txt'))).toBe(true);
@@ -76,8 +106,15 @@ describe('no sandbox on this machine', () => {
 
   it('--sandbox required: auto-approved (and unlabelled) commands are refused sandbox_unavailable and not run; human-approved ones run', async () => {
     const out = await withRunner(['--sandbox', 'required'], missing, async () => {
-      expect(gateway.current.runners.connectedRunners()[0]?.sandbox).toMatchObject({ mode: 'required', available: false, enforced: true });
-      for (const [id, approval] of [['d-req-auto', 'auto'], ['d-req-none', undefined]] as const) {
+      expect(gateway.current.runners.connectedRunners()[0]?.sandbox).toMatchObject({
+        mode: 'required',
+        available: false,
+        enforced: true,
+      });
+      for (const [id, approval] of [
+        ['d-req-auto', 'auto'],
+        ['d-req-none', undefined],
+      ] as const) {
         await gateway.current.runners.execute(PROJECT, execute(id, `echo ran > ${id}.txt`, approval));
         const result = await gateway.waitForResult(id);
         expect(result).toMatchObject({ status: 'refused', reason: { code: 'sandbox_unavailable' } });
@@ -89,13 +126,18 @@ describe('no sandbox on this machine', () => {
       expect(existsSync(path.join(root, 'human.txt'))).toBe(true);
     });
     expect(out).not.toContain('the host is unprotected');
-    expect(out).toContain('sandbox  none (bubblewrap (bwrap) is not installed): auto-approved commands are refused (--sandbox required)');
+    expect(out).toContain(
+      'sandbox  none (bubblewrap (bwrap) is not installed): auto-approved commands are refused (--sandbox required)',
+    );
   });
 
   it('--sandbox all: human-approved commands are refused too', async () => {
     await withRunner(['--sandbox', 'all'], missing, async () => {
       await gateway.current.runners.execute(PROJECT, execute('d-all-human', 'echo ran > all.txt', 'human'));
-      expect(await gateway.waitForResult('d-all-human')).toMatchObject({ status: 'refused', reason: { code: 'sandbox_unavailable' } });
+      expect(await gateway.waitForResult('d-all-human')).toMatchObject({
+        status: 'refused',
+        reason: { code: 'sandbox_unavailable' },
+      });
       expect(existsSync(path.join(root, 'all.txt'))).toBe(false);
     });
   });
@@ -124,9 +166,16 @@ describe('--sandbox all with bwrap: human-approved commands are sandboxed too', 
 
   it('usage errors are named: --sandbox sometimes, --sandbox-network maybe', () => {
     const base = ['--url', 'ws://x/socket', '--token', 't', '--project', 'p', '--root', dir];
-    expect(() => parseRunnerArgs([...base, '--sandbox', 'sometimes'], {})).toThrow('--sandbox must be one of auto, required, all, off');
-    expect(() => parseRunnerArgs([...base, '--sandbox-network', 'maybe'], {})).toThrow('--sandbox-network must be on or off');
+    expect(() => parseRunnerArgs([...base, '--sandbox', 'sometimes'], {})).toThrow(
+      '--sandbox must be one of auto, required, all, off',
+    );
+    expect(() => parseRunnerArgs([...base, '--sandbox-network', 'maybe'], {})).toThrow(
+      '--sandbox-network must be on or off',
+    );
     expect(parseRunnerArgs(base, {})).toMatchObject({ sandbox: 'auto', sandboxNetwork: true });
-    expect(parseRunnerArgs([...base, '--sandbox-network', 'off', '--sandbox', 'all'], {})).toMatchObject({ sandbox: 'all', sandboxNetwork: false });
+    expect(parseRunnerArgs([...base, '--sandbox-network', 'off', '--sandbox', 'all'], {})).toMatchObject({
+      sandbox: 'all',
+      sandboxNetwork: false,
+    });
   });
 });

@@ -58,13 +58,33 @@ async function stillBeating(withinMs: number): Promise<number> {
   }
 }
 
-const beats = (): Map<string, string> => new Map(readdirSync(path.join(root, 'beats')).map((name) => [name, readFileSync(path.join(root, 'beats', name), 'utf8')]));
+const beats = (): Map<string, string> =>
+  new Map(
+    readdirSync(path.join(root, 'beats')).map((name) => [name, readFileSync(path.join(root, 'beats', name), 'utf8')]),
+  );
 
 describe('a SIGKILLed runner takes its commands with it', () => {
   it(`${ROUNDS} rounds of SIGKILL with sandboxed and unsandboxed commands running: 0 survivors, every one reported runner_interrupted`, async () => {
     const { token } = gateway.tokens.issue(PROJECT);
     const start = (): RunnerProcess =>
-      (runner = startRunner(['--url', gateway.url, '--token', token, '--project', PROJECT, '--root', root, '--journal', path.join(dir, 'journal.jsonl'), '--max-concurrent', '8', '--reconnect-base-ms', '50', '--reconnect-max-ms', '200']));
+      (runner = startRunner([
+        '--url',
+        gateway.url,
+        '--token',
+        token,
+        '--project',
+        PROJECT,
+        '--root',
+        root,
+        '--journal',
+        path.join(dir, 'journal.jsonl'),
+        '--max-concurrent',
+        '8',
+        '--reconnect-base-ms',
+        '50',
+        '--reconnect-max-ms',
+        '200',
+      ]));
     let survivors = 0;
     const killed: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -74,9 +94,17 @@ describe('a SIGKILLed runner takes its commands with it', () => {
       const ids = ['auto', 'auto2', 'human', 'human2'].map((kind) => `r${round}-${kind}`);
       for (const id of ids) {
         const approval = id.includes('human') ? 'human' : 'auto';
-        await gateway.current.runners.execute(PROJECT, { dispatchId: id, attempt: 1, action: { type: 'terminal', command: busy(id), cwd: root, approval } });
+        await gateway.current.runners.execute(PROJECT, {
+          dispatchId: id,
+          attempt: 1,
+          action: { type: 'terminal', command: busy(id), cwd: root, approval },
+        });
       }
-      await waitFor(() => ids.every((id) => ['main', 'nohup', 'fork'].every((part) => beats().has(`${id}-${part}`))), 30_000, 'every command and its children to beat');
+      await waitFor(
+        () => ids.every((id) => ['main', 'nohup', 'fork'].every((part) => beats().has(`${id}-${part}`))),
+        30_000,
+        'every command and its children to beat',
+      );
       current.child.kill('SIGKILL');
       await current.exited;
       killed.push(...ids);
@@ -88,7 +116,12 @@ describe('a SIGKILLed runner takes its commands with it', () => {
     // Host pids only from the unsandboxed commands (inside the sandbox $$ is a pid of its own namespace).
     const pids = killed
       .filter((id) => id.includes('human'))
-      .flatMap((id) => readFileSync(path.join(root, `pids-${id}`), 'utf8').split('\n').filter(Boolean).map(Number));
+      .flatMap((id) =>
+        readFileSync(path.join(root, `pids-${id}`), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map(Number),
+      );
     expect(pids.length).toBe(ROUNDS * 2 * 2);
     hostPids.push(...pids);
     const alivePids = pids.filter((pid) => alive(pid));
@@ -99,7 +132,11 @@ describe('a SIGKILLed runner takes its commands with it', () => {
     await last.waitForOutput(`● connected, joined runner:${PROJECT}`, 30_000);
     for (const id of killed) {
       const result = await gateway.waitForResult(id, 1, 15_000);
-      expect({ id, status: result.status, code: result.reason?.code }).toEqual({ id, status: 'failed', code: RUNNER_FAILURES.runnerInterrupted });
+      expect({ id, status: result.status, code: result.reason?.code }).toEqual({
+        id,
+        status: 'failed',
+        code: RUNNER_FAILURES.runnerInterrupted,
+      });
     }
     expect(killed).toHaveLength(ROUNDS * 4);
   }, 240_000); // real runner processes, four kills and restarts: slow on a loaded machine

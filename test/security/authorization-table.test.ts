@@ -25,7 +25,11 @@ let taskP: string;
 let taskQ: string;
 
 async function propose(projectId: string, root: string, agentId: string): Promise<string> {
-  const r = await t.call('POST', `/api/projects/${projectId}/actions`, { agentId, actionType: 'terminal', payload: { command: 'make build', cwd: root } });
+  const r = await t.call('POST', `/api/projects/${projectId}/actions`, {
+    agentId,
+    actionType: 'terminal',
+    payload: { command: 'make build', cwd: root },
+  });
   if (r.status !== 201) throw new Error(JSON.stringify(r.body));
   return r.body.id;
 }
@@ -34,7 +38,11 @@ beforeAll(async () => {
   // With the execution side (no Docker): the settlement and live-output routes exist only there.
   t = await startTestApp({ execution: loadExecutionConfig({}, {}) });
   p = await seedProject(t);
-  const created = await t.call('POST', '/api/projects', { name: 'Other', executionMode: 'container', ownerId: 'quinn' });
+  const created = await t.call('POST', '/api/projects', {
+    name: 'Other',
+    executionMode: 'container',
+    ownerId: 'quinn',
+  });
   q = { id: created.body.id, root: created.body.root };
   await t.call('PUT', `/api/projects/${q.id}/members/agent-q`, { role: 'developer', kind: 'agent' });
   tokens.admin = ADMIN_TOKEN;
@@ -55,30 +63,54 @@ afterAll(async () => t.close());
 type Target = 'own' | 'other-project' | 'other-agent';
 
 /** The URL of a row with its params filled in for `target`, and a body that passes validation. */
-async function requestFor(rule: RouteRule, kind: CredentialKind, target: Target): Promise<{ url: string; body: unknown }> {
+async function requestFor(
+  rule: RouteRule,
+  kind: CredentialKind,
+  target: Target,
+): Promise<{ url: string; body: unknown }> {
   const project = target === 'other-project' ? q : p;
-  const action = target === 'other-project' ? otherProjectAction : target === 'other-agent' ? otherAgentsAction : ownAction;
+  const action =
+    target === 'other-project' ? otherProjectAction : target === 'other-agent' ? otherAgentsAction : ownAction;
   let url = rule.url
     .replace('*', '/json')
     .replace(':projectId', project.id)
-    .replace(':tokenId', rule.url.includes('runner-tokens') ? (await t.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.tokenId : 'x')
+    .replace(
+      ':tokenId',
+      rule.url.includes('runner-tokens')
+        ? (await t.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.tokenId
+        : 'x',
+    )
     .replace(':userId', 'newbie');
-  if (rule.resource === 'action') url = url.replace(':id', rule.url.endsWith('/output') && target === 'own' ? ownDeniedAction : action);
+  if (rule.resource === 'action')
+    url = url.replace(':id', rule.url.endsWith('/output') && target === 'own' ? ownDeniedAction : action);
   else if (rule.resource === 'task') url = url.replace(':id', target === 'other-project' ? taskQ : taskP);
-  else if (rule.url === '/api/credentials/:id') url = url.replace(':id', (await t.mint({ kind: 'service', name: 'throwaway' })).id);
+  else if (rule.url === '/api/credentials/:id')
+    url = url.replace(':id', (await t.mint({ kind: 'service', name: 'throwaway' })).id);
   else url = url.replace(':id', project.id);
   if (rule.resource === 'query-project') url += `?projectId=${project.id}`;
   // The acting user: a service names it; a human token may leave it out (it is the token's member).
   const user = kind === 'human' ? {} : { userId: 'olivia' };
   const bodies: Record<string, unknown> = {
     'POST /api/projects': { name: 'Walk', executionMode: 'container', ownerId: 'olivia' },
-    'PUT /api/projects/:id/members/:userId': { role: 'developer', ...(kind === 'service' ? { actingUserId: 'olivia' } : {}) },
+    'PUT /api/projects/:id/members/:userId': {
+      role: 'developer',
+      ...(kind === 'service' ? { actingUserId: 'olivia' } : {}),
+    },
     'PUT /api/projects/:id/sandbox': { required: false, ...(kind === 'service' ? { actingUserId: 'olivia' } : {}) },
     'POST /api/credentials': { kind: 'service', name: 'walker' },
-    'POST /api/projects/:id/actions': { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'ls', cwd: project.root } },
+    'POST /api/projects/:id/actions': {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command: 'ls', cwd: project.root },
+    },
     'POST /api/actions/:id/deny': { ...user, reason: 'walked' },
     'PUT /api/projects/:id/permissions': { ...user, allow: [], deny: [], ask: [] },
-    'PUT /api/projects/:id/agent-autonomy': { ...user, agentId: 'agent-dev', actionType: 'terminal', mode: 'require_approval' },
+    'PUT /api/projects/:id/agent-autonomy': {
+      ...user,
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      mode: 'require_approval',
+    },
     'POST /api/projects/:id/tasks': { title: 'walked' },
   };
   const key = `${rule.method} ${rule.url}`;
@@ -89,45 +121,60 @@ async function requestFor(rule: RouteRule, kind: CredentialKind, target: Target)
 describe('the authorization table', () => {
   it('has one row for every registered route, and every row is a registered route', () => {
     const open = [...OPEN_ROUTES, ...STATIC_ROUTES];
-    const routes = registeredRoutes(t.app.http).filter((r) => !open.some((o) => o.url === r.url && o.method === r.method));
+    const routes = registeredRoutes(t.app.http).filter(
+      (r) => !open.some((o) => o.url === r.url && o.method === r.method),
+    );
     const rowOf = (r: { method: string; url: string }) =>
-      ROUTE_TABLE.filter((row) => row.method === r.method && (row.url.endsWith('*') ? r.url.startsWith(row.url.slice(0, -1)) : row.url === r.url));
+      ROUTE_TABLE.filter(
+        (row) =>
+          row.method === r.method &&
+          (row.url.endsWith('*') ? r.url.startsWith(row.url.slice(0, -1)) : row.url === r.url),
+      );
     for (const route of routes) expect(rowOf(route), `${route.method} ${route.url}`).toHaveLength(1);
     for (const row of ROUTE_TABLE.filter((r) => !r.url.endsWith('*'))) {
-      expect(routes.some((r) => r.method === row.method && r.url === row.url), `${row.method} ${row.url} is in the table but not served`).toBe(true);
+      expect(
+        routes.some((r) => r.method === row.method && r.url === row.url),
+        `${row.method} ${row.url} is in the table but not served`,
+      ).toBe(true);
     }
     expect(routes.length).toBeGreaterThan(25);
   });
 
   const cases = ROUTE_TABLE.flatMap((rule) => CREDENTIAL_KINDS.map((kind) => ({ rule, kind })));
-  it.each(cases.map((c) => [`${c.rule.method} ${c.rule.url} as ${c.kind}`, c] as const))('%s', async (_name, { rule, kind }) => {
-    const access = rule.access[kind];
-    const { url, body } = await requestFor(rule, kind, 'own');
-    const r = await t.callAs(tokens[kind], rule.method, url, body);
-    if ('deny' in access) {
-      expect(r.status, JSON.stringify(r.body)).toBe(403);
-      expect(r.body.error).toBe(access.deny);
-      expect(typeof r.body.message).toBe('string');
-      return;
-    }
-    expect(r.status, JSON.stringify(r.body)).not.toBe(401);
-    if (r.status === 403) expect(TABLE_CODES.has(r.body.error), `${r.body.error}: ${r.body.message}`).toBe(false);
-    expect(r.status, JSON.stringify(r.body)).not.toBe(500); // 503 execution_disabled is a named answer of this API-only app
+  it.each(cases.map((c) => [`${c.rule.method} ${c.rule.url} as ${c.kind}`, c] as const))(
+    '%s',
+    async (_name, { rule, kind }) => {
+      const access = rule.access[kind];
+      const { url, body } = await requestFor(rule, kind, 'own');
+      const r = await t.callAs(tokens[kind], rule.method, url, body);
+      if ('deny' in access) {
+        expect(r.status, JSON.stringify(r.body)).toBe(403);
+        expect(r.body.error).toBe(access.deny);
+        expect(typeof r.body.message).toBe('string');
+        return;
+      }
+      expect(r.status, JSON.stringify(r.body)).not.toBe(401);
+      if (r.status === 403) expect(TABLE_CODES.has(r.body.error), `${r.body.error}: ${r.body.message}`).toBe(false);
+      expect(r.status, JSON.stringify(r.body)).not.toBe(500); // 503 execution_disabled is a named answer of this API-only app
 
-    // Outside the binding: another project (agent, runner, human) or another agent's action.
-    if (rule.resource !== 'none' && (access.allow === 'own-project' || access.allow === 'own-action' || access.allow === 'member')) {
-      const outside = await requestFor(rule, kind, 'other-project');
-      const o = await t.callAs(tokens[kind], rule.method, outside.url, outside.body);
-      expect(o.status, JSON.stringify(o.body)).toBe(403);
-      expect(o.body.error).toBe(kind === 'human' ? SCOPE_DENY.notAMember : SCOPE_DENY.otherProject);
-    }
-    if (access.allow === 'own-action') {
-      const other = await requestFor(rule, kind, 'other-agent');
-      const o = await t.callAs(tokens[kind], rule.method, other.url, other.body);
-      expect(o.status, JSON.stringify(o.body)).toBe(403);
-      expect(o.body.error).toBe(SCOPE_DENY.otherAgent);
-    }
-  });
+      // Outside the binding: another project (agent, runner, human) or another agent's action.
+      if (
+        rule.resource !== 'none' &&
+        (access.allow === 'own-project' || access.allow === 'own-action' || access.allow === 'member')
+      ) {
+        const outside = await requestFor(rule, kind, 'other-project');
+        const o = await t.callAs(tokens[kind], rule.method, outside.url, outside.body);
+        expect(o.status, JSON.stringify(o.body)).toBe(403);
+        expect(o.body.error).toBe(kind === 'human' ? SCOPE_DENY.notAMember : SCOPE_DENY.otherProject);
+      }
+      if (access.allow === 'own-action') {
+        const other = await requestFor(rule, kind, 'other-agent');
+        const o = await t.callAs(tokens[kind], rule.method, other.url, other.body);
+        expect(o.status, JSON.stringify(o.body)).toBe(403);
+        expect(o.body.error).toBe(SCOPE_DENY.otherAgent);
+      }
+    },
+  );
 
   it('without a credential every row is 401 (only /healthz, /readyz and /metrics are open)', async () => {
     for (const rule of ROUTE_TABLE) {
@@ -139,8 +186,12 @@ describe('the authorization table', () => {
     expect((await t.callAs(null, 'GET', '/metrics')).status).toBe(200);
   });
 
-  it('the open routes are health, readiness and metrics, plus the console\'s static files (no data)', () => {
+  it("the open routes are health, readiness and metrics, plus the console's static files (no data)", () => {
     expect(OPEN_ROUTES.map((r) => r.url).sort()).toEqual(['/healthz', '/metrics', '/readyz']);
-    expect(STATIC_ROUTES.every((r) => !r.url.startsWith('/api') && !r.url.startsWith('/docs') && !r.url.startsWith('/socket'))).toBe(true);
+    expect(
+      STATIC_ROUTES.every(
+        (r) => !r.url.startsWith('/api') && !r.url.startsWith('/docs') && !r.url.startsWith('/socket'),
+      ),
+    ).toBe(true);
   });
 });

@@ -21,7 +21,12 @@ const mint = async (body: object): Promise<{ token: string; id: string }> => {
 
 async function project(name: string): Promise<string> {
   const root = tempDir(name);
-  const created = await server.call('POST', '/api/projects', { name, executionMode: 'runner', root, ownerId: name === 'alpha' ? 'olivia' : 'quinn' });
+  const created = await server.call('POST', '/api/projects', {
+    name,
+    executionMode: 'runner',
+    root,
+    ownerId: name === 'alpha' ? 'olivia' : 'quinn',
+  });
   await server.call('PUT', `/api/projects/${created.body.id}/members/agent-dev`, { role: 'developer', kind: 'agent' });
   return created.body.id;
 }
@@ -42,7 +47,12 @@ afterAll(async () => {
 });
 
 function join(token: string, topic: string): Promise<{ status: string; response: any }> {
-  const socket = new Socket18(server.wsUrl, { transport: WebSocket, params: { token }, timeout: 5_000, reconnectAfterMs: () => 60_000 });
+  const socket = new Socket18(server.wsUrl, {
+    transport: WebSocket,
+    params: { token },
+    timeout: 5_000,
+    reconnectAfterMs: () => 60_000,
+  });
   socket.connect();
   sockets.push(socket);
   const channel = socket.channel(topic, { protocolVersion: 1, hostname: 'test' });
@@ -95,7 +105,11 @@ describe('every topic with every kind', () => {
         expect(r.response.reason, `${kind} -> ${topic}`).toBe(want);
       }
       // One runner per project: let the runner leave before the next runner join.
-      if (kind === 'runner' && want === 'ok') await waitUntil(() => server.app.execution!.gateway.runners.connectedRunners().length === 0, 'the runner to leave');
+      if (kind === 'runner' && want === 'ok')
+        await waitUntil(
+          () => server.app.execution!.gateway.runners.connectedRunners().length === 0,
+          'the runner to leave',
+        );
     }
   });
 });

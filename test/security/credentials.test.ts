@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { DEFAULT_AUTH_CONFIG } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { ADMIN_TOKEN, eventsOf, OWNER, seedProject, startTestApp, testAppConfig, type TestApp } from '../http/helpers.ts';
+import {
+  ADMIN_TOKEN,
+  eventsOf,
+  OWNER,
+  seedProject,
+  startTestApp,
+  testAppConfig,
+  type TestApp,
+} from '../http/helpers.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +32,11 @@ let runner: { token: string; id: string };
 beforeAll(async () => {
   t = await startTestApp();
   p = await seedProject(t);
-  const created = await t.call('POST', '/api/projects', { name: 'Other', executionMode: 'container', ownerId: 'quinn' });
+  const created = await t.call('POST', '/api/projects', {
+    name: 'Other',
+    executionMode: 'container',
+    ownerId: 'quinn',
+  });
   q = { id: created.body.id, root: created.body.root };
   await t.call('PUT', `/api/projects/${q.id}/members/agent-dev`, { role: 'developer', kind: 'agent' });
   agent = await t.mint({ kind: 'agent', projectId: p.id, agentId: 'agent-dev' });
@@ -35,8 +47,18 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const proposeAs = async (token: string, agentId = 'agent-dev', projectId = p.id, root = p.root, command = 'make build') =>
-  t.callAs(token, 'POST', `/api/projects/${projectId}/actions`, { agentId, actionType: 'terminal', payload: { command, cwd: root } });
+const proposeAs = async (
+  token: string,
+  agentId = 'agent-dev',
+  projectId = p.id,
+  root = p.root,
+  command = 'make build',
+) =>
+  t.callAs(token, 'POST', `/api/projects/${projectId}/actions`, {
+    agentId,
+    actionType: 'terminal',
+    payload: { command, cwd: root },
+  });
 const statusOf = async (actionId: string) => (await t.call('GET', `/api/actions/${actionId}`)).body.status;
 
 describe('an agent token proposes as its agent and never decides', () => {
@@ -60,7 +82,16 @@ describe('an agent token proposes as its agent and never decides', () => {
   });
 
   it("cannot decide any other action either (another agent's, another project's)", async () => {
-    const others = [(await proposeAs(lead.token, 'agent-lead')).body.id, (await t.call('POST', `/api/projects/${q.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'make', cwd: q.root } })).body.id];
+    const others = [
+      (await proposeAs(lead.token, 'agent-lead')).body.id,
+      (
+        await t.call('POST', `/api/projects/${q.id}/actions`, {
+          agentId: 'agent-dev',
+          actionType: 'terminal',
+          payload: { command: 'make', cwd: q.root },
+        })
+      ).body.id,
+    ];
     for (const id of others) {
       for (const path of ['approve', 'deny', 'approve-always']) {
         const r = await t.callAs(agent.token, 'POST', `/api/actions/${id}/${path}`, { userId: 'olivia', reason: 'r' });
@@ -82,23 +113,46 @@ describe('an agent token proposes as its agent and never decides', () => {
     const own = (await proposeAs(agent.token)).body.id;
     const theirs = (await proposeAs(lead.token, 'agent-lead')).body.id;
     expect((await t.callAs(agent.token, 'GET', `/api/actions/${own}`)).status).toBe(200);
-    expect(await t.callAs(agent.token, 'GET', `/api/actions/${theirs}`)).toMatchObject({ status: 403, body: { error: 'not_own_action' } });
-    expect(await t.callAs(agent.token, 'GET', `/api/actions/${theirs}/settlement`)).toMatchObject({ status: 403, body: { error: 'not_own_action' } });
+    expect(await t.callAs(agent.token, 'GET', `/api/actions/${theirs}`)).toMatchObject({
+      status: 403,
+      body: { error: 'not_own_action' },
+    });
+    expect(await t.callAs(agent.token, 'GET', `/api/actions/${theirs}/settlement`)).toMatchObject({
+      status: 403,
+      body: { error: 'not_own_action' },
+    });
     const listed = await t.callAs(agent.token, 'GET', `/api/projects/${p.id}/actions`);
     expect(listed.status).toBe(200);
     expect(listed.body.actions.length).toBeGreaterThan(0);
     expect(listed.body.actions.every((a: { proposerId: string }) => a.proposerId === 'agent-dev')).toBe(true);
     for (const url of [`/api/projects/${q.id}`, `/api/projects/${q.id}/actions`]) {
-      expect(await t.callAs(agent.token, 'GET', url), url).toMatchObject({ status: 403, body: { error: 'other_project' } });
+      expect(await t.callAs(agent.token, 'GET', url), url).toMatchObject({
+        status: 403,
+        body: { error: 'other_project' },
+      });
     }
-    for (const url of [`/api/projects/${p.id}/events`, `/api/projects/${p.id}/permissions`, `/api/projects/${p.id}/members`, '/api/containers', '/api/credentials']) {
+    for (const url of [
+      `/api/projects/${p.id}/events`,
+      `/api/projects/${p.id}/permissions`,
+      `/api/projects/${p.id}/members`,
+      '/api/containers',
+      '/api/credentials',
+    ]) {
       const r = await t.callAs(agent.token, 'GET', url);
       expect(r.status, url).toBe(403);
       expect(['agent_token_scope', 'admin_token_required']).toContain(r.body.error);
     }
-    const put = await t.callAs(agent.token, 'PUT', `/api/projects/${p.id}/permissions`, { userId: 'olivia', allow: ['Terminal(curl:*)'] });
+    const put = await t.callAs(agent.token, 'PUT', `/api/projects/${p.id}/permissions`, {
+      userId: 'olivia',
+      allow: ['Terminal(curl:*)'],
+    });
     expect(put).toMatchObject({ status: 403, body: { error: 'agent_token_scope' } });
-    const autonomy = await t.callAs(agent.token, 'PUT', `/api/projects/${p.id}/agent-autonomy`, { userId: 'olivia', agentId: 'agent-dev', actionType: '*', mode: 'auto_approve' });
+    const autonomy = await t.callAs(agent.token, 'PUT', `/api/projects/${p.id}/agent-autonomy`, {
+      userId: 'olivia',
+      agentId: 'agent-dev',
+      actionType: '*',
+      mode: 'auto_approve',
+    });
     expect(autonomy).toMatchObject({ status: 403, body: { error: 'agent_token_scope' } });
   });
 });
@@ -106,32 +160,58 @@ describe('an agent token proposes as its agent and never decides', () => {
 describe('a human token decides as its member only', () => {
   it('approves as its member (body userId optional); naming anyone else is 403 acting_user_mismatch and nothing changes', async () => {
     const first = (await proposeAs(agent.token)).body.id;
-    for (const body of [{ userId: 'max' }, { actingUserId: 'max' }, { userId: 'olivia', actingUserId: 'max' }, { userId: 'agent-dev' }]) {
+    for (const body of [
+      { userId: 'max' },
+      { actingUserId: 'max' },
+      { userId: 'olivia', actingUserId: 'max' },
+      { userId: 'agent-dev' },
+    ]) {
       const r = await t.callAs(olivia.token, 'POST', `/api/actions/${first}/approve`, body);
       expect(r, JSON.stringify(body)).toMatchObject({ status: 403, body: { error: 'acting_user_mismatch' } });
     }
-    const denyAsMax = await t.callAs(olivia.token, 'POST', `/api/actions/${first}/deny`, { userId: 'max', reason: 'no' });
+    const denyAsMax = await t.callAs(olivia.token, 'POST', `/api/actions/${first}/deny`, {
+      userId: 'max',
+      reason: 'no',
+    });
     expect(denyAsMax.body.error).toBe('acting_user_mismatch');
     expect(await statusOf(first)).toBe('pending');
     const ok = await t.callAs(olivia.token, 'POST', `/api/actions/${first}/approve`, {});
     expect(ok.status).toBe(200);
     expect(ok.body.action.decidedBy).toBe(OWNER);
-    const approved = (await eventsOf(t, p.id)).find((e) => e.actionId === first && e.type === 'proposed_action.approved');
+    const approved = (await eventsOf(t, p.id)).find(
+      (e) => e.actionId === first && e.type === 'proposed_action.approved',
+    );
     expect(approved?.payload.credential).toEqual({ id: olivia.id, kind: 'human' });
     expect(approved?.payload.via).toBeUndefined();
   });
 
   it("a member's own role still applies (the developer cannot approve what needs a maintainer)", async () => {
-    const branch = await t.callAs(agent.token, 'POST', `/api/projects/${p.id}/actions`, { agentId: 'agent-dev', actionType: 'git_branch_create', payload: { branch: 'x' } });
+    const branch = await t.callAs(agent.token, 'POST', `/api/projects/${p.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'git_branch_create',
+      payload: { branch: 'x' },
+    });
     const r = await t.callAs(dev.token, 'POST', `/api/actions/${branch.body.id}/approve`, {});
     expect(r.status).toBe(403);
     expect(r.body.error).toBe('role_below_minimum');
   });
 
-  it('a project the member does not belong to is 403 not_a_member; proposing is not a human token\'s', async () => {
-    const theirs = (await t.call('POST', `/api/projects/${q.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'make', cwd: q.root } })).body.id;
-    expect(await t.callAs(olivia.token, 'POST', `/api/actions/${theirs}/approve`, {})).toMatchObject({ status: 403, body: { error: 'not_a_member' } });
-    expect(await t.callAs(olivia.token, 'GET', `/api/projects/${q.id}/events`)).toMatchObject({ status: 403, body: { error: 'not_a_member' } });
+  it("a project the member does not belong to is 403 not_a_member; proposing is not a human token's", async () => {
+    const theirs = (
+      await t.call('POST', `/api/projects/${q.id}/actions`, {
+        agentId: 'agent-dev',
+        actionType: 'terminal',
+        payload: { command: 'make', cwd: q.root },
+      })
+    ).body.id;
+    expect(await t.callAs(olivia.token, 'POST', `/api/actions/${theirs}/approve`, {})).toMatchObject({
+      status: 403,
+      body: { error: 'not_a_member' },
+    });
+    expect(await t.callAs(olivia.token, 'GET', `/api/projects/${q.id}/events`)).toMatchObject({
+      status: 403,
+      body: { error: 'not_a_member' },
+    });
     expect(await statusOf(theirs)).toBe('pending');
     expect(await proposeAs(olivia.token)).toMatchObject({ status: 403, body: { error: 'propose_needs_agent_token' } });
   });
@@ -141,21 +221,33 @@ describe('a human token decides as its member only', () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ kind: 'human', credentialId: olivia.id, memberId: OWNER, allProjects: false });
     expect(me.body.projects).toEqual([{ projectId: p.id, projectName: 'Shop API', role: 'owner' }]);
-    expect((await t.callAs(agent.token, 'GET', '/api/me')).body).toMatchObject({ kind: 'agent', agentId: 'agent-dev', projects: [{ projectId: p.id, role: 'developer' }] });
+    expect((await t.callAs(agent.token, 'GET', '/api/me')).body).toMatchObject({
+      kind: 'agent',
+      agentId: 'agent-dev',
+      projects: [{ projectId: p.id, role: 'developer' }],
+    });
   });
 });
 
 describe('a service token names the acting user, and events say it came through the service', () => {
   it('records decidedBy = the named user and via: service:<name>; conflicting names are refused; a name is required', async () => {
     const id = (await proposeAs(agent.token)).body.id;
-    expect(await t.callAs(t.serviceToken, 'POST', `/api/actions/${id}/approve`, { userId: 'olivia', actingUserId: 'max' })).toMatchObject({ status: 403, body: { error: 'acting_user_mismatch' } });
-    expect(await t.callAs(t.serviceToken, 'POST', `/api/actions/${id}/approve`, {})).toMatchObject({ status: 400, body: { error: 'acting_user_required' } });
+    expect(
+      await t.callAs(t.serviceToken, 'POST', `/api/actions/${id}/approve`, { userId: 'olivia', actingUserId: 'max' }),
+    ).toMatchObject({ status: 403, body: { error: 'acting_user_mismatch' } });
+    expect(await t.callAs(t.serviceToken, 'POST', `/api/actions/${id}/approve`, {})).toMatchObject({
+      status: 400,
+      body: { error: 'acting_user_required' },
+    });
     const r = await t.callAs(t.serviceToken, 'POST', `/api/actions/${id}/approve`, { actingUserId: 'max' });
     expect(r.status).toBe(200);
     expect(r.body.action.decidedBy).toBe('max');
     const approved = (await eventsOf(t, p.id)).find((e) => e.actionId === id && e.type === 'proposed_action.approved');
     expect(approved?.actorId).toBe('max');
-    expect(approved?.payload).toMatchObject({ credential: { id: t.serviceCredentialId, kind: 'service' }, via: 'service:test-upstream' });
+    expect(approved?.payload).toMatchObject({
+      credential: { id: t.serviceCredentialId, kind: 'service' },
+      via: 'service:test-upstream',
+    });
   });
 });
 
@@ -165,15 +257,45 @@ describe('a token of one kind where another is expected', () => {
     const cases: Array<[string, 'GET' | 'POST' | 'PUT', string, unknown, string]> = [
       [runner.token, 'GET', `/api/projects/${p.id}`, undefined, 'runner_token_socket_only'],
       [runner.token, 'POST', `/api/actions/${action}/approve`, { userId: 'olivia' }, 'runner_token_socket_only'],
-      [runner.token, 'POST', `/api/projects/${p.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'ls' } }, 'runner_token_socket_only'],
-      [agent.token, 'POST', '/api/projects', { name: 'x', executionMode: 'container', ownerId: 'agent-dev' }, 'admin_token_required'],
-      [agent.token, 'POST', '/api/credentials', { kind: 'agent', projectId: p.id, agentId: 'agent-lead' }, 'admin_token_required'],
+      [
+        runner.token,
+        'POST',
+        `/api/projects/${p.id}/actions`,
+        { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'ls' } },
+        'runner_token_socket_only',
+      ],
+      [
+        agent.token,
+        'POST',
+        '/api/projects',
+        { name: 'x', executionMode: 'container', ownerId: 'agent-dev' },
+        'admin_token_required',
+      ],
+      [
+        agent.token,
+        'POST',
+        '/api/credentials',
+        { kind: 'agent', projectId: p.id, agentId: 'agent-lead' },
+        'admin_token_required',
+      ],
       [agent.token, 'PUT', `/api/projects/${p.id}/members/agent-dev`, { role: 'owner' }, 'admin_token_required'],
       [olivia.token, 'POST', '/api/credentials', { kind: 'human', memberId: 'max' }, 'admin_token_required'],
       [t.serviceToken, 'POST', '/api/credentials', { kind: 'service', name: 'again' }, 'admin_token_required'],
-      [t.serviceToken, 'POST', '/api/projects', { name: 'x', executionMode: 'container', ownerId: 'olivia' }, 'admin_token_required'],
+      [
+        t.serviceToken,
+        'POST',
+        '/api/projects',
+        { name: 'x', executionMode: 'container', ownerId: 'olivia' },
+        'admin_token_required',
+      ],
       [ADMIN_TOKEN, 'POST', `/api/actions/${action}/approve`, { userId: 'olivia' }, 'admin_token_provisioning_only'],
-      [ADMIN_TOKEN, 'POST', `/api/projects/${p.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'ls' } }, 'admin_token_provisioning_only'],
+      [
+        ADMIN_TOKEN,
+        'POST',
+        `/api/projects/${p.id}/actions`,
+        { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'ls' } },
+        'admin_token_provisioning_only',
+      ],
       [ADMIN_TOKEN, 'GET', `/api/projects/${p.id}/events`, undefined, 'admin_token_provisioning_only'],
     ];
     for (const [token, method, url, body, code] of cases) {
@@ -185,14 +307,24 @@ describe('a token of one kind where another is expected', () => {
   });
 
   it('the admin token keeps provisioning: projects, members, runner tokens (201 {token, tokenId, projectId}), credentials', async () => {
-    const created = await t.callAs(ADMIN_TOKEN, 'POST', '/api/projects', { name: 'Prov', executionMode: 'container', ownerId: 'olivia' });
+    const created = await t.callAs(ADMIN_TOKEN, 'POST', '/api/projects', {
+      name: 'Prov',
+      executionMode: 'container',
+      ownerId: 'olivia',
+    });
     expect(created.status).toBe(201);
-    expect((await t.callAs(ADMIN_TOKEN, 'PUT', `/api/projects/${created.body.id}/members/max`, { role: 'maintainer' })).status).toBe(200);
+    expect(
+      (await t.callAs(ADMIN_TOKEN, 'PUT', `/api/projects/${created.body.id}/members/max`, { role: 'maintainer' }))
+        .status,
+    ).toBe(200);
     const grant = await t.callAs(ADMIN_TOKEN, 'POST', `/api/projects/${created.body.id}/runner-tokens`);
     expect(grant.status).toBe(201);
     expect(Object.keys(grant.body).sort()).toEqual(['projectId', 'token', 'tokenId']);
     expect(grant.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect((await t.callAs(ADMIN_TOKEN, 'DELETE', `/api/projects/${created.body.id}/runner-tokens/${grant.body.tokenId}`)).status).toBe(204);
+    expect(
+      (await t.callAs(ADMIN_TOKEN, 'DELETE', `/api/projects/${created.body.id}/runner-tokens/${grant.body.tokenId}`))
+        .status,
+    ).toBe(204);
   });
 });
 
@@ -209,7 +341,11 @@ describe('revoked and expired tokens', () => {
     expect(row).toMatchObject({ kind: 'agent', projectId: p.id, agentId: 'agent-dev', label: 'doomed' });
     expect(row.lastUsedAt).not.toBeNull();
     expect(JSON.stringify(listed.body)).not.toContain(doomed.token);
-    expect((await t.callAs(ADMIN_TOKEN, 'GET', '/api/credentials')).body.credentials.some((c: { id: string }) => c.id === doomed.id)).toBe(false);
+    expect(
+      (await t.callAs(ADMIN_TOKEN, 'GET', '/api/credentials')).body.credentials.some(
+        (c: { id: string }) => c.id === doomed.id,
+      ),
+    ).toBe(false);
     expect((await t.callAs(ADMIN_TOKEN, 'DELETE', '/api/credentials/nope')).body.error).toBe('credential_not_found');
   });
 
@@ -218,8 +354,15 @@ describe('revoked and expired tokens', () => {
     const short = await t.mint({ kind: 'human', memberId: OWNER, expiresAt: soon });
     expect((await t.callAs(short.token, 'GET', '/api/me')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(soon) - Date.now() + 20)));
-    expect(await t.callAs(short.token, 'GET', '/api/me')).toMatchObject({ status: 401, body: { error: 'credential_expired' } });
-    const past = await t.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', { kind: 'human', memberId: OWNER, expiresAt: '2000-01-01T00:00:00Z' });
+    expect(await t.callAs(short.token, 'GET', '/api/me')).toMatchObject({
+      status: 401,
+      body: { error: 'credential_expired' },
+    });
+    const past = await t.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', {
+      kind: 'human',
+      memberId: OWNER,
+      expiresAt: '2000-01-01T00:00:00Z',
+    });
     expect(past).toMatchObject({ status: 400, body: { error: 'invalid_expiry' } });
   });
 
@@ -230,8 +373,18 @@ describe('revoked and expired tokens', () => {
     ]) {
       expect((await t.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', body)).body.error).toBe('not_an_agent_member');
     }
-    expect((await t.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', { kind: 'agent', projectId: 'nope', agentId: 'agent-dev' })).body.error).toBe('project_not_found');
-    expect((await t.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', { kind: 'human' })).body.error).toBe('binding_required');
+    expect(
+      (
+        await t.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', {
+          kind: 'agent',
+          projectId: 'nope',
+          agentId: 'agent-dev',
+        })
+      ).body.error,
+    ).toBe('project_not_found');
+    expect((await t.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', { kind: 'human' })).body.error).toBe(
+      'binding_required',
+    );
   });
 });
 
@@ -240,31 +393,65 @@ describe('events record the credential, never the secret', () => {
     const id = (await proposeAs(agent.token)).body.id;
     await t.callAs(olivia.token, 'POST', `/api/actions/${id}/deny`, { reason: 'not now' });
     const events = (await eventsOf(t, p.id)).filter((e) => e.actionId === id);
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['proposed_action.created', 'proposed_action.denied']));
-    expect(events.find((e) => e.type === 'proposed_action.created')?.payload.credential).toEqual({ id: agent.id, kind: 'agent' });
-    expect(events.find((e) => e.type === 'proposed_action.denied')?.payload.credential).toEqual({ id: olivia.id, kind: 'human' });
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['proposed_action.created', 'proposed_action.denied']),
+    );
+    expect(events.find((e) => e.type === 'proposed_action.created')?.payload.credential).toEqual({
+      id: agent.id,
+      kind: 'agent',
+    });
+    expect(events.find((e) => e.type === 'proposed_action.denied')?.payload.credential).toEqual({
+      id: olivia.id,
+      kind: 'human',
+    });
     const all = JSON.stringify(await eventsOf(t, p.id));
-    for (const secret of [agent.token, lead.token, olivia.token, dev.token, runner.token, t.serviceToken, ADMIN_TOKEN]) expect(all).not.toContain(secret);
+    for (const secret of [agent.token, lead.token, olivia.token, dev.token, runner.token, t.serviceToken, ADMIN_TOKEN])
+      expect(all).not.toContain(secret);
   });
 });
 
 describe('configuration', () => {
   async function appWith(auth: Partial<typeof DEFAULT_AUTH_CONFIG>, log?: Writable, existingDir?: string) {
     const dir = existingDir ?? mkdtempSync(join(tmpdir(), 'brabo-creds-'));
-    const app = await createApp(testAppConfig(dir, { auth: { ...DEFAULT_AUTH_CONFIG, ...auth }, logLevel: 'info' }), { logger: createLogger(log ? 'info' : 'silent', log) });
+    const app = await createApp(testAppConfig(dir, { auth: { ...DEFAULT_AUTH_CONFIG, ...auth }, logLevel: 'info' }), {
+      logger: createLogger(log ? 'info' : 'silent', log),
+    });
     const inject = async (method: 'GET' | 'POST', url: string, token: string | null, body?: unknown) => {
-      const r = await app.http.inject({ method, url, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body === undefined ? {} : { payload: body as object }) });
+      const r = await app.http.inject({
+        method,
+        url,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
       return { status: r.statusCode, body: r.json() as any, headers: r.headers };
     };
-    return { app, dir, inject, stop: () => app.close(), close: async () => { await app.close(); rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      app,
+      dir,
+      inject,
+      stop: () => app.close(),
+      close: async () => {
+        await app.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
 
   it('failed authentications are limited per source: 429 auth_rate_limited (valid tokens too, meanwhile), logged without the secret', async () => {
     let logged = '';
-    const sink = new Writable({ write(chunk, _e, done) { logged += chunk.toString(); done(); } });
+    const sink = new Writable({
+      write(chunk, _e, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
     const s = await appWith({ maxAuthFailures: 3 }, sink);
     try {
-      const guesses = ['brabo_agent_guess-one-xxxxxxxxxxxxxxxx', 'brabo_human_guess-two-yyyyyyyyyyyy', 'plain-guess-three-zzzzzzzzzzzz'];
+      const guesses = [
+        'brabo_agent_guess-one-xxxxxxxxxxxxxxxx',
+        'brabo_human_guess-two-yyyyyyyyyyyy',
+        'plain-guess-three-zzzzzzzzzzzz',
+      ];
       for (const guess of guesses) expect((await s.inject('GET', '/api/me', guess)).status).toBe(401);
       const limited = await s.inject('GET', '/api/me', 'brabo_service_guess-four-wwwwwwwwww');
       expect(limited.status).toBe(429);
@@ -290,8 +477,13 @@ describe('configuration', () => {
     // The same data dir, restarted with the kind turned off.
     const off = await appWith({ serviceTokens: false }, undefined, on.dir);
     try {
-      expect(await off.inject('POST', '/api/credentials', ADMIN_TOKEN, { kind: 'service', name: 'upstream' })).toMatchObject({ status: 403, body: { error: 'service_tokens_disabled' } });
-      expect(await off.inject('GET', '/api/me', minted.body.token)).toMatchObject({ status: 401, body: { error: 'service_tokens_disabled' } });
+      expect(
+        await off.inject('POST', '/api/credentials', ADMIN_TOKEN, { kind: 'service', name: 'upstream' }),
+      ).toMatchObject({ status: 403, body: { error: 'service_tokens_disabled' } });
+      expect(await off.inject('GET', '/api/me', minted.body.token)).toMatchObject({
+        status: 401,
+        body: { error: 'service_tokens_disabled' },
+      });
     } finally {
       await off.close();
     }
@@ -301,8 +493,20 @@ describe('configuration', () => {
     const s = await appWith({ metricsToken: 'metrics-token-0123456789abcdef' });
     try {
       expect(await s.app.http.inject({ method: 'GET', url: '/metrics' }).then((r) => r.statusCode)).toBe(401);
-      expect(await s.app.http.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((r) => r.statusCode)).toBe(401);
-      expect(await s.app.http.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789abcdef' } }).then((r) => r.statusCode)).toBe(200);
+      expect(
+        await s.app.http
+          .inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+          .then((r) => r.statusCode),
+      ).toBe(401);
+      expect(
+        await s.app.http
+          .inject({
+            method: 'GET',
+            url: '/metrics',
+            headers: { authorization: 'Bearer metrics-token-0123456789abcdef' },
+          })
+          .then((r) => r.statusCode),
+      ).toBe(200);
       expect((await s.inject('GET', '/healthz', null)).status).toBe(200);
     } finally {
       await s.close();

@@ -5,7 +5,16 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, allowCommands, serviceTokenOf, createProject, type Project, type Server, startServer, waitUntil } from '../e2e/support.ts';
+import {
+  ADMIN_TOKEN,
+  allowCommands,
+  serviceTokenOf,
+  createProject,
+  type Project,
+  type Server,
+  startServer,
+  waitUntil,
+} from '../e2e/support.ts';
 import { type PhoenixChannel, type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
 
 let server: Server;
@@ -22,7 +31,12 @@ interface Execute {
 }
 
 function connect(token: string): PhoenixSocket {
-  const socket = new Socket18(server.wsUrl, { transport: WebSocket, params: { token }, timeout: 5_000, reconnectAfterMs: () => 60_000 });
+  const socket = new Socket18(server.wsUrl, {
+    transport: WebSocket,
+    params: { token },
+    timeout: 5_000,
+    reconnectAfterMs: () => 60_000,
+  });
   socket.connect();
   sockets.push(socket);
   return socket;
@@ -42,7 +56,10 @@ const joinTopic = (socket: PhoenixSocket, topic: string, payload: object = { pro
 };
 
 /** A runner that acks every execute and records it, answering nothing else. */
-async function quietRunner(token: string, projectId: string): Promise<{ channel: PhoenixChannel; executes: Execute[] }> {
+async function quietRunner(
+  token: string,
+  projectId: string,
+): Promise<{ channel: PhoenixChannel; executes: Execute[] }> {
   const { channel, joined } = joinTopic(connect(token), `runner:${projectId}`);
   const executes: Execute[] = [];
   channel.on('execute', (message: Execute) => {
@@ -70,7 +87,10 @@ beforeAll(async () => {
 // One live runner per project: each test's runners leave before the next test joins its own.
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.disconnect();
-  await waitUntil(() => server.app.execution!.gateway.runners.connectedRunners().length === 0, 'the runners of the previous test to leave');
+  await waitUntil(
+    () => server.app.execution!.gateway.runners.connectedRunners().length === 0,
+    'the runners of the previous test to leave',
+  );
 });
 
 afterAll(async () => {
@@ -117,17 +137,37 @@ describe('results and executes carry exactly what was decided', () => {
     const runnerB = await quietRunner(tokenB, b.id);
     const runnerA = await quietRunner(tokenA, a.id);
     // An auto-approved proposal answers once the command settled (or its wait ran out): not awaited yet.
-    const proposing = server.call('POST', `/api/projects/${b.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'echo beta', timeoutMs: 20_000 } });
+    const proposing = server.call('POST', `/api/projects/${b.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command: 'echo beta', timeoutMs: 20_000 },
+    });
     const execute = await waitUntil(() => runnerB.executes[0], 'the execute for project B');
     const actionId = (await server.app.store.read.dispatches.get(execute.dispatchId))?.actionId as string;
 
-    const forged = await reply(runnerA.channel.push('result', { dispatchId: execute.dispatchId, attempt: execute.attempt, status: 'executed', exitCode: 0, stdout: 'forged by A' }));
+    const forged = await reply(
+      runnerA.channel.push('result', {
+        dispatchId: execute.dispatchId,
+        attempt: execute.attempt,
+        status: 'executed',
+        exitCode: 0,
+        stdout: 'forged by A',
+      }),
+    );
     expect(forged.status).toBe('error');
     expect(forged.response.code).toBe('forbidden_dispatch');
     const still = await server.call('GET', `/api/actions/${actionId}/settlement`);
     expect(still.body.state).not.toBe('settled');
 
-    const real = await reply(runnerB.channel.push('result', { dispatchId: execute.dispatchId, attempt: execute.attempt, status: 'executed', exitCode: 0, stdout: 'beta\n' }));
+    const real = await reply(
+      runnerB.channel.push('result', {
+        dispatchId: execute.dispatchId,
+        attempt: execute.attempt,
+        status: 'executed',
+        exitCode: 0,
+        stdout: 'beta\n',
+      }),
+    );
     expect(real.status).toBe('ok');
     const proposed = await proposing;
     expect(proposed.body).toMatchObject({ id: actionId, status: 'auto_approved' });
@@ -142,22 +182,56 @@ describe('results and executes carry exactly what was decided', () => {
   it('the execute holds the decided command and cwd and nothing the policy did not see (env, shell, extra keys)', async () => {
     await allowCommands(server, a.id, ['Terminal(echo)']);
     const runner = await quietRunner(tokenA, a.id);
-    const payloadOf = (command: string, extra: object) => ({ agentId: 'agent-dev', actionType: 'terminal', payload: { command, timeoutMs: 20_000, ...extra } });
-    const answer = (e: Execute) => reply(runner.channel.push('result', { dispatchId: e.dispatchId, attempt: e.attempt, status: 'executed', exitCode: 0, stdout: '' }));
+    const payloadOf = (command: string, extra: object) => ({
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command, timeoutMs: 20_000, ...extra },
+    });
+    const answer = (e: Execute) =>
+      reply(
+        runner.channel.push('result', {
+          dispatchId: e.dispatchId,
+          attempt: e.attempt,
+          status: 'executed',
+          exitCode: 0,
+          stdout: '',
+        }),
+      );
 
-    const withoutCwd = server.call('POST', `/api/projects/${a.id}/actions`, payloadOf('echo one', { env: { LD_PRELOAD: '/tmp/evil.so', PATH: '/tmp' }, shell: '/tmp/evil-sh', argv: ['curl', 'x'], user: 'root' }));
+    const withoutCwd = server.call(
+      'POST',
+      `/api/projects/${a.id}/actions`,
+      payloadOf('echo one', {
+        env: { LD_PRELOAD: '/tmp/evil.so', PATH: '/tmp' },
+        shell: '/tmp/evil-sh',
+        argv: ['curl', 'x'],
+        user: 'root',
+      }),
+    );
     const first = await waitUntil(() => runner.executes[0], 'the first execute');
     // `approval` is the decision itself (auto-approved: the runner sandboxes it), not payload input.
     expect(Object.keys(first.action).sort()).toEqual(['approval', 'command', 'cwd', 'timeoutMs', 'type']);
     // No cwd at decision time: decided against the root, executed at the root.
-    expect(first.action).toEqual({ type: 'terminal', command: 'echo one', cwd: a.root, timeoutMs: 20_000, approval: 'auto' });
+    expect(first.action).toEqual({
+      type: 'terminal',
+      command: 'echo one',
+      cwd: a.root,
+      timeoutMs: 20_000,
+      approval: 'auto',
+    });
     await answer(first);
     expect((await withoutCwd).body.status).toBe('auto_approved');
 
     const sub = join(a.root, 'sub');
     const withCwd = server.call('POST', `/api/projects/${a.id}/actions`, payloadOf('echo two', { cwd: sub }));
     const second = await waitUntil(() => runner.executes[1], 'the second execute');
-    expect(second.action).toEqual({ type: 'terminal', command: 'echo two', cwd: sub, timeoutMs: 20_000, approval: 'auto' });
+    expect(second.action).toEqual({
+      type: 'terminal',
+      command: 'echo two',
+      cwd: sub,
+      timeoutMs: 20_000,
+      approval: 'auto',
+    });
     await answer(second);
     expect((await withCwd).body.status).toBe('auto_approved');
 
@@ -175,9 +249,13 @@ describe('flooding is contained per socket', () => {
   it('joins beyond the per-socket cap are refused; a frame over 1 MiB closes only its own socket', async () => {
     // The upstream service's token may join any agent topic, so only the per-socket cap stops it.
     const flooder = connect(await serviceTokenOf(server.base));
-    const results = await Promise.all(Array.from({ length: 110 }, (_, i) => joinTopic(flooder, `agent:flood-${i}`).joined));
+    const results = await Promise.all(
+      Array.from({ length: 110 }, (_, i) => joinTopic(flooder, `agent:flood-${i}`).joined),
+    );
     expect(results.filter((r) => r.status === 'ok')).toHaveLength(100);
-    expect(results.filter((r) => r.status === 'error').map((r) => r.response.reason)).toEqual(Array(10).fill('too many channels joined'));
+    expect(results.filter((r) => r.status === 'error').map((r) => r.response.reason)).toEqual(
+      Array(10).fill('too many channels joined'),
+    );
 
     const bystander = await quietRunner(tokenB, b.id);
     const raw = new WebSocket(`${server.wsUrl}/websocket?vsn=2.0.0&token=${encodeURIComponent(tokenA)}`);

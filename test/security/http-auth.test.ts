@@ -13,7 +13,12 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const inject = async (method: string, url: string, headers: Record<string, string> = {}, payload?: unknown) => {
-  const r = await t.app.http.inject({ method: method as 'GET', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const r = await t.app.http.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
   return { status: r.statusCode, body: r.body };
 };
 
@@ -45,7 +50,12 @@ describe('the admin token guards every /api route', () => {
     ];
     for (const { method, url } of apiOperations()) {
       for (const headers of attempts) {
-        const r = await inject(method, url, headers, method === 'GET' || method === 'DELETE' ? undefined : { userId: 'olivia' });
+        const r = await inject(
+          method,
+          url,
+          headers,
+          method === 'GET' || method === 'DELETE' ? undefined : { userId: 'olivia' },
+        );
         expect(r.status, `${method} ${url} with ${JSON.stringify(headers)}`).toBe(401);
       }
       const inQuery = await inject(method, `${url}?token=${ADMIN_TOKEN}&access_token=${ADMIN_TOKEN}`);
@@ -83,8 +93,12 @@ describe('the admin token guards every /api route', () => {
   });
 
   it('the scheme is case-insensitive and the right token works (the guard is not a blanket refusal)', async () => {
-    expect((await inject('GET', `/api/projects/${projectId}`, { authorization: `bearer ${ADMIN_TOKEN}` })).status).toBe(200);
-    expect((await inject('GET', `/%61pi/projects/${projectId}`, { authorization: `Bearer ${ADMIN_TOKEN}` })).status).toBe(200);
+    expect((await inject('GET', `/api/projects/${projectId}`, { authorization: `bearer ${ADMIN_TOKEN}` })).status).toBe(
+      200,
+    );
+    expect(
+      (await inject('GET', `/%61pi/projects/${projectId}`, { authorization: `Bearer ${ADMIN_TOKEN}` })).status,
+    ).toBe(200);
   });
 });
 
@@ -97,12 +111,17 @@ describe('public routes: decided public, and they leak nothing', () => {
   });
 
   it('/metrics and /docs carry no token, project id, member id or host path, even after traffic', async () => {
-    await t.call('POST', `/api/projects/${projectId}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'ls' } });
+    await t.call('POST', `/api/projects/${projectId}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command: 'ls' },
+    });
     await inject('GET', `/api/projects/${projectId}?token=${ADMIN_TOKEN}`);
     for (const url of ['/metrics', '/docs/json', '/docs/yaml']) {
       const r = await inject('GET', url, url === '/metrics' ? {} : { authorization: `Bearer ${t.serviceToken}` });
       expect(r.status, url).toBe(200);
-      for (const secret of [ADMIN_TOKEN, t.serviceToken, projectId, 'olivia', 'agent-dev', t.dir]) expect(r.body, `${url} contains ${secret}`).not.toContain(secret);
+      for (const secret of [ADMIN_TOKEN, t.serviceToken, projectId, 'olivia', 'agent-dev', t.dir])
+        expect(r.body, `${url} contains ${secret}`).not.toContain(secret);
     }
   });
 });

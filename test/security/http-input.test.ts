@@ -15,10 +15,19 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const raw = async (url: string, body: string, contentType = 'application/json') => {
-  const r = await t.app.http.inject({ method: 'POST', url, headers: { authorization: `Bearer ${isProvisioning('POST', url) ? ADMIN_TOKEN : t.serviceToken}`, 'content-type': contentType }, payload: body });
+  const r = await t.app.http.inject({
+    method: 'POST',
+    url,
+    headers: {
+      authorization: `Bearer ${isProvisioning('POST', url) ? ADMIN_TOKEN : t.serviceToken}`,
+      'content-type': contentType,
+    },
+    payload: body,
+  });
   return { status: r.statusCode, body: r.json() as { error: string; message: string } };
 };
-const actionCount = async () => (await t.call('GET', `/api/projects/${project.id}/actions?limit=1000`)).body.actions.length;
+const actionCount = async () =>
+  (await t.call('GET', `/api/projects/${project.id}/actions?limit=1000`)).body.actions.length;
 
 describe('hostile JSON bodies', () => {
   it('__proto__ and constructor.prototype anywhere in a body are refused, and nothing is polluted', async () => {
@@ -33,9 +42,15 @@ describe('hostile JSON bodies', () => {
       expect(r.status, body).toBe(400);
       expect(typeof r.body.error).toBe('string');
     }
-    const created = await raw('/api/projects', '{"name":"p","executionMode":"container","ownerId":"o","moduleMap":{"__proto__":{"polluted":1}}}');
+    const created = await raw(
+      '/api/projects',
+      '{"name":"p","executionMode":"container","ownerId":"o","moduleMap":{"__proto__":{"polluted":1}}}',
+    );
     expect(created.status).toBe(400);
-    const permissions = await raw(`/api/projects/${project.id}/permissions`, '{"userId":"olivia","allow":[],"deny":[],"ask":[],"__proto__":{"allow":["Terminal(curl)"]}}');
+    const permissions = await raw(
+      `/api/projects/${project.id}/permissions`,
+      '{"userId":"olivia","allow":[],"deny":[],"ask":[],"__proto__":{"allow":["Terminal(curl)"]}}',
+    );
     expect(permissions.status).toBe(400);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(await actionCount()).toBe(before);
@@ -47,21 +62,34 @@ describe('hostile JSON bodies', () => {
     expect(malformed.body.error).toBeTruthy();
     const text = await raw(`/api/projects/${project.id}/actions`, 'agentId=agent-dev', 'text/plain');
     expect([400, 415]).toContain(text.status);
-    const big = await raw(`/api/projects/${project.id}/actions`, JSON.stringify({ agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'x'.repeat(1_100_000) } }));
+    const big = await raw(
+      `/api/projects/${project.id}/actions`,
+      JSON.stringify({ agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'x'.repeat(1_100_000) } }),
+    );
     expect(big.status).toBe(413);
   });
 
   it('a deeply nested payload or module map is a 400, never a 500 (the store would overflow the stack)', async () => {
     const before = await actionCount();
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    const r = await raw(`/api/projects/${project.id}/actions`, `{"agentId":"agent-dev","actionType":"terminal","payload":{"command":"ls","x":${deep}}}`);
+    const r = await raw(
+      `/api/projects/${project.id}/actions`,
+      `{"agentId":"agent-dev","actionType":"terminal","payload":{"command":"ls","x":${deep}}}`,
+    );
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('invalid_request');
-    const moduleMap = await raw('/api/projects', `{"name":"p","executionMode":"container","ownerId":"o","moduleMap":{"api":{"x":${deep}}}}`);
+    const moduleMap = await raw(
+      '/api/projects',
+      `{"name":"p","executionMode":"container","ownerId":"o","moduleMap":{"api":{"x":${deep}}}}`,
+    );
     expect(moduleMap.status).toBe(400);
     expect(await actionCount()).toBe(before);
     // Ordinary nesting still goes through.
-    const fine = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'container_start', payload: { resources: { cpus: 1, memoryMb: 512 } } });
+    const fine = await t.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'container_start',
+      payload: { resources: { cpus: 1, memoryMb: 512 } },
+    });
     expect(fine.status).toBe(201);
   });
 });
@@ -100,8 +128,16 @@ describe('mass assignment: extra fields are never honoured', () => {
   });
 
   it('an approval body cannot name another decider or a status', async () => {
-    const p = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'make it' } });
-    const r = await t.call('POST', `/api/actions/${p.body.id}/approve`, { userId: 'max', decidedBy: 'olivia', status: 'denied' });
+    const p = await t.call('POST', `/api/projects/${project.id}/actions`, {
+      agentId: 'agent-dev',
+      actionType: 'terminal',
+      payload: { command: 'make it' },
+    });
+    const r = await t.call('POST', `/api/actions/${p.body.id}/approve`, {
+      userId: 'max',
+      decidedBy: 'olivia',
+      status: 'denied',
+    });
     expect(r.body.action).toMatchObject({ status: 'approved', decidedBy: 'max' });
   });
 });
@@ -109,20 +145,55 @@ describe('mass assignment: extra fields are never honoured', () => {
 describe('names and roots aimed at the filesystem', () => {
   it('mounted roots: traversal, absolute paths outside the base, control characters and the base itself are refused', async () => {
     const base = t.config.projectsBase;
-    const hostile = ['../x', 'a/../../b', 'ok/./y', `${base}/../x`, base, `${base}/`, '/etc', 'a\u0000b', 'a\nb', 'a\rb', 'tab\there', '\u007f', '', 'x'.repeat(300)];
+    const hostile = [
+      '../x',
+      'a/../../b',
+      'ok/./y',
+      `${base}/../x`,
+      base,
+      `${base}/`,
+      '/etc',
+      'a\u0000b',
+      'a\nb',
+      'a\rb',
+      'tab\there',
+      '\u007f',
+      '',
+      'x'.repeat(300),
+    ];
     for (const root of hostile) {
       const r = await t.call('POST', '/api/projects', { name: 'm', executionMode: 'mounted', root, ownerId: 'o' });
       expect(r.status, JSON.stringify(root)).toBe(400);
     }
     // Nothing was created outside (or inside) the base by these attempts.
     expect(existsSync(base) ? readdirSync(base) : []).toEqual([]);
-    const ok = await t.call('POST', '/api/projects', { name: 'm', executionMode: 'mounted', root: 'team/shop///', ownerId: 'o' });
+    const ok = await t.call('POST', '/api/projects', {
+      name: 'm',
+      executionMode: 'mounted',
+      root: 'team/shop///',
+      ownerId: 'o',
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.root).toBe(join(base, 'team/shop'));
   });
 
   it('runner roots (RN-170): dot-dot, system folders however spelled, relative and control characters are refused', async () => {
-    const hostile = ['/home/../etc', '/etc/', '//', '/usr///', '/etc/./', '/', '/tmp', '/root', 'relative/dir', './x', '/a\u0000b', '/a\nb', `/${'x'.repeat(5000)}`, t.config.gatewayCheckout];
+    const hostile = [
+      '/home/../etc',
+      '/etc/',
+      '//',
+      '/usr///',
+      '/etc/./',
+      '/',
+      '/tmp',
+      '/root',
+      'relative/dir',
+      './x',
+      '/a\u0000b',
+      '/a\nb',
+      `/${'x'.repeat(5000)}`,
+      t.config.gatewayCheckout,
+    ];
     for (const root of hostile) {
       const r = await t.call('POST', '/api/projects', { name: 'r', executionMode: 'runner', root, ownerId: 'o' });
       expect(r.status, JSON.stringify(root)).toBe(400);
@@ -130,7 +201,12 @@ describe('names and roots aimed at the filesystem', () => {
   });
 
   it('a container project never takes a root from the caller', async () => {
-    const r = await t.call('POST', '/api/projects', { name: 'c', executionMode: 'container', root: '/etc', ownerId: 'o' });
+    const r = await t.call('POST', '/api/projects', {
+      name: 'c',
+      executionMode: 'container',
+      root: '/etc',
+      ownerId: 'o',
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('root_not_allowed');
   });

@@ -29,7 +29,13 @@ const permissionsFile = (root: string) => join(root, 'permissions.json');
 describe('an agent never decides (RN: agents are members with kind agent)', () => {
   it('a maintainer-role agent cannot approve, deny or always-allow, even its own proposal', async () => {
     const actionId = await pendingTerminal();
-    const own = (await t.call('POST', `/api/projects/${a.id}/actions`, { agentId: 'agent-lead', actionType: 'git_push', payload: {} })).body.id;
+    const own = (
+      await t.call('POST', `/api/projects/${a.id}/actions`, {
+        agentId: 'agent-lead',
+        actionType: 'git_push',
+        payload: {},
+      })
+    ).body.id;
     for (const id of [actionId, own]) {
       for (const [path, body] of [
         ['approve', { userId: 'agent-lead' }],
@@ -48,8 +54,16 @@ describe('an agent never decides (RN: agents are members with kind agent)', () =
 
   it('an agent cannot rewrite permissions.json, agent autonomy, activate execution or accept a handoff', async () => {
     const calls: Array<[string, string, object]> = [
-      ['PUT', `/api/projects/${a.id}/permissions`, { userId: 'agent-lead', allow: ['Terminal(curl)'], deny: [], ask: [] }],
-      ['PUT', `/api/projects/${a.id}/agent-autonomy`, { userId: 'agent-lead', agentId: 'agent-lead', actionType: '*', mode: 'auto_approve' }],
+      [
+        'PUT',
+        `/api/projects/${a.id}/permissions`,
+        { userId: 'agent-lead', allow: ['Terminal(curl)'], deny: [], ask: [] },
+      ],
+      [
+        'PUT',
+        `/api/projects/${a.id}/agent-autonomy`,
+        { userId: 'agent-lead', agentId: 'agent-lead', actionType: '*', mode: 'auto_approve' },
+      ],
       ['POST', `/api/projects/${a.id}/activate-execution`, { userId: 'agent-lead' }],
       ['POST', `/api/projects/${a.id}/handoffs/infra/accept`, { userId: 'agent-lead' }],
       ['POST', `/api/containers/${a.id}/stop`, { userId: 'agent-lead' }],
@@ -67,7 +81,7 @@ describe('an agent never decides (RN: agents are members with kind agent)', () =
     expect((await t.call('GET', `/api/projects/${a.id}/actions`)).body.actions).toEqual([]);
   });
 
-  it("PUT members cannot turn an agent into a human (the kind is fixed), so it still cannot approve", async () => {
+  it('PUT members cannot turn an agent into a human (the kind is fixed), so it still cannot approve', async () => {
     const actionId = await pendingTerminal();
     const flip = await t.call('PUT', `/api/projects/${a.id}/members/agent-lead`, { role: 'owner' });
     const explicit = await t.call('PUT', `/api/projects/${a.id}/members/agent-lead`, { role: 'owner', kind: 'human' });
@@ -84,15 +98,24 @@ describe('an agent never decides (RN: agents are members with kind agent)', () =
   it('an acting user named on PUT members must be a human owner: a developer cannot raise their own role', async () => {
     const self = await t.call('PUT', `/api/projects/${a.id}/members/dev`, { role: 'owner', actingUserId: 'dev' });
     expect(self.status).toBe(403);
-    const byMaintainer = await t.call('PUT', `/api/projects/${a.id}/members/dev`, { role: 'owner', actingUserId: 'max' });
+    const byMaintainer = await t.call('PUT', `/api/projects/${a.id}/members/dev`, {
+      role: 'owner',
+      actingUserId: 'max',
+    });
     expect(byMaintainer.status).toBe(403);
-    const byAgent = await t.call('PUT', `/api/projects/${a.id}/members/dev`, { role: 'owner', actingUserId: 'agent-lead' });
+    const byAgent = await t.call('PUT', `/api/projects/${a.id}/members/dev`, {
+      role: 'owner',
+      actingUserId: 'agent-lead',
+    });
     expect(byAgent.status).toBe(403);
     const byOutsider = await t.call('PUT', `/api/projects/${a.id}/members/dev`, { role: 'owner', actingUserId: 'bea' });
     expect(byOutsider.status).toBe(403);
     const members = (await t.call('GET', `/api/projects/${a.id}/members`)).body.members;
     expect(members.find((m: { memberId: string }) => m.memberId === 'dev').role).toBe('developer');
-    const byOwner = await t.call('PUT', `/api/projects/${a.id}/members/dev`, { role: 'maintainer', actingUserId: 'olivia' });
+    const byOwner = await t.call('PUT', `/api/projects/${a.id}/members/dev`, {
+      role: 'maintainer',
+      actingUserId: 'olivia',
+    });
     expect(byOwner.status).toBe(200);
     const event = (await eventsOf(t, a.id)).filter((e) => e.type === 'member.role_changed').at(-1);
     expect(event).toMatchObject({ actorKind: 'user', actorId: 'olivia' });
@@ -101,7 +124,13 @@ describe('an agent never decides (RN: agents are members with kind agent)', () =
 
 describe('roles and projects: IAM of the approver, no reach across projects', () => {
   it('a developer cannot approve an action whose type needs maintainer', async () => {
-    const push = (await t.call('POST', `/api/projects/${a.id}/actions`, { agentId: 'agent-lead', actionType: 'git_push', payload: {} })).body.id;
+    const push = (
+      await t.call('POST', `/api/projects/${a.id}/actions`, {
+        agentId: 'agent-lead',
+        actionType: 'git_push',
+        payload: {},
+      })
+    ).body.id;
     const r = await t.call('POST', `/api/actions/${push}/approve`, { userId: 'dev' });
     expect(r.status).toBe(403);
     expect(r.body.error).toBe('role_below_minimum');
@@ -142,7 +171,11 @@ describe('roles and projects: IAM of the approver, no reach across projects', ()
   });
 
   it("proposing as another project's member (or as nobody) is refused before decide()", async () => {
-    const r = await t.call('POST', `/api/projects/${a.id}/actions`, { agentId: 'bea', actionType: 'terminal', payload: { command: 'ls' } });
+    const r = await t.call('POST', `/api/projects/${a.id}/actions`, {
+      agentId: 'bea',
+      actionType: 'terminal',
+      payload: { command: 'ls' },
+    });
     expect(r.status).toBe(403);
     expect(r.body.error).toBe('not_a_member');
   });
@@ -151,9 +184,15 @@ describe('roles and projects: IAM of the approver, no reach across projects', ()
 describe('decisions are final and happen once', () => {
   it('a second approve, an approve after deny and a deny after approve change nothing', async () => {
     const approved = await pendingTerminal();
-    expect((await t.call('POST', `/api/actions/${approved}/approve`, { userId: 'max' })).body.desfecho).toBe('aprovada');
-    expect((await t.call('POST', `/api/actions/${approved}/approve`, { userId: 'olivia' })).body.desfecho).toBe('ja_aprovada');
-    expect((await t.call('POST', `/api/actions/${approved}/approve-always`, { userId: 'olivia' })).body.desfecho).toBe('ja_aprovada');
+    expect((await t.call('POST', `/api/actions/${approved}/approve`, { userId: 'max' })).body.desfecho).toBe(
+      'aprovada',
+    );
+    expect((await t.call('POST', `/api/actions/${approved}/approve`, { userId: 'olivia' })).body.desfecho).toBe(
+      'ja_aprovada',
+    );
+    expect((await t.call('POST', `/api/actions/${approved}/approve-always`, { userId: 'olivia' })).body.desfecho).toBe(
+      'ja_aprovada',
+    );
     const lateDeny = await t.call('POST', `/api/actions/${approved}/deny`, { userId: 'olivia', reason: 'too late' });
     expect(lateDeny.status).toBe(409);
 
@@ -176,7 +215,11 @@ describe('decisions are final and happen once', () => {
 
   it('concurrent approvals of one action: exactly one aprovada', async () => {
     const actionId = await pendingTerminal();
-    const results = await Promise.all(['olivia', 'max', 'olivia', 'max'].map((userId) => t.call('POST', `/api/actions/${actionId}/approve`, { userId })));
+    const results = await Promise.all(
+      ['olivia', 'max', 'olivia', 'max'].map((userId) =>
+        t.call('POST', `/api/actions/${actionId}/approve`, { userId }),
+      ),
+    );
     expect(results.filter((r) => r.body.desfecho === 'aprovada')).toHaveLength(1);
     expect(results.every((r) => r.status === 200)).toBe(true);
   });

@@ -27,7 +27,12 @@ beforeAll(async () => {
     },
   });
   app = await createApp(
-    testAppConfig(dir, { adminToken: ADMIN_TOKEN, gatewayCheckout: GATEWAY_CHECKOUT, logLevel: 'trace', execution: loadExecutionConfig({}, {}) }),
+    testAppConfig(dir, {
+      adminToken: ADMIN_TOKEN,
+      gatewayCheckout: GATEWAY_CHECKOUT,
+      logLevel: 'trace',
+      execution: loadExecutionConfig({}, {}),
+    }),
     { logger: createLogger('trace', capture) },
   );
   await app.http.listen({ port: 0, host: '127.0.0.1' });
@@ -41,7 +46,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` }) => {
+const call = async (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` },
+) => {
   const r = await fetch(`http://${base}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -65,14 +75,18 @@ const upgrade = (query: string, protocols?: string[]) =>
 it('no admin token and no runner token ever reaches the log, whatever the caller does with them', async () => {
   const root = join(dir, 'runner-root');
   mkdirSync(root);
-  const project = JSON.parse((await call('POST', '/api/projects', { name: 'logs', executionMode: 'runner', root, ownerId: 'olivia' })).body);
+  const project = JSON.parse(
+    (await call('POST', '/api/projects', { name: 'logs', executionMode: 'runner', root, ownerId: 'olivia' })).body,
+  );
   const grant = JSON.parse((await call('POST', `/api/projects/${project.id}/runner-tokens`)).body);
   const revoked = JSON.parse((await call('POST', `/api/projects/${project.id}/runner-tokens`)).body);
   expect(grant.token.length).toBeGreaterThan(20);
 
   expect(await upgrade(`&token=${encodeURIComponent(grant.token)}`)).toBe(101);
   expect(await upgrade(`&token=${encodeURIComponent(ADMIN_TOKEN)}`)).toBe(101);
-  expect(await upgrade('', ['phoenix', `base64url.bearer.phx.${Buffer.from(grant.token).toString('base64url')}`])).toBe(101);
+  expect(await upgrade('', ['phoenix', `base64url.bearer.phx.${Buffer.from(grant.token).toString('base64url')}`])).toBe(
+    101,
+  );
   await call('DELETE', `/api/projects/${project.id}/runner-tokens/${revoked.tokenId}`);
   expect(await upgrade(`&token=${encodeURIComponent(revoked.token)}`)).toBe(403);
   expect(await upgrade(`&token=${encodeURIComponent(`${ADMIN_TOKEN}-wrong`)}`)).toBe(403);
@@ -81,9 +95,16 @@ it('no admin token and no runner token ever reaches the log, whatever the caller
   await call('GET', `/api/projects/${project.id}?token=${ADMIN_TOKEN}&runner=${grant.token}`);
   await call('GET', `/healthz?token=${ADMIN_TOKEN}`);
   await call('GET', `/api/projects/${project.id}`, undefined, { authorization: `Bearer ${ADMIN_TOKEN}-almost` });
-  await call('POST', `/api/projects/${project.id}/actions`, { agentId: 'olivia', actionType: 'terminal', payload: { command: `echo ${grant.token}` } });
+  await call('POST', `/api/projects/${project.id}/actions`, {
+    agentId: 'olivia',
+    actionType: 'terminal',
+    payload: { command: `echo ${grant.token}` },
+  });
   await call('POST', '/api/projects', `{"name": "${ADMIN_TOKEN}"`);
-  await call('PUT', `/api/projects/${project.id}/permissions`, { userId: 'olivia', allow: [`Terminal(${ADMIN_TOKEN}`] });
+  await call('PUT', `/api/projects/${project.id}/permissions`, {
+    userId: 'olivia',
+    allow: [`Terminal(${ADMIN_TOKEN}`],
+  });
 
   await new Promise((r) => setTimeout(r, 100));
   expect(logged.length).toBeGreaterThan(1000); // the capture works: trace logging is on
@@ -95,15 +116,27 @@ it('no admin token and no runner token ever reaches the log, whatever the caller
 });
 
 it('no agent, human or service token reaches the log either: minted, used, mistyped, put in a query, revoked (issue 12)', async () => {
-  const project = JSON.parse((await call('POST', '/api/projects', { name: 'logs2', executionMode: 'container', ownerId: 'olivia' })).body);
+  const project = JSON.parse(
+    (await call('POST', '/api/projects', { name: 'logs2', executionMode: 'container', ownerId: 'olivia' })).body,
+  );
   await call('PUT', `/api/projects/${project.id}/members/agent-dev`, { role: 'developer', kind: 'agent' });
-  const mint = async (body: object) => JSON.parse((await call('POST', '/api/credentials', body)).body) as { id: string; token: string };
+  const mint = async (body: object) =>
+    JSON.parse((await call('POST', '/api/credentials', body)).body) as { id: string; token: string };
   const agent = await mint({ kind: 'agent', projectId: project.id, agentId: 'agent-dev' });
   const human = await mint({ kind: 'human', memberId: 'olivia' });
   const service = await mint({ kind: 'service', name: 'upstream' });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-  const proposed = JSON.parse((await call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'make' } }, bearer(agent.token))).body);
+  const proposed = JSON.parse(
+    (
+      await call(
+        'POST',
+        `/api/projects/${project.id}/actions`,
+        { agentId: 'agent-dev', actionType: 'terminal', payload: { command: 'make' } },
+        bearer(agent.token),
+      )
+    ).body,
+  );
   await call('POST', `/api/actions/${proposed.id}/approve`, {}, bearer(agent.token)); // 403 agent_cannot_decide
   await call('POST', `/api/actions/${proposed.id}/approve`, { userId: 'max' }, bearer(human.token)); // 403 acting_user_mismatch
   await call('GET', `/api/projects/${project.id}/events?token=${service.token}`, undefined, bearer(service.token));

@@ -8,7 +8,13 @@ import { proposeTerminal, seedProject, startTestApp, type TestApp } from '../htt
 
 let t: TestApp;
 let project: Awaited<ReturnType<typeof seedProject>>;
-const BROKEN = ['{"allow": ["Terminal(ls)", "ContainerStart()"], "deny": 5}', '{"allow": ["Terminal(ls)"', '', '[]', '{"allow": "Terminal(ls)"}'];
+const BROKEN = [
+  '{"allow": ["Terminal(ls)", "ContainerStart()"], "deny": 5}',
+  '{"allow": ["Terminal(ls)"',
+  '',
+  '[]',
+  '{"allow": "Terminal(ls)"}',
+];
 
 beforeEach(async () => {
   t = await startTestApp();
@@ -20,13 +26,22 @@ const fileOf = (root: string) => join(root, 'permissions.json');
 
 describe('a broken permissions.json never auto-approves', () => {
   it('not even with auto-mode autonomy (`*` auto_approve) or an allow the broken file names', async () => {
-    await t.call('PUT', `/api/projects/${project.id}/agent-autonomy`, { userId: 'max', agentId: 'agent-dev', actionType: '*', mode: 'auto_approve' });
+    await t.call('PUT', `/api/projects/${project.id}/agent-autonomy`, {
+      userId: 'max',
+      agentId: 'agent-dev',
+      actionType: '*',
+      mode: 'auto_approve',
+    });
     for (const text of BROKEN) {
       writeFileSync(fileOf(project.root), text);
       const r = await proposeTerminal(t, project.id, project.root, 'ls');
       expect(r.body.status, text).not.toBe('auto_approved');
       expect(r.body.permissionsProblem, text).not.toBeNull();
-      const commit = await t.call('POST', `/api/projects/${project.id}/actions`, { agentId: 'agent-dev', actionType: 'git_commit', payload: {} });
+      const commit = await t.call('POST', `/api/projects/${project.id}/actions`, {
+        agentId: 'agent-dev',
+        actionType: 'git_commit',
+        payload: {},
+      });
       expect(commit.body.status, text).not.toBe('auto_approved');
     }
   });
@@ -67,7 +82,12 @@ describe('a symlink in place of permissions.json', () => {
     writeFileSync(outside, original);
     symlinkSync(outside, fileOf(project.root));
 
-    const put = await t.call('PUT', `/api/projects/${project.id}/permissions`, { userId: 'olivia', allow: ['Terminal(git status)'], deny: [], ask: [] });
+    const put = await t.call('PUT', `/api/projects/${project.id}/permissions`, {
+      userId: 'olivia',
+      allow: ['Terminal(git status)'],
+      deny: [],
+      ask: [],
+    });
     expect(put.status).toBe(200);
     expect(readFileSync(outside, 'utf8')).toBe(original);
     expect(lstatSync(fileOf(project.root)).isSymbolicLink()).toBe(false);

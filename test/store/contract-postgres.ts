@@ -10,7 +10,8 @@ import type { RawRow, StoreFixture } from './contract.ts';
 export const POSTGRES_TEST_URL = process.env.BRABO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** DATABASE_URL for one schema: search_path set on every connection. */
-export const schemaUrl = (schema: string): string => `${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+export const schemaUrl = (schema: string): string =>
+  `${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
 /** A test's own pool: an idle session closed by the server (a chaos test nearby) must not be an unhandled 'error'. */
 export function quiet(pool: pg.Pool): pg.Pool {
@@ -46,7 +47,9 @@ export class TestSchemas {
 
   /** afterAll: every schema this file created, even those a failed test left behind. */
   async dropAll(): Promise<void> {
-    const { rows } = await this.#admin.query('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [`${this.prefix}_`]);
+    const { rows } = await this.#admin.query('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [
+      `${this.prefix}_`,
+    ]);
     for (const row of rows) await this.drop(String(row.nspname));
     await this.#admin.end();
   }

@@ -15,7 +15,9 @@ import { project } from './contract.ts';
 const schemas = new TestSchemas();
 afterAll(async () => schemas.dropAll());
 
-const stores: Array<[string, () => Promise<{ store: Store; raw: (sql: string) => Promise<unknown[]>; close: () => Promise<void> }>]> = [
+const stores: Array<
+  [string, () => Promise<{ store: Store; raw: (sql: string) => Promise<unknown[]>; close: () => Promise<void> }>]
+> = [
   [
     'sqlite',
     async () => {
@@ -79,12 +81,25 @@ describe.each(stores)('credentials on %s', (_name, open) => {
       expect(JSON.stringify(await raw('SELECT * FROM credentials'))).not.toContain(secret);
       expect(await store.read.credentials.findByHash(hashSecret(secret))).toEqual(agent);
       expect(await store.read.credentials.findByHash(hashSecret(`${secret}x`))).toBeNull();
-      expect(await store.read.credentials.findByHash(hashSecret(runner.token))).toMatchObject({ id: runner.tokenId, kind: 'runner', projectId: 'p1', subject: null });
+      expect(await store.read.credentials.findByHash(hashSecret(runner.token))).toMatchObject({
+        id: runner.tokenId,
+        kind: 'runner',
+        projectId: 'p1',
+        subject: null,
+      });
 
-      expect((await store.read.credentials.list({ limit: 10 })).map((c) => c.id).sort()).toEqual([agent.id, human.id, runner.tokenId].sort());
-      expect((await store.read.credentials.list({ limit: 10, kind: 'runner' })).map((c) => c.id)).toEqual([runner.tokenId]);
-      expect((await store.read.credentials.list({ limit: 10, projectId: 'p1' })).map((c) => c.id).sort()).toEqual([agent.id, runner.tokenId].sort());
-      expect((await store.read.credentials.list({ limit: 10, subject: 'olivia' })).map((c) => c.id)).toEqual([human.id]);
+      expect((await store.read.credentials.list({ limit: 10 })).map((c) => c.id).sort()).toEqual(
+        [agent.id, human.id, runner.tokenId].sort(),
+      );
+      expect((await store.read.credentials.list({ limit: 10, kind: 'runner' })).map((c) => c.id)).toEqual([
+        runner.tokenId,
+      ]);
+      expect((await store.read.credentials.list({ limit: 10, projectId: 'p1' })).map((c) => c.id).sort()).toEqual(
+        [agent.id, runner.tokenId].sort(),
+      );
+      expect((await store.read.credentials.list({ limit: 10, subject: 'olivia' })).map((c) => c.id)).toEqual([
+        human.id,
+      ]);
 
       const at = new Date().toISOString();
       await store.transaction((tx) => tx.credentials.touch(agent.id, at));
@@ -106,11 +121,21 @@ describe.each(stores)('credentials on %s', (_name, open) => {
     try {
       await store.transaction((tx) => tx.projects.insert(project('p1')));
       const secret = newSecret('runner');
-      await store.transaction((tx) => tx.credentials.insert({ ...record({ kind: 'runner', subject: null, expiresAt: new Date(Date.now() - 1000).toISOString() }), tokenHash: hashSecret(secret) }));
+      await store.transaction((tx) =>
+        tx.credentials.insert({
+          ...record({ kind: 'runner', subject: null, expiresAt: new Date(Date.now() - 1000).toISOString() }),
+          tokenHash: hashSecret(secret),
+        }),
+      );
       expect(await store.runnerTokens.verify(secret)).toBeNull();
       const live = newSecret('runner');
       const id = 'live-runner';
-      await store.transaction((tx) => tx.credentials.insert({ ...record({ id, kind: 'runner', subject: null, expiresAt: new Date(Date.now() + 60_000).toISOString() }), tokenHash: hashSecret(live) }));
+      await store.transaction((tx) =>
+        tx.credentials.insert({
+          ...record({ id, kind: 'runner', subject: null, expiresAt: new Date(Date.now() + 60_000).toISOString() }),
+          tokenHash: hashSecret(live),
+        }),
+      );
       expect(await store.runnerTokens.verify(live)).toEqual({ projectId: 'p1', tokenId: id });
     } finally {
       await close();

@@ -17,10 +17,14 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('PermissionsFile', () => {
   it('a missing file is empty, not broken (no rule is not permission)', async () => {
-    expect(await file.read(root)).toMatchObject({ exists: false, broken: false, permissions: { allow: [], deny: [], ask: [] } });
+    expect(await file.read(root)).toMatchObject({
+      exists: false,
+      broken: false,
+      permissions: { allow: [], deny: [], ask: [] },
+    });
   });
 
-  it('replace validates with the engine\'s named errors and leaves the file untouched on error', async () => {
+  it("replace validates with the engine's named errors and leaves the file untouched on error", async () => {
     await file.replace(root, { allow: ['Terminal(ls)'], deny: [], ask: [] });
     const error = await file.replace(root, { allow: ['GitPush(algo)'] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionsWriteError);
@@ -30,9 +34,16 @@ describe('PermissionsFile', () => {
   });
 
   it('a broken file yields the salvage (deny/ask only, allow empty) and the error; update refuses to write over it', async () => {
-    writeFileSync(join(root, 'permissions.json'), '{"allow":["Terminal(ls)"],"deny":["Terminal(curl:*)", "Nope(x)"],"ask":[]}');
+    writeFileSync(
+      join(root, 'permissions.json'),
+      '{"allow":["Terminal(ls)"],"deny":["Terminal(curl:*)", "Nope(x)"],"ask":[]}',
+    );
     const snapshot = await file.read(root);
-    expect(snapshot).toMatchObject({ broken: true, exists: true, permissions: { allow: [], deny: ['Terminal(curl:*)'] } });
+    expect(snapshot).toMatchObject({
+      broken: true,
+      exists: true,
+      permissions: { allow: [], deny: ['Terminal(curl:*)'] },
+    });
     expect(snapshot.problem?.code).toBe('permissions_invalid');
     await expect(file.update(root, (p) => p)).rejects.toMatchObject({ code: 'permissions_file_invalid' });
     expect(readFileSync(join(root, 'permissions.json'), 'utf8')).toContain('Nope(x)');
@@ -51,14 +62,18 @@ describe('PermissionsFile', () => {
 
   it('concurrent read-modify-writes are serialized per root: no lost update, no temp file left', async () => {
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => file.update(root, (p) => ({ ...p, allow: [...p.allow, `Terminal(cmd${i})`] }))),
+      Array.from({ length: 20 }, (_, i) =>
+        file.update(root, (p) => ({ ...p, allow: [...p.allow, `Terminal(cmd${i})`] })),
+      ),
     );
     expect(onDisk().allow).toHaveLength(20);
     expect(readdirSync(root)).toEqual(['permissions.json']);
   });
 
   it('writing into a folder that does not exist is project_folder_missing', async () => {
-    await expect(file.replace(join(root, 'nope'), { allow: [] })).rejects.toMatchObject({ code: 'project_folder_missing' });
+    await expect(file.replace(join(root, 'nope'), { allow: [] })).rejects.toMatchObject({
+      code: 'project_folder_missing',
+    });
   });
 
   it('a write that cannot complete is permissions_write_failed and removes its temp file', async () => {
@@ -69,7 +84,9 @@ describe('PermissionsFile', () => {
 
   it('a hand edit takes effect on the very next read, even in place, same size, within the same millisecond', async () => {
     const path = join(root, 'permissions.json');
-    const versions = ['Terminal(aa)', 'Terminal(bb)', 'Terminal(cc)'].map((rule) => JSON.stringify({ allow: [rule], deny: [], ask: [] }));
+    const versions = ['Terminal(aa)', 'Terminal(bb)', 'Terminal(cc)'].map((rule) =>
+      JSON.stringify({ allow: [rule], deny: [], ask: [] }),
+    );
     for (let round = 0; round < 50; round++) {
       for (const text of versions) {
         writeFileSync(path, text); // in place: same inode, same size

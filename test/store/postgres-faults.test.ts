@@ -51,7 +51,19 @@ async function terminate(state: string | null): Promise<number> {
 }
 
 const insertProject = (id: string) => (tx: Parameters<Parameters<PostgresStore['transaction']>[0]>[0]) =>
-  tx.projects.insert({ id, name: id, slug: id, executionMode: 'runner', root: `/tmp/${id}`, workspaceDirName: id, ownerId: 'o', moduleMap: {}, executionActivatedAt: null, workspaceVerifiedAt: null, createdAt: new Date().toISOString() } as never);
+  tx.projects.insert({
+    id,
+    name: id,
+    slug: id,
+    executionMode: 'runner',
+    root: `/tmp/${id}`,
+    workspaceDirName: id,
+    ownerId: 'o',
+    moduleMap: {},
+    executionActivatedAt: null,
+    workspaceVerifiedAt: null,
+    createdAt: new Date().toISOString(),
+  } as never);
 
 describe('Postgres store faults', () => {
   it('a backend terminated inside a transaction: that unit fails store_unavailable, nothing crashes, the next units reconnect', async () => {
@@ -75,7 +87,11 @@ describe('Postgres store faults', () => {
     store = await openPostgresStore(url(), { maxWriters: 3, maxReaders: 3 });
     let killed = 0;
     for (let round = 0; round < 20; round++) {
-      await Promise.all([store.transaction(insertProject(`p${round}`)), store.read.projects.get('x'), store.read.projects.get('y')]);
+      await Promise.all([
+        store.transaction(insertProject(`p${round}`)),
+        store.read.projects.get('x'),
+        store.read.projects.get('y'),
+      ]);
       killed += await terminate(null);
     }
     expect(killed).toBeGreaterThanOrEqual(20);
@@ -116,4 +132,3 @@ describe('Postgres store faults', () => {
     expect(sent).toMatchObject({ status: 503, headers: { 'retry-after': '1' }, body: { error: 'store_busy' } });
   });
 });
-

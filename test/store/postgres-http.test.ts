@@ -14,7 +14,10 @@ let schema: { name: string; url: string };
 
 beforeEach(async () => {
   schema = await schemas.create();
-  [nodeA, nodeB] = await Promise.all([startTestApp({ databaseUrl: schema.url }), startTestApp({ databaseUrl: schema.url })]);
+  [nodeA, nodeB] = await Promise.all([
+    startTestApp({ databaseUrl: schema.url }),
+    startTestApp({ databaseUrl: schema.url }),
+  ]);
 });
 afterEach(async () => {
   await Promise.all([nodeA.close(), nodeB.close()]);
@@ -27,7 +30,11 @@ describe('HTTP approval flow on Postgres, two nodes', () => {
     const project = await seedProject(nodeA);
     const proposed = await proposeTerminal(nodeA, project.id, project.root, 'make build');
     expect(proposed.body).toMatchObject({ status: 'pending', reasonCode: 'default_require_approval' });
-    expect((await nodeB.call('GET', `/api/projects/${project.id}/actions?status=pending`)).body.actions.map((a: { id: string }) => a.id)).toEqual([proposed.body.id]);
+    expect(
+      (await nodeB.call('GET', `/api/projects/${project.id}/actions?status=pending`)).body.actions.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).toEqual([proposed.body.id]);
 
     const approved = await nodeB.call('POST', `/api/actions/${proposed.body.id}/approve`, { userId: 'max' });
     expect(approved.status).toBe(200);
@@ -51,7 +58,9 @@ describe('HTTP approval flow on Postgres, two nodes', () => {
       ]);
       expect(results.map((r) => r.status)).toEqual([200, 200]);
       expect(results.map((r) => r.body.desfecho).sort()).toEqual(['aprovada', 'ja_aprovada']);
-      const approvals = (await eventsOf(nodeB, project.id)).filter((e) => e.actionId === proposed.body.id && e.type === 'proposed_action.approved');
+      const approvals = (await eventsOf(nodeB, project.id)).filter(
+        (e) => e.actionId === proposed.body.id && e.type === 'proposed_action.approved',
+      );
       expect(approvals).toHaveLength(1);
     }
   });

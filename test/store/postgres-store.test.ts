@@ -17,7 +17,9 @@ describeStoreContract('postgres', postgresFixture(schemas));
 /** Opens `n` stores (nodes) on one fresh schema at the same time. */
 async function nodes(n: number): Promise<{ stores: PostgresStore[]; schema: string; close(): Promise<void> }> {
   const schema = await schemas.create();
-  const stores = await Promise.all(Array.from({ length: n }, () => openPostgresStore(schema.url, { maxWriters: 6, maxReaders: 2 })));
+  const stores = await Promise.all(
+    Array.from({ length: n }, () => openPostgresStore(schema.url, { maxWriters: 6, maxReaders: 2 })),
+  );
   return {
     stores,
     schema: schema.name,
@@ -32,7 +34,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('postgres store', () => {
   it('ships the same migration versions and names as the SQLite store', () => {
-    expect(POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name }))).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+    expect(POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name }))).toEqual(
+      MIGRATIONS.map(({ version, name }) => ({ version, name })),
+    );
   });
 
   it('two nodes starting at once: one runs the migrations, the other finds the schema current', async () => {
@@ -70,15 +74,30 @@ describe('postgres store', () => {
             await bothRead;
             if (seen?.status !== 'pending') return false;
             if (!(await tx.actions.decideIfPending(id, 'approved', user, new Date().toISOString(), null))) return false;
-            await tx.events.append({ ...event('p1', { actionType: 'terminal' }), type: 'proposed_action.approved', actorKind: 'user', actorId: user, actionId: id });
-            await tx.handoffs.enqueue({ id: `h-${id}`, actionId: id, projectId: 'p1', credentialRef: 'olivia', createdAt: new Date().toISOString() });
+            await tx.events.append({
+              ...event('p1', { actionType: 'terminal' }),
+              type: 'proposed_action.approved',
+              actorKind: 'user',
+              actorId: user,
+              actionId: id,
+            });
+            await tx.handoffs.enqueue({
+              id: `h-${id}`,
+              actionId: id,
+              projectId: 'p1',
+              credentialRef: 'olivia',
+              createdAt: new Date().toISOString(),
+            });
             return true;
           });
         const won = await Promise.all([approveOn(a, 'max'), approveOn(b, 'olivia')]);
         expect(won.filter(Boolean)).toHaveLength(1);
         const stored = await b.read.actions.get(id);
         expect(stored?.decidedBy).toBe(won[0] ? 'max' : 'olivia');
-        const approvals = await schemas.query(cluster.schema, `SELECT count(*)::int AS n FROM session_events WHERE action_id = '${id}'`);
+        const approvals = await schemas.query(
+          cluster.schema,
+          `SELECT count(*)::int AS n FROM session_events WHERE action_id = '${id}'`,
+        );
         expect(approvals).toEqual([{ n: 1 }]);
         expect((await a.read.handoffs.getByAction(id))?.id).toBe(`h-${id}`);
       }
@@ -98,7 +117,9 @@ describe('postgres store', () => {
         store.transaction(async (tx) => {
           if (waitFirst) await inserted;
           if (await tx.actions.liveMergeExists('p1:42')) return 'merge_ja_proposto';
-          await tx.actions.insert(action(id, { actionType: 'git_merge', payload: { prNumber: 42 }, liveMergeKey: 'p1:42' }));
+          await tx.actions.insert(
+            action(id, { actionType: 'git_merge', payload: { prNumber: 42 }, liveMergeKey: 'p1:42' }),
+          );
           firstInserted();
           await sleep(holdMs); // still uncommitted while the other node checks
           return 'created';
@@ -145,7 +166,7 @@ describe('postgres store', () => {
         await sleep(2);
       }
       const ids = (await appends).flat();
-      for (let drained = false; !drained; ) {
+      for (let drained = false; !drained;) {
         const before = seen.length;
         await poll();
         drained = seen.length === before;
@@ -187,7 +208,9 @@ describe('postgres store', () => {
       await store.close();
       expect(await inFlight).toBe('committed');
       await expect(store.read.projects.get('late')).rejects.toMatchObject({ code: 'store_closed' });
-      const again = await openPostgresStore(`${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${cluster.schema}`)}`);
+      const again = await openPostgresStore(
+        `${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${cluster.schema}`)}`,
+      );
       expect(await again.read.projects.get('late')).not.toBeNull();
       await again.close();
     } finally {
@@ -218,7 +241,9 @@ describe('postgres selection and start-up failures', () => {
       errno: 'ECONNREFUSED',
       endpoint: { host: '127.0.0.1', port: 1, database: 'test' },
     });
-    await expect(failure).rejects.toThrow(/Postgres at 127\.0\.0\.1:1 \(database "test"\) is unreachable \(ECONNREFUSED/);
+    await expect(failure).rejects.toThrow(
+      /Postgres at 127\.0\.0\.1:1 \(database "test"\) is unreachable \(ECONNREFUSED/,
+    );
     await expect(failure).rejects.not.toThrow(/s3cret/);
   });
 
@@ -228,7 +253,11 @@ describe('postgres selection and start-up failures', () => {
       sqlState: '3D000',
       message: expect.stringMatching(/database "brabo_no_such_db" does not exist/),
     });
-    await expect(openPostgresStore(`${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${schemas.prefix}_missing`)}`)).rejects.toMatchObject({
+    await expect(
+      openPostgresStore(
+        `${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${schemas.prefix}_missing`)}`,
+      ),
+    ).rejects.toMatchObject({
       code: 'postgres_start_failed',
       message: expect.stringMatching(/could not be migrated: no schema of the search_path exists/),
     });

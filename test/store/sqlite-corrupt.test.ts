@@ -42,7 +42,12 @@ async function storeWithData(dataDir: string): Promise<void> {
 
 describe('store_corrupt', () => {
   it('foreign bytes of many sizes and shapes are store_corrupt, never a stack trace or a new store', () => {
-    const shapes = [Buffer.from('hello, not a database'), Buffer.alloc(4096, 0xff), Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(200, 7)]), Buffer.alloc(1, 0)];
+    const shapes = [
+      Buffer.from('hello, not a database'),
+      Buffer.alloc(4096, 0xff),
+      Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(200, 7)]),
+      Buffer.alloc(1, 0),
+    ];
     for (const [i, bytes] of shapes.entries()) {
       const dataDir = join(dir, `d${i}`);
       mkdirSync(dataDir);
@@ -80,7 +85,11 @@ describe('store_corrupt', () => {
     mkdirSync(dataDir);
     writeFileSync(join(dataDir, SQLITE_FILE_NAME), 'garbage garbage garbage');
     const cli = resolve(import.meta.dirname, '../../src/cli.ts');
-    const run = spawnSync(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, BRABO_ADMIN_TOKEN: 'corrupt-test-token-0123456789abcdef', DATABASE_URL: '' } });
+    const run = spawnSync(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, BRABO_ADMIN_TOKEN: 'corrupt-test-token-0123456789abcdef', DATABASE_URL: '' },
+    });
     expect(run.status).toBe(1);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

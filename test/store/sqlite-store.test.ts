@@ -122,7 +122,8 @@ describe('sqlite store', () => {
     const dbFile = join(dir, SQLITE_FILE_NAME);
     const before = statSync(dbFile).size;
     // Far below the writer's own automatic-checkpoint threshold: only the worker copies pages back.
-    for (let i = 0; i < 300; i++) await store.transaction((tx) => tx.actions.insert(action(`w${i}`, { reason: 'x'.repeat(500) })));
+    for (let i = 0; i < 300; i++)
+      await store.transaction((tx) => tx.actions.insert(action(`w${i}`, { reason: 'x'.repeat(500) })));
     const deadline = Date.now() + 10_000;
     while (statSync(dbFile).size <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(statSync(dbFile).size).toBeGreaterThan(before);
@@ -162,4 +163,3 @@ describe('group commit window', () => {
     db.close();
   });
 });
-

@@ -28,14 +28,21 @@ export async function testDatabaseUrl(): Promise<string | null> {
 }
 
 /** Runs one raw statement (`?` placeholders) against a test app's store: the SQLite file, or the Postgres schema. */
-export async function rawSql(target: { dataDir: string; databaseUrl?: string | null }, text: string, values: Array<string | number | null>): Promise<void> {
+export async function rawSql(
+  target: { dataDir: string; databaseUrl?: string | null },
+  text: string,
+  values: Array<string | number | null>,
+): Promise<void> {
   if (target.databaseUrl) {
     const client = new pg.Client({ connectionString: target.databaseUrl });
     client.on('error', () => {}); // the statement's own promise reports failures
     await client.connect();
     try {
       let n = 0;
-      await client.query(text.replace(/\?/g, () => `$${++n}`), values);
+      await client.query(
+        text.replace(/\?/g, () => `$${++n}`),
+        values,
+      );
     } finally {
       await client.end();
     }

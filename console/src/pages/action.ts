@@ -9,7 +9,13 @@ import type { ReviewEntry } from '../types.ts';
 
 interface ActionView {
   entry: ReviewEntry;
-  execution: { state: string; attempt: number; target: string | null; outcome: Record<string, any> | null; updatedAt: string } | null;
+  execution: {
+    state: string;
+    attempt: number;
+    target: string | null;
+    outcome: Record<string, any> | null;
+    updatedAt: string;
+  } | null;
 }
 
 export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () => void {
@@ -20,7 +26,12 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
   const outputNote = h('p', { class: 'muted' });
   clear(root);
   root.append(
-    h('div', { class: 'page-head' }, h('h1', null, 'Action ', h('code', null, actionId.slice(0, 8))), h('a', { href: '#/queue' }, '← queue')),
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', null, 'Action ', h('code', null, actionId.slice(0, 8))),
+      h('a', { href: '#/queue' }, '← queue'),
+    ),
     cardSlot,
     h('h2', null, 'Execution'),
     state,
@@ -37,12 +48,16 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
 
   const describe = (view: ActionView): string => {
     const { action } = view.entry;
-    if (action.status === 'denied') return action.decidedBy ? `denied by ${action.decidedBy}: ${action.denialReason ?? ''}` : `denied by the policy: ${action.reason}`;
+    if (action.status === 'denied')
+      return action.decidedBy
+        ? `denied by ${action.decidedBy}: ${action.denialReason ?? ''}`
+        : `denied by the policy: ${action.reason}`;
     if (action.status === 'pending') return 'waiting for a decision';
     const ex = view.execution;
     if (!ex) return 'approved; not handed to execution yet';
     const o = ex.outcome;
-    if (ex.state === 'executed') return `executed (exit code ${o?.['exitCode'] ?? '?'})${o?.['truncated'] ? ', output truncated' : ''}`;
+    if (ex.state === 'executed')
+      return `executed (exit code ${o?.['exitCode'] ?? '?'})${o?.['truncated'] ? ', output truncated' : ''}`;
     if (ex.state === 'failed') return `failed: ${o?.['code'] ?? ''} — ${o?.['message'] ?? ''}`;
     return `${ex.state} on ${ex.target ?? 'its executor'} (attempt ${ex.attempt})`;
   };
@@ -61,13 +76,17 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
     streaming = true;
     outputNote.textContent = 'Streaming…';
     ctx.api
-      .stream(`/api/actions/${actionId}/output?after=${lastSeq}`, (event, data) => {
-        if (event === 'output') append(data.stream, data.data, data.seq);
-        else if (event === 'end') {
-          outputNote.textContent = data.truncated ? 'Output ended (truncated at the output cap).' : 'Output ended.';
-          root.dataset['ended'] = data.status;
-        }
-      }, abort.signal)
+      .stream(
+        `/api/actions/${actionId}/output?after=${lastSeq}`,
+        (event, data) => {
+          if (event === 'output') append(data.stream, data.data, data.seq);
+          else if (event === 'end') {
+            outputNote.textContent = data.truncated ? 'Output ended (truncated at the output cap).' : 'Output ended.';
+            root.dataset['ended'] = data.status;
+          }
+        },
+        abort.signal,
+      )
       .catch((error: Error) => {
         if (!abort.signal.aborted) outputNote.textContent = `Output stream stopped: ${error.message}`;
       })
@@ -91,7 +110,13 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
     } catch (error) {
       const e = error as ApiError;
       clear(cardSlot);
-      cardSlot.append(h('p', { class: 'error' }, e.status === 404 ? `No action ${actionId}.` : `Could not load the action: ${e.message}`));
+      cardSlot.append(
+        h(
+          'p',
+          { class: 'error' },
+          e.status === 404 ? `No action ${actionId}.` : `Could not load the action: ${e.message}`,
+        ),
+      );
       root.dataset['loaded'] = 'true';
     }
   };

@@ -23,7 +23,19 @@ export function containersPage(root: HTMLElement, ctx: Ctx): () => void {
     h(
       'table',
       { class: 'grid' },
-      h('thead', null, h('tr', null, h('th', null, 'project'), h('th', null, 'state'), h('th', null, 'container'), h('th', null, 'since'), h('th', null, ''))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', null, 'project'),
+          h('th', null, 'state'),
+          h('th', null, 'container'),
+          h('th', null, 'since'),
+          h('th', null, ''),
+        ),
+      ),
       body,
     ),
   );
@@ -31,9 +43,16 @@ export function containersPage(root: HTMLElement, ctx: Ctx): () => void {
     const userId = actingUserOf(ctx.me);
     if (userId === null) return;
     try {
-      const result = await ctx.api.post<{ id: string; status: string; reason: string }>(`/api/containers/${row.projectId}/${change}`, { userId });
+      const result = await ctx.api.post<{ id: string; status: string; reason: string }>(
+        `/api/containers/${row.projectId}/${change}`,
+        { userId },
+      );
       proposals.set(row.projectId, { id: result.id, status: result.status, change });
-      toast(result.status === 'pending' ? `container_${change} proposed; it waits for an approval (${result.reason})` : `container_${change}: ${result.status}`);
+      toast(
+        result.status === 'pending'
+          ? `container_${change} proposed; it waits for an approval (${result.reason})`
+          : `container_${change}: ${result.status}`,
+      );
       await load();
     } catch (error) {
       const e = error as ApiError;
@@ -42,9 +61,13 @@ export function containersPage(root: HTMLElement, ctx: Ctx): () => void {
   };
   const load = async (): Promise<void> => {
     // Projects refreshed like the queue page does: a human token filters by them (issue 12).
-    const [{ containers }] = await Promise.all([ctx.api.get<{ containers: ContainerRow[] }>('/api/containers'), ctx.refreshProjects()]);
+    const [{ containers }] = await Promise.all([
+      ctx.api.get<{ containers: ContainerRow[] }>('/api/containers'),
+      ctx.refreshProjects(),
+    ]);
     ctx.live.watch(ctx.projects.map((p) => p.id));
-    const visible = ctx.me.kind !== 'human' ? containers : containers.filter((c) => ctx.projects.some((p) => p.id === c.projectId));
+    const visible =
+      ctx.me.kind !== 'human' ? containers : containers.filter((c) => ctx.projects.some((p) => p.id === c.projectId));
     clear(body);
     for (const row of visible) {
       const proposal = proposals.get(row.projectId);
@@ -59,9 +82,19 @@ export function containersPage(root: HTMLElement, ctx: Ctx): () => void {
           h(
             'td',
             { class: 'row-actions' },
-            row.state === 'running' ? h('button', { class: 'stop', onclick: () => void propose(row, 'stop') }, 'Stop') : null,
-            row.state !== 'absent' ? h('button', { class: 'remove danger', onclick: () => void propose(row, 'remove') }, 'Remove') : null,
-            proposal ? h('a', { href: `#/actions/${proposal.id}`, class: 'proposal' }, `container_${proposal.change}: ${proposal.status}`) : null,
+            row.state === 'running'
+              ? h('button', { class: 'stop', onclick: () => void propose(row, 'stop') }, 'Stop')
+              : null,
+            row.state !== 'absent'
+              ? h('button', { class: 'remove danger', onclick: () => void propose(row, 'remove') }, 'Remove')
+              : null,
+            proposal
+              ? h(
+                  'a',
+                  { href: `#/actions/${proposal.id}`, class: 'proposal' },
+                  `container_${proposal.change}: ${proposal.status}`,
+                )
+              : null,
           ),
         ),
       );

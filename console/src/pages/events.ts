@@ -23,7 +23,9 @@ interface EventsView {
 /** One line about an event: its reason, status or failure, whatever it carries. */
 function summary(event: EventRow): string {
   const p = event.payload;
-  const parts = [p['actionType'], p['status'], p['reason'], p['code'], p['message'], p['pattern']].filter((v) => typeof v === 'string' && v.length > 0);
+  const parts = [p['actionType'], p['status'], p['reason'], p['code'], p['message'], p['pattern']].filter(
+    (v) => typeof v === 'string' && v.length > 0,
+  );
   if (typeof p['exitCode'] === 'number') parts.push(`exit ${p['exitCode']}`);
   return parts.join(' · ');
 }
@@ -37,9 +39,33 @@ export function eventsPage(root: HTMLElement, ctx: Ctx, query: URLSearchParams):
   const body = h('tbody');
   root.append(
     h('div', { class: 'page-head' }, h('h1', null, 'Event log')),
-    h('div', { class: 'filters' }, h('label', null, 'Project ', projectSelect), h('label', null, 'Code ', typeSelect), h('label', null, 'Actor ', actorSelect)),
+    h(
+      'div',
+      { class: 'filters' },
+      h('label', null, 'Project ', projectSelect),
+      h('label', null, 'Code ', typeSelect),
+      h('label', null, 'Actor ', actorSelect),
+    ),
     counts,
-    h('table', { class: 'grid events' }, h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'when'), h('th', null, 'code'), h('th', null, 'actor'), h('th', null, 'action'), h('th', null, 'detail'))), body),
+    h(
+      'table',
+      { class: 'grid events' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', null, '#'),
+          h('th', null, 'when'),
+          h('th', null, 'code'),
+          h('th', null, 'actor'),
+          h('th', null, 'action'),
+          h('th', null, 'detail'),
+        ),
+      ),
+      body,
+    ),
   );
   const fillSelect = (select: HTMLSelectElement, values: string[], all: string, selected: string): void => {
     clear(select);
@@ -74,23 +100,43 @@ export function eventsPage(root: HTMLElement, ctx: Ctx, query: URLSearchParams):
         ),
       );
     }
-    if (view.events.length === 0) body.append(h('tr', null, h('td', { colspan: 6, class: 'muted' }, 'No events match.')));
+    if (view.events.length === 0)
+      body.append(h('tr', null, h('td', { colspan: 6, class: 'muted' }, 'No events match.')));
     root.dataset['loaded'] = 'true';
-    history.replaceState(null, '', `#/events?${new URLSearchParams({ project: projectId, ...(type ? { type } : {}), ...(actor ? { actor } : {}) })}`);
+    history.replaceState(
+      null,
+      '',
+      `#/events?${new URLSearchParams({ project: projectId, ...(type ? { type } : {}), ...(actor ? { actor } : {}) })}`,
+    );
   };
 
   for (const select of [projectSelect, typeSelect, actorSelect]) select.addEventListener('change', () => void load());
   const off = ctx.live.on((event, payload) => {
-    if ((event === 'action.changed' && payload.entry.action.projectId === projectSelect.value) || (event === 'project.changed' && payload.projectId === projectSelect.value)) void load();
+    if (
+      (event === 'action.changed' && payload.entry.action.projectId === projectSelect.value) ||
+      (event === 'project.changed' && payload.projectId === projectSelect.value)
+    )
+      void load();
   });
   void ctx.refreshProjects().then(() => {
     ctx.live.watch(ctx.projects.map((p) => p.id));
     projectSelect.append(...ctx.projects.map((p) => h('option', { value: p.id }, p.name)));
     const wanted = query.get('project');
     if (wanted && ctx.projects.some((p) => p.id === wanted)) projectSelect.value = wanted;
-    fillSelect(typeSelect, query.get('type') ? [query.get('type') as string] : [], 'all codes', query.get('type') ?? '');
-    fillSelect(actorSelect, query.get('actor') ? [query.get('actor') as string] : [], 'all actors', query.get('actor') ?? '');
-    if (ctx.projects.length === 0) body.append(h('tr', null, h('td', { colspan: 6, class: 'muted' }, 'No projects for this token.')));
+    fillSelect(
+      typeSelect,
+      query.get('type') ? [query.get('type') as string] : [],
+      'all codes',
+      query.get('type') ?? '',
+    );
+    fillSelect(
+      actorSelect,
+      query.get('actor') ? [query.get('actor') as string] : [],
+      'all actors',
+      query.get('actor') ?? '',
+    );
+    if (ctx.projects.length === 0)
+      body.append(h('tr', null, h('td', { colspan: 6, class: 'muted' }, 'No projects for this token.')));
     return load();
   });
   return off;

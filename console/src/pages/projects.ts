@@ -11,7 +11,24 @@ export function projectsPage(root: HTMLElement, ctx: Ctx): () => void {
   const body = h('tbody');
   root.append(
     h('div', { class: 'page-head' }, h('h1', null, 'Projects')),
-    h('table', { class: 'grid' }, h('thead', null, h('tr', null, h('th', null, 'project'), h('th', null, 'mode'), h('th', null, 'owner'), h('th', null, 'your role'), h('th', null, 'runner'))), body),
+    h(
+      'table',
+      { class: 'grid' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', null, 'project'),
+          h('th', null, 'mode'),
+          h('th', null, 'owner'),
+          h('th', null, 'your role'),
+          h('th', null, 'runner'),
+        ),
+      ),
+      body,
+    ),
   );
   const render = (): void => {
     clear(body);
@@ -24,11 +41,20 @@ export function projectsPage(root: HTMLElement, ctx: Ctx): () => void {
           h('td', null, p.executionMode),
           h('td', null, p.ownerId),
           h('td', null, p.role ?? (ctx.me.kind === 'admin' ? 'admin' : '—')),
-          h('td', null, p.runner ? (p.runner.connected ? `connected (${p.runner.hostname ?? 'unknown host'})` : `offline, last seen ${ago(p.runner.lastSeen)}`) : '—'),
+          h(
+            'td',
+            null,
+            p.runner
+              ? p.runner.connected
+                ? `connected (${p.runner.hostname ?? 'unknown host'})`
+                : `offline, last seen ${ago(p.runner.lastSeen)}`
+              : '—',
+          ),
         ),
       );
     }
-    if (ctx.projects.length === 0) body.append(h('tr', null, h('td', { colspan: 5, class: 'muted' }, 'No projects for this token.')));
+    if (ctx.projects.length === 0)
+      body.append(h('tr', null, h('td', { colspan: 5, class: 'muted' }, 'No projects for this token.')));
     root.dataset['loaded'] = 'true';
   };
   void ctx.refreshProjects().then(render);
@@ -61,15 +87,40 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
   const loadMembers = async (): Promise<void> => {
     members = (await ctx.api.get<{ members: Member[] }>(`/api/projects/${projectId}/members`)).members;
     clear(membersSlot);
-    const memberInput = h('input', { name: 'memberId', placeholder: 'member id', required: true, 'aria-label': 'Member id' });
-    const roleSelect = h('select', { name: 'role', 'aria-label': 'Role' }, ['developer', 'maintainer', 'owner'].map((r) => h('option', { value: r }, r)));
-    const kindSelect = h('select', { name: 'kind', 'aria-label': 'Kind' }, ['human', 'agent'].map((k) => h('option', { value: k }, k)));
+    const memberInput = h('input', {
+      name: 'memberId',
+      placeholder: 'member id',
+      required: true,
+      'aria-label': 'Member id',
+    });
+    const roleSelect = h(
+      'select',
+      { name: 'role', 'aria-label': 'Role' },
+      ['developer', 'maintainer', 'owner'].map((r) => h('option', { value: r }, r)),
+    );
+    const kindSelect = h(
+      'select',
+      { name: 'kind', 'aria-label': 'Kind' },
+      ['human', 'agent'].map((k) => h('option', { value: k }, k)),
+    );
     membersSlot.append(
       h(
         'table',
         { class: 'grid' },
         h('thead', null, h('tr', null, h('th', null, 'member'), h('th', null, 'kind'), h('th', null, 'role'))),
-        h('tbody', null, members.map((m) => h('tr', { 'data-member': m.memberId }, h('td', null, m.memberId), h('td', null, m.kind), h('td', null, m.role)))),
+        h(
+          'tbody',
+          null,
+          members.map((m) =>
+            h(
+              'tr',
+              { 'data-member': m.memberId },
+              h('td', null, m.memberId),
+              h('td', null, m.kind),
+              h('td', null, m.role),
+            ),
+          ),
+        ),
       ),
       h(
         'form',
@@ -80,7 +131,11 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
             const actingUserId = actingUserOf(ctx.me);
             if (actingUserId === null) return;
             try {
-              await ctx.api.put(`/api/projects/${projectId}/members/${encodeURIComponent(memberInput.value.trim())}`, { role: roleSelect.value, kind: kindSelect.value, actingUserId });
+              await ctx.api.put(`/api/projects/${projectId}/members/${encodeURIComponent(memberInput.value.trim())}`, {
+                role: roleSelect.value,
+                kind: kindSelect.value,
+                actingUserId,
+              });
               toast(`${memberInput.value} is now ${roleSelect.value}`);
               await loadMembers();
               await loadAutonomy();
@@ -98,15 +153,34 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
   };
 
   const loadPermissions = async (): Promise<void> => {
-    const view = await ctx.api.get<{ permissions: Record<ListName, string[]>; broken: boolean; problem: { code: string; message: string } | null; exists: boolean }>(`/api/projects/${projectId}/permissions`);
+    const view = await ctx.api.get<{
+      permissions: Record<ListName, string[]>;
+      broken: boolean;
+      problem: { code: string; message: string } | null;
+      exists: boolean;
+    }>(`/api/projects/${projectId}/permissions`);
     clear(permissionsSlot);
     const areas = Object.fromEntries(
-      LISTS.map((list) => [list, h('textarea', { name: list, rows: Math.max(3, view.permissions[list].length + 1), spellcheck: false, 'aria-label': `${list} patterns, one per line` })]),
+      LISTS.map((list) => [
+        list,
+        h('textarea', {
+          name: list,
+          rows: Math.max(3, view.permissions[list].length + 1),
+          spellcheck: false,
+          'aria-label': `${list} patterns, one per line`,
+        }),
+      ]),
     ) as Record<ListName, HTMLTextAreaElement>;
-    const errors = Object.fromEntries(LISTS.map((list) => [list, h('ul', { class: 'issues', 'data-list': list })])) as Record<ListName, HTMLUListElement>;
+    const errors = Object.fromEntries(
+      LISTS.map((list) => [list, h('ul', { class: 'issues', 'data-list': list })]),
+    ) as Record<ListName, HTMLUListElement>;
     const general = h('ul', { class: 'issues' });
     for (const list of LISTS) areas[list].value = view.permissions[list].join('\n');
-    const linesOf = (list: ListName): string[] => areas[list].value.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+    const linesOf = (list: ListName): string[] =>
+      areas[list].value
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.length > 0);
     const showIssues = (issues: Issue[]): void => {
       for (const list of LISTS) {
         clear(errors[list]);
@@ -116,15 +190,38 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
       for (const issue of issues) {
         if (issue.list && LISTS.includes(issue.list)) {
           areas[issue.list].classList.add('invalid');
-          const where = issue.index === null ? '' : `line ${issue.index + 1}${issue.entry !== undefined ? ` (${issue.entry})` : ''}: `;
+          const where =
+            issue.index === null
+              ? ''
+              : `line ${issue.index + 1}${issue.entry !== undefined ? ` (${issue.entry})` : ''}: `;
           errors[issue.list].append(h('li', null, where + issue.problem));
         } else general.append(h('li', null, issue.problem));
       }
     };
     append(permissionsSlot, [
-      view.broken && view.problem ? h('p', { class: 'error' }, `The file on disk is broken (${view.problem.code}): ${view.problem.message}. Until it is fixed only its deny and ask rules apply.`) : null,
-      h('p', { class: 'muted' }, 'One pattern per line, e.g. ', h('code', null, 'Terminal(npm test:*)'), ' or ', h('code', null, 'GitPush()'), '. Saving replaces the file.'),
-      h('div', { class: 'lists' }, LISTS.map((list) => h('label', { class: 'list' }, h('span', { class: 'list-name' }, list), areas[list], errors[list]))),
+      view.broken && view.problem
+        ? h(
+            'p',
+            { class: 'error' },
+            `The file on disk is broken (${view.problem.code}): ${view.problem.message}. Until it is fixed only its deny and ask rules apply.`,
+          )
+        : null,
+      h(
+        'p',
+        { class: 'muted' },
+        'One pattern per line, e.g. ',
+        h('code', null, 'Terminal(npm test:*)'),
+        ' or ',
+        h('code', null, 'GitPush()'),
+        '. Saving replaces the file.',
+      ),
+      h(
+        'div',
+        { class: 'lists' },
+        LISTS.map((list) =>
+          h('label', { class: 'list' }, h('span', { class: 'list-name' }, list), areas[list], errors[list]),
+        ),
+      ),
       general,
       h(
         'button',
@@ -134,12 +231,19 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
             const userId = actingUserOf(ctx.me);
             if (userId === null) return;
             try {
-              await ctx.api.put(`/api/projects/${projectId}/permissions`, { userId, allow: linesOf('allow'), deny: linesOf('deny'), ask: linesOf('ask') });
+              await ctx.api.put(`/api/projects/${projectId}/permissions`, {
+                userId,
+                allow: linesOf('allow'),
+                deny: linesOf('deny'),
+                ask: linesOf('ask'),
+              });
               showIssues([]);
               toast('permissions.json saved');
             } catch (error) {
               const e = error as ApiError;
-              const issues = Array.isArray(e.body?.['issues']) ? (e.body['issues'] as Issue[]) : [{ list: null, index: null, problem: `${e.message} [${e.code}]` }];
+              const issues = Array.isArray(e.body?.['issues'])
+                ? (e.body['issues'] as Issue[])
+                : [{ list: null, index: null, problem: `${e.message} [${e.code}]` }];
               showIssues(issues);
               toast(`Not saved: ${e.code}`, 'error');
             }
@@ -153,7 +257,9 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
   const loadAutonomy = async (): Promise<void> => {
     const rules = (await ctx.api.get<{ rules: AutonomyRule[] }>(`/api/projects/${projectId}/agent-autonomy`)).rules;
     clear(autonomySlot);
-    const agents = [...new Set([...members.filter((m) => m.kind === 'agent').map((m) => m.memberId), ...rules.map((r) => r.agentId)])].sort();
+    const agents = [
+      ...new Set([...members.filter((m) => m.kind === 'agent').map((m) => m.memberId), ...rules.map((r) => r.agentId)]),
+    ].sort();
     const setRule = async (agentId: string, actionType: string, mode: string): Promise<void> => {
       const userId = actingUserOf(ctx.me);
       if (userId === null) return;
@@ -170,21 +276,70 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
       const own = rules.filter((r) => r.agentId === agentId);
       const wildcard = own.find((r) => r.actionType === '*');
       const auto = wildcard?.mode === 'auto_approve';
-      const toggle = h('input', { type: 'checkbox', role: 'switch', 'data-agent': agentId, class: 'auto-mode', 'aria-label': `Auto mode for ${agentId}` });
+      const toggle = h('input', {
+        type: 'checkbox',
+        role: 'switch',
+        'data-agent': agentId,
+        class: 'auto-mode',
+        'aria-label': `Auto mode for ${agentId}`,
+      });
       toggle.checked = auto;
       toggle.addEventListener('change', () => void setRule(agentId, '*', toggle.checked ? 'auto_approve' : 'manual'));
-      const typeInput = h('select', { 'aria-label': 'Action type' }, ['terminal', 'git_push', 'git_merge', 'pr_open', 'container_start', 'container_stop', 'container_remove'].map((t) => h('option', { value: t }, t)));
-      const modeInput = h('select', { 'aria-label': 'Mode' }, ['auto_approve', 'require_approval', 'deny'].map((m) => h('option', { value: m }, m)));
+      const typeInput = h(
+        'select',
+        { 'aria-label': 'Action type' },
+        ['terminal', 'git_push', 'git_merge', 'pr_open', 'container_start', 'container_stop', 'container_remove'].map(
+          (t) => h('option', { value: t }, t),
+        ),
+      );
+      const modeInput = h(
+        'select',
+        { 'aria-label': 'Mode' },
+        ['auto_approve', 'require_approval', 'deny'].map((m) => h('option', { value: m }, m)),
+      );
       autonomySlot.append(
         h(
           'div',
           { class: 'agent', 'data-agent': agentId },
           h('h3', null, agentId),
-          h('label', { class: 'switch' }, toggle, ` Auto mode ${auto ? 'on' : 'off'}`, h('span', { class: 'muted' }, ' — the * rule; specific rules still win; ceilings (git push, deploys…) always ask')),
+          h(
+            'label',
+            { class: 'switch' },
+            toggle,
+            ` Auto mode ${auto ? 'on' : 'off'}`,
+            h(
+              'span',
+              { class: 'muted' },
+              ' — the * rule; specific rules still win; ceilings (git push, deploys…) always ask',
+            ),
+          ),
           own.length > 0
-            ? h('ul', { class: 'rules' }, own.map((r) => h('li', null, h('code', null, `${r.actionType}: ${r.mode}`), h('span', { class: 'muted' }, ` by ${r.updatedBy}, ${ago(r.updatedAt)}`))))
+            ? h(
+                'ul',
+                { class: 'rules' },
+                own.map((r) =>
+                  h(
+                    'li',
+                    null,
+                    h('code', null, `${r.actionType}: ${r.mode}`),
+                    h('span', { class: 'muted' }, ` by ${r.updatedBy}, ${ago(r.updatedAt)}`),
+                  ),
+                ),
+              )
             : h('p', { class: 'muted' }, 'No rules: every proposal goes through permissions.json and the ceilings.'),
-          h('form', { class: 'inline-form', onsubmit: (e: SubmitEvent) => { e.preventDefault(); void setRule(agentId, typeInput.value, modeInput.value); } }, typeInput, modeInput, h('button', { type: 'submit' }, 'Set rule')),
+          h(
+            'form',
+            {
+              class: 'inline-form',
+              onsubmit: (e: SubmitEvent) => {
+                e.preventDefault();
+                void setRule(agentId, typeInput.value, modeInput.value);
+              },
+            },
+            typeInput,
+            modeInput,
+            h('button', { type: 'submit' }, 'Set rule'),
+          ),
         ),
       );
     }

@@ -25,15 +25,39 @@ export function queuePage(root: HTMLElement, ctx: Ctx): () => void {
   let closed = false;
   const list = h('div', { class: 'queue', role: 'list', 'aria-label': 'Pending actions' });
   const count = h('span', { class: 'count', 'data-testid': 'queue-count' }, '…');
-  const empty = h('p', { class: 'empty muted', hidden: true }, 'Nothing waits for a decision. New proposals appear here as they arrive.');
-  const truncatedNote = h('p', { class: 'muted', hidden: true }, 'Showing the oldest entries only; decide some to see more.');
+  const empty = h(
+    'p',
+    { class: 'empty muted', hidden: true },
+    'Nothing waits for a decision. New proposals appear here as they arrive.',
+  );
+  const truncatedNote = h(
+    'p',
+    { class: 'muted', hidden: true },
+    'Showing the oldest entries only; decide some to see more.',
+  );
   clear(root);
   root.append(
     h(
       'div',
       { class: 'page-head' },
       h('h1', null, 'Approval queue ', count),
-      h('p', { class: 'hint muted' }, 'Keys: ', h('kbd', null, 'j'), '/', h('kbd', null, 'k'), ' move · ', h('kbd', null, 'a'), ' approve · ', h('kbd', null, 'd'), ' deny · ', h('kbd', null, 'A'), ' always allow · ', h('kbd', null, 'Enter'), ' open'),
+      h(
+        'p',
+        { class: 'hint muted' },
+        'Keys: ',
+        h('kbd', null, 'j'),
+        '/',
+        h('kbd', null, 'k'),
+        ' move · ',
+        h('kbd', null, 'a'),
+        ' approve · ',
+        h('kbd', null, 'd'),
+        ' deny · ',
+        h('kbd', null, 'A'),
+        ' always allow · ',
+        h('kbd', null, 'Enter'),
+        ' open',
+      ),
     ),
     truncatedNote,
     empty,
@@ -56,8 +80,12 @@ export function queuePage(root: HTMLElement, ctx: Ctx): () => void {
     for (const id of ids) wanted.delete(id);
     if (ids.length === 0) return;
     try {
-      const { entries: full } = await ctx.api.get<{ entries: ReviewEntry[] }>(`/api/console/review?ids=${ids.map(encodeURIComponent).join(',')}`);
-      for (const entry of full) if (entries.get(entry.action.id)?.action.status === 'pending' && entry.action.status === 'pending') replace(entry);
+      const { entries: full } = await ctx.api.get<{ entries: ReviewEntry[] }>(
+        `/api/console/review?ids=${ids.map(encodeURIComponent).join(',')}`,
+      );
+      for (const entry of full)
+        if (entries.get(entry.action.id)?.action.status === 'pending' && entry.action.status === 'pending')
+          replace(entry);
     } catch {
       // The card keeps its reason sentence; the table comes with the next scroll or reload.
     }
@@ -89,7 +117,8 @@ export function queuePage(root: HTMLElement, ctx: Ctx): () => void {
     const old = cards.get(entry.action.id);
     if (!old) return; // not built yet: it is built from the new entry
     const hadFocus = document.activeElement === old;
-    const denying = old.querySelector('form.deny-form:not([hidden])') !== null || old.contains(document.activeElement) && !hadFocus;
+    const denying =
+      old.querySelector('form.deny-form:not([hidden])') !== null || (old.contains(document.activeElement) && !hadFocus);
     if (denying) return; // never yank a half-typed denial reason away
     observer.unobserve(old);
     const card = build(entry);
@@ -157,7 +186,10 @@ export function queuePage(root: HTMLElement, ctx: Ctx): () => void {
 
   const load = async (): Promise<void> => {
     performance.mark('brabo:queue-fetch');
-    const [queue] = await Promise.all([ctx.api.get<{ entries: ReviewEntry[]; truncated: boolean }>(`/api/console/queue?detail=${DETAILED}`), ctx.refreshProjects()]);
+    const [queue] = await Promise.all([
+      ctx.api.get<{ entries: ReviewEntry[]; truncated: boolean }>(`/api/console/queue?detail=${DETAILED}`),
+      ctx.refreshProjects(),
+    ]);
     performance.mark('brabo:queue-fetched'); // the benchmark reads these marks for its breakdown
     if (closed) return;
     ctx.live.watch(ctx.projects.map((p) => p.id));
@@ -192,8 +224,10 @@ export function queuePage(root: HTMLElement, ctx: Ctx): () => void {
     if (all.length === 0) return;
     const current = target.closest('article.entry') as HTMLElement | null;
     let next: Element | null = null;
-    if (event.key === 'j' || event.key === 'ArrowDown') next = current ? (current.nextElementSibling ?? current) : all[0] ?? null;
-    else if (event.key === 'k' || event.key === 'ArrowUp') next = current ? (current.previousElementSibling ?? current) : all[0] ?? null;
+    if (event.key === 'j' || event.key === 'ArrowDown')
+      next = current ? (current.nextElementSibling ?? current) : (all[0] ?? null);
+    else if (event.key === 'k' || event.key === 'ArrowUp')
+      next = current ? (current.previousElementSibling ?? current) : (all[0] ?? null);
     else if (!current && (event.key === 'a' || event.key === 'd' || event.key === 'A')) {
       // Nothing focused yet: act on the first entry.
       const first = all[0] as HTMLElement;
@@ -208,7 +242,9 @@ export function queuePage(root: HTMLElement, ctx: Ctx): () => void {
   };
   document.addEventListener('keydown', onKey);
 
-  void load().catch((error: Error) => root.append(h('p', { class: 'error' }, `Could not load the queue: ${error.message}`)));
+  void load().catch((error: Error) =>
+    root.append(h('p', { class: 'error' }, `Could not load the queue: ${error.message}`)),
+  );
   return () => {
     closed = true;
     if (building) clearTimeout(building);

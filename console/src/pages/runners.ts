@@ -15,7 +15,20 @@ export function runnersPage(root: HTMLElement, ctx: Ctx): () => void {
     h(
       'table',
       { class: 'grid' },
-      h('thead', null, h('tr', null, h('th', null, 'project'), h('th', null, 'presence'), h('th', null, 'host'), h('th', null, 'version'), h('th', null, 'sandbox'), h('th', null, 'last seen'))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', null, 'project'),
+          h('th', null, 'presence'),
+          h('th', null, 'host'),
+          h('th', null, 'version'),
+          h('th', null, 'sandbox'),
+          h('th', null, 'last seen'),
+        ),
+      ),
       body,
     ),
   );
@@ -28,8 +41,18 @@ export function runnersPage(root: HTMLElement, ctx: Ctx): () => void {
         h(
           'tr',
           { 'data-project': r.projectId },
-          h('td', null, h('a', { href: `#/projects/${r.projectId}` }, r.projectName), h('span', { class: 'muted' }, ` (${r.executionMode})`)),
-          h('td', null, h('span', { class: r.connected ? 'dot dot-on' : 'dot dot-off' }), r.connected ? ' connected' : ' offline'),
+          h(
+            'td',
+            null,
+            h('a', { href: `#/projects/${r.projectId}` }, r.projectName),
+            h('span', { class: 'muted' }, ` (${r.executionMode})`),
+          ),
+          h(
+            'td',
+            null,
+            h('span', { class: r.connected ? 'dot dot-on' : 'dot dot-off' }),
+            r.connected ? ' connected' : ' offline',
+          ),
           h('td', null, r.hostname ?? '—'),
           h('td', null, r.runnerVersion ?? '—'),
           h('td', null, r.sandbox ?? (r.connected ? 'not reported' : '—')),
@@ -37,7 +60,8 @@ export function runnersPage(root: HTMLElement, ctx: Ctx): () => void {
         ),
       );
     }
-    if (runners.length === 0) body.append(h('tr', null, h('td', { colspan: 6, class: 'muted' }, 'No runner or mounted projects.')));
+    if (runners.length === 0)
+      body.append(h('tr', null, h('td', { colspan: 6, class: 'muted' }, 'No runner or mounted projects.')));
     root.dataset['loaded'] = 'true';
   };
   const off = ctx.live.on((event) => {

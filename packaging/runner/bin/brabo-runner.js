@@ -3,7 +3,9 @@
 // Node that runs this file (>= 22.18); installs nothing at run time.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
-  process.stderr.write(`brabo-runner: node_too_old: this is Node ${process.versions.node}, the runner needs Node >= 22.18; install Node 24 (https://nodejs.org or your package manager) and run again\n`);
+  process.stderr.write(
+    `brabo-runner: node_too_old: this is Node ${process.versions.node}, the runner needs Node >= 22.18; install Node 24 (https://nodejs.org or your package manager) and run again\n`,
+  );
   process.exit(1);
 }
 // Like bin/brabo's --disable-warning=ExperimentalWarning: Node 22 calls node:sqlite

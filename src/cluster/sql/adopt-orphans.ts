@@ -11,12 +11,18 @@ export interface Adopted {
 }
 
 export async function adoptOrphans(db: Queryable, nodeId: string): Promise<Adopted> {
-  const reaped = await db.query(`DELETE FROM cluster_nodes WHERE node_id <> $1 AND lease_until < now() RETURNING node_id`, [nodeId]);
+  const reaped = await db.query(
+    `DELETE FROM cluster_nodes WHERE node_id <> $1 AND lease_until < now() RETURNING node_id`,
+    [nodeId],
+  );
   const dead = reaped.rows.map((row) => String((row as { node_id: string }).node_id));
   if (dead.length > 0) {
     // Their presence and runner sessions die with them (others already ignore rows of dead nodes).
     await db.query('DELETE FROM cluster_presence WHERE node_id = ANY($1::text[])', [dead]);
-    await db.query('UPDATE runner_sessions SET node_id = NULL, epoch = NULL, socket_id = NULL, last_seen_at = now() WHERE node_id = ANY($1::text[])', [dead]);
+    await db.query(
+      'UPDATE runner_sessions SET node_id = NULL, epoch = NULL, socket_id = NULL, last_seen_at = now() WHERE node_id = ANY($1::text[])',
+      [dead],
+    );
   }
   const adopted = await db.query(
     `UPDATE execution_handoffs h SET owner_node = $1

@@ -20,7 +20,10 @@ export interface SessionHolder {
   joinedAt: string;
 }
 
-export async function claimRunnerSession(db: Queryable, claim: SessionClaim): Promise<{ ok: true } | { ok: false; holder: SessionHolder }> {
+export async function claimRunnerSession(
+  db: Queryable,
+  claim: SessionClaim,
+): Promise<{ ok: true } | { ok: false; holder: SessionHolder }> {
   const taken = await db.query(
     `INSERT INTO runner_sessions AS s (project_id, node_id, epoch, socket_id, token_id, hostname, runner_version, joined_at, last_seen_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now())
@@ -33,13 +36,27 @@ export async function claimRunnerSession(db: Queryable, claim: SessionClaim): Pr
     [claim.projectId, claim.nodeId, claim.epoch, claim.socketId, claim.tokenId, claim.hostname, claim.runnerVersion],
   );
   if (taken.rowCount === 1) return { ok: true };
-  const held = await db.query('SELECT node_id, hostname, joined_at FROM runner_sessions WHERE project_id = $1', [claim.projectId]);
+  const held = await db.query('SELECT node_id, hostname, joined_at FROM runner_sessions WHERE project_id = $1', [
+    claim.projectId,
+  ]);
   const row = held.rows[0] as { node_id: string | null; hostname: string | null; joined_at: Date | null } | undefined;
-  return { ok: false, holder: { nodeId: row?.node_id ?? 'unknown', hostname: row?.hostname ?? null, joinedAt: row?.joined_at ? new Date(row.joined_at).toISOString() : 'unknown' } };
+  return {
+    ok: false,
+    holder: {
+      nodeId: row?.node_id ?? 'unknown',
+      hostname: row?.hostname ?? null,
+      joinedAt: row?.joined_at ? new Date(row.joined_at).toISOString() : 'unknown',
+    },
+  };
 }
 
 /** Transition: the holding socket left; the lock is free and the project's runner was last seen now. */
-export async function releaseRunnerSession(db: Queryable, projectId: string, nodeId: string, socketId: string): Promise<void> {
+export async function releaseRunnerSession(
+  db: Queryable,
+  projectId: string,
+  nodeId: string,
+  socketId: string,
+): Promise<void> {
   await db.query(
     'UPDATE runner_sessions SET node_id = NULL, epoch = NULL, socket_id = NULL, last_seen_at = now() WHERE project_id = $1 AND node_id = $2 AND socket_id = $3',
     [projectId, nodeId, socketId],

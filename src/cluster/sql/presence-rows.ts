@@ -11,13 +11,10 @@ export interface PresenceRow {
 }
 
 export async function insertPresence(db: Queryable, row: PresenceRow): Promise<void> {
-  await db.query('INSERT INTO cluster_presence (topic, key, ref, node_id, meta) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
-    row.topic,
-    row.key,
-    row.ref,
-    row.nodeId,
-    JSON.stringify(row.meta),
-  ]);
+  await db.query(
+    'INSERT INTO cluster_presence (topic, key, ref, node_id, meta) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+    [row.topic, row.key, row.ref, row.nodeId, JSON.stringify(row.meta)],
+  );
 }
 
 export async function deletePresence(db: Queryable, topic: string, ref: string): Promise<void> {
@@ -37,7 +34,9 @@ export async function livePresence(db: Queryable, exceptNode: string): Promise<P
      WHERE p.node_id <> $1`,
     [exceptNode],
   );
-  return (result.rows as Array<{ topic: string; key: string; ref: string; node_id: string; meta: Record<string, unknown> }>).map((r) => ({
+  return (
+    result.rows as Array<{ topic: string; key: string; ref: string; node_id: string; meta: Record<string, unknown> }>
+  ).map((r) => ({
     topic: r.topic,
     key: r.key,
     ref: r.ref,

@@ -9,7 +9,12 @@ export interface OutgoingMessage {
   payload: unknown;
 }
 
-export async function publishMessages(db: Queryable, channel: string, originNode: string, messages: OutgoingMessage[]): Promise<void> {
+export async function publishMessages(
+  db: Queryable,
+  channel: string,
+  originNode: string,
+  messages: OutgoingMessage[],
+): Promise<void> {
   if (messages.length === 0) return;
   await db.query(
     `WITH m AS (

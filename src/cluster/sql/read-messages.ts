@@ -18,13 +18,24 @@ interface MessageRow {
   payload: unknown;
 }
 
-export async function readMessages(db: Queryable, after: number, gaps: number[], limit: number): Promise<LoggedMessage[]> {
+export async function readMessages(
+  db: Queryable,
+  after: number,
+  gaps: number[],
+  limit: number,
+): Promise<LoggedMessage[]> {
   const result = await db.query(
     `SELECT id, origin_node, topic, event, payload FROM cluster_messages
      WHERE id > $1 OR id = ANY($2::bigint[]) ORDER BY id LIMIT $3`,
     [after, gaps, limit],
   );
-  return (result.rows as MessageRow[]).map((row) => ({ id: Number(row.id), originNode: row.origin_node, topic: row.topic, event: row.event, payload: row.payload }));
+  return (result.rows as MessageRow[]).map((row) => ({
+    id: Number(row.id),
+    originNode: row.origin_node,
+    topic: row.topic,
+    event: row.event,
+    payload: row.payload,
+  }));
 }
 
 export async function lastMessageId(db: Queryable): Promise<number> {
@@ -34,6 +45,9 @@ export async function lastMessageId(db: Queryable): Promise<number> {
 
 /** Messages are a short-lived log: every node has read them within seconds. */
 export async function pruneMessages(db: Queryable, olderThanMs: number): Promise<number> {
-  const result = await db.query('DELETE FROM cluster_messages WHERE created_at < now() - make_interval(secs => $1::double precision / 1000)', [olderThanMs]);
+  const result = await db.query(
+    'DELETE FROM cluster_messages WHERE created_at < now() - make_interval(secs => $1::double precision / 1000)',
+    [olderThanMs],
+  );
   return result.rowCount ?? 0;
 }

@@ -4,7 +4,12 @@
 // locks it held, are always fenced out.
 import type { Queryable } from '../../store/postgres/sql.ts';
 
-export async function registerNode(db: Queryable, nodeId: string, address: string | null, leaseMs: number): Promise<number> {
+export async function registerNode(
+  db: Queryable,
+  nodeId: string,
+  address: string | null,
+  leaseMs: number,
+): Promise<number> {
   const result = await db.query(
     `INSERT INTO cluster_nodes (node_id, epoch, address, started_at, heartbeat_at, lease_until)
      VALUES ($1, (extract(epoch FROM clock_timestamp()) * 1000)::bigint, $2, now(), now(), now() + make_interval(secs => $3::double precision / 1000))

@@ -4,7 +4,16 @@ import type { Actions } from '../../actions/index.ts';
 import type { ExecutionApi } from '../../execution/service.ts';
 import { actingUserOf } from '../../auth/acting.ts';
 import type { Store } from '../../store/types.ts';
-import { ActingUser, ActionParams, ActionSchema, ActionTypeSchema, errorResponses, FreeObject, ProjectParams, UserBody } from '../schemas.ts';
+import {
+  ActingUser,
+  ActionParams,
+  ActionSchema,
+  ActionTypeSchema,
+  errorResponses,
+  FreeObject,
+  ProjectParams,
+  UserBody,
+} from '../schemas.ts';
 import { MemberId } from '../schemas.ts';
 
 const Propose = z.object({
@@ -21,7 +30,10 @@ const ProposeResponse = z.object({
   scopeRoot: z.string().nullable(),
   permissionsProblem: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** Auto-approved: the execution as it stood when the bounded wait ended (outcome when it finished). */
-  execution: z.lazy(() => DispatchSchema).nullable().optional(),
+  execution: z
+    .lazy(() => DispatchSchema)
+    .nullable()
+    .optional(),
 });
 
 const DispatchSchema = z.object({
@@ -32,7 +44,9 @@ const DispatchSchema = z.object({
   outcome: z.record(z.string(), z.unknown()).nullable(),
   updatedAt: z.string(),
 });
-const TurnSchema = z.object({ agentId: z.string(), taskId: z.string().nullable(), state: z.string(), message: z.string() }).nullable();
+const TurnSchema = z
+  .object({ agentId: z.string(), taskId: z.string().nullable(), state: z.string(), message: z.string() })
+  .nullable();
 const SettlementSchema = z.object({
   actionId: z.string(),
   state: z.enum(['pending', 'executing', 'settled']),
@@ -43,15 +57,21 @@ const SettlementSchema = z.object({
 const Desfecho = z.enum(['aprovada', 'ja_aprovada', 'recusada', 'ja_recusada']);
 const ReviewResponse = z.object({ desfecho: Desfecho, action: ActionSchema });
 
-const ExecutionSchema = z.object({ status: z.string(), outcome: z.record(z.string(), z.unknown()).nullable(), updatedAt: z.string() }).nullable();
+const ExecutionSchema = z
+  .object({ status: z.string(), outcome: z.record(z.string(), z.unknown()).nullable(), updatedAt: z.string() })
+  .nullable();
 
-export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Store; execution?: ExecutionApi }> = async (app, { actions, execution }) => {
+export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Store; execution?: ExecutionApi }> = async (
+  app,
+  { actions, execution },
+) => {
   app.post(
     '/api/projects/:id/actions',
     {
       schema: {
         tags: ['actions'],
-        description: 'An agent proposes an action. An auto-approved action has been handed to execution when this returns.',
+        description:
+          'An agent proposes an action. An auto-approved action has been handed to execution when this returns.',
         params: ProjectParams,
         body: Propose,
         response: { 201: ProposeResponse, ...errorResponses },
@@ -62,7 +82,10 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
       const outcome = await actions.propose({ projectId: request.params.id, proposerId: agentId, actionType, payload });
       const { action } = outcome;
       // RN: auto-approval returns its result in the same turn (bounded by the command's timeout).
-      const dispatched = execution && action.status === 'auto_approved' ? await execution.awaitOutcome(action.id, execution.proposeWaitMs(payload)) : undefined;
+      const dispatched =
+        execution && action.status === 'auto_approved'
+          ? await execution.awaitOutcome(action.id, execution.proposeWaitMs(payload))
+          : undefined;
       return reply.code(201).send({
         ...(dispatched !== undefined ? { execution: dispatched } : {}),
         id: action.id,
@@ -102,13 +125,24 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
       schema: {
         tags: ['actions'],
         params: ActionParams,
-        response: { 200: ActionSchema.extend({ execution: ExecutionSchema, dispatch: DispatchSchema.nullable().optional(), turn: TurnSchema.optional() }), ...errorResponses },
+        response: {
+          200: ActionSchema.extend({
+            execution: ExecutionSchema,
+            dispatch: DispatchSchema.nullable().optional(),
+            turn: TurnSchema.optional(),
+          }),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
       const view = await actions.getAction(request.params.id);
       const extra = execution ? await execution.describe(request.params.id) : null;
-      return { ...view.action, execution: view.execution, ...(extra ? { dispatch: extra.dispatch, turn: extra.turn } : {}) };
+      return {
+        ...view.action,
+        execution: view.execution,
+        ...(extra ? { dispatch: extra.dispatch, turn: extra.turn } : {}),
+      };
     },
   );
 
@@ -125,16 +159,30 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
       },
     },
     async (request, reply) => {
-      if (!execution) return reply.code(503).send({ error: 'execution_disabled', message: 'this gateway runs without the execution dispatcher; start it with `brabo serve`' });
+      if (!execution)
+        return reply
+          .code(503)
+          .send({
+            error: 'execution_disabled',
+            message: 'this gateway runs without the execution dispatcher; start it with `brabo serve`',
+          });
       const view = await execution.settlement(request.params.id, request.query.wait * 1000);
-      if (!view) return reply.code(404).send({ error: 'action_not_found', message: `no action with id ${request.params.id}` });
+      if (!view)
+        return reply.code(404).send({ error: 'action_not_found', message: `no action with id ${request.params.id}` });
       return view;
     },
   );
 
   app.post(
     '/api/actions/:id/approve',
-    { schema: { tags: ['actions'], params: ActionParams, body: UserBody, response: { 200: ReviewResponse, ...errorResponses } } },
+    {
+      schema: {
+        tags: ['actions'],
+        params: ActionParams,
+        body: UserBody,
+        response: { 200: ReviewResponse, ...errorResponses },
+      },
+    },
     async (request) => actions.approve(request.params.id, actingUserOf(request)),
   );
 
@@ -156,7 +204,8 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
     {
       schema: {
         tags: ['actions'],
-        description: '"Always allow" (RN-642/RN-675): approves and writes the pattern (or, for a module dev agent, an agent_autonomy row).',
+        description:
+          '"Always allow" (RN-642/RN-675): approves and writes the pattern (or, for a module dev agent, an agent_autonomy row).',
         params: ActionParams,
         body: UserBody,
         response: {
@@ -164,7 +213,9 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
             desfecho: z.enum(['aprovada', 'ja_aprovada']),
             action: ActionSchema,
             patterns: z.array(z.string()),
-            autonomy: z.object({ agentId: z.string(), actionType: z.string(), mode: z.literal('auto_approve') }).nullable(),
+            autonomy: z
+              .object({ agentId: z.string(), actionType: z.string(), mode: z.literal('auto_approve') })
+              .nullable(),
             notWritten: z.object({ reason: z.string(), message: z.string() }).nullable(),
             keptWhole: z.object({ patterns: z.array(z.string()), message: z.string() }).nullable(),
           }),

@@ -4,10 +4,22 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 export interface ClusterView {
   node: { id: string; epoch: number };
-  nodes: Array<{ nodeId: string; epoch: number; address: string | null; startedAt: string; heartbeatAt: string; leaseUntil: string }>;
+  nodes: Array<{
+    nodeId: string;
+    epoch: number;
+    address: string | null;
+    startedAt: string;
+    heartbeatAt: string;
+    leaseUntil: string;
+  }>;
   runners: Array<{ projectId: string; nodeId: string; hostname: string | null; onlineAt: string | null }>;
 }
 
-export const clusterRoutes: FastifyPluginAsyncZod<{ describe: () => Promise<ClusterView> }> = async (app, { describe }) => {
-  app.get('/api/cluster', { schema: { summary: 'Gateway nodes and where each runner is connected' } }, async () => describe());
+export const clusterRoutes: FastifyPluginAsyncZod<{ describe: () => Promise<ClusterView> }> = async (
+  app,
+  { describe },
+) => {
+  app.get('/api/cluster', { schema: { summary: 'Gateway nodes and where each runner is connected' } }, async () =>
+    describe(),
+  );
 };

@@ -55,7 +55,8 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
   const { store } = deps;
 
   async function visibleProjects(viewer: Viewer): Promise<Array<{ project: Project; role: string | null }>> {
-    if (viewer.kind === 'admin') return (await store.read.projects.list(CONSOLE_LIMITS.projects)).map((project) => ({ project, role: null }));
+    if (viewer.kind === 'admin')
+      return (await store.read.projects.list(CONSOLE_LIMITS.projects)).map((project) => ({ project, role: null }));
     const memberships = await store.read.members.listByMember(viewer.userId, CONSOLE_LIMITS.projects);
     const rows: Array<{ project: Project; role: string | null }> = [];
     for (const m of memberships) {
@@ -71,7 +72,10 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     return member !== null && member.kind === 'human';
   }
 
-  const forbidden = (what: string) => ({ error: 'forbidden_project', message: `this token is not a member of the project of ${what}` });
+  const forbidden = (what: string) => ({
+    error: 'forbidden_project',
+    message: `this token is not a member of the project of ${what}`,
+  });
 
   app.get(
     '/api/console/projects',
@@ -81,7 +85,14 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
         response: {
           200: z.object({
             projects: z.array(
-              z.object({ id: z.string(), name: z.string(), executionMode: z.string(), ownerId: z.string(), role: z.string().nullable(), runner: PresenceSchema.nullable() }),
+              z.object({
+                id: z.string(),
+                name: z.string(),
+                executionMode: z.string(),
+                ownerId: z.string(),
+                role: z.string().nullable(),
+                runner: PresenceSchema.nullable(),
+              }),
             ),
           }),
         },
@@ -108,7 +119,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
       schema: {
         tags: ['console'],
         description:
-          'Pending actions across the caller\'s projects, oldest first, each with the reason sentence and the always-allow preview; the first `detail` entries also carry the fragment table (`now` set), the others are brief (`now: null`) and are completed with GET /api/console/review?ids=.',
+          "Pending actions across the caller's projects, oldest first, each with the reason sentence and the always-allow preview; the first `detail` entries also carry the fragment table (`now` set), the others are brief (`now: null`) and are completed with GET /api/console/review?ids=.",
         querystring: z.object({
           limit: z.coerce.number().int().min(1).max(CONSOLE_LIMITS.queue).default(CONSOLE_LIMITS.queue),
           detail: z.coerce.number().int().min(0).max(CONSOLE_LIMITS.queue).default(CONSOLE_LIMITS.queue),
@@ -120,12 +131,16 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
       const { limit, detail } = request.query;
       const rows = await visibleProjects(deps.viewerOf(request));
       const pending = [];
-      for (const { project } of rows) pending.push(...(await store.read.actions.list(project.id, { status: 'pending', limit: limit + 1 })));
+      for (const { project } of rows)
+        pending.push(...(await store.read.actions.list(project.id, { status: 'pending', limit: limit + 1 })));
       pending.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
       const kept = pending.slice(0, limit);
       const full = await reviewEntries(deps, kept.slice(0, detail));
       const brief = await briefEntries(deps, kept.slice(detail));
-      return { entries: [...full, ...brief] as unknown as Array<Record<string, unknown>>, truncated: pending.length > limit };
+      return {
+        entries: [...full, ...brief] as unknown as Array<Record<string, unknown>>,
+        truncated: pending.length > limit,
+      };
     },
   );
 
@@ -134,14 +149,21 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     {
       schema: {
         tags: ['console'],
-        description: 'Full review entries (fragment table included) for up to 100 action ids, in the order asked; unknown or invisible ids are left out.',
-        querystring: z.object({ ids: z.string().min(1).max(100 * 201) }),
+        description:
+          'Full review entries (fragment table included) for up to 100 action ids, in the order asked; unknown or invisible ids are left out.',
+        querystring: z.object({
+          ids: z
+            .string()
+            .min(1)
+            .max(100 * 201),
+        }),
         response: { 200: z.object({ entries: z.array(EntrySchema) }), ...errorResponses },
       },
     },
     async (request, reply) => {
       const ids = [...new Set(request.query.ids.split(',').filter((id) => id.length > 0))];
-      if (ids.length > 100) return reply.code(400).send({ error: 'too_many_ids', message: `at most 100 ids per call, got ${ids.length}` });
+      if (ids.length > 100)
+        return reply.code(400).send({ error: 'too_many_ids', message: `at most 100 ids per call, got ${ids.length}` });
       const viewer = deps.viewerOf(request);
       const actions = [];
       for (const id of ids) {
@@ -158,18 +180,31 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
       schema: {
         tags: ['console'],
         params: ActionParams,
-        response: { 200: z.object({ entry: EntrySchema, execution: z.record(z.string(), z.unknown()).nullable() }), ...errorResponses },
+        response: {
+          200: z.object({ entry: EntrySchema, execution: z.record(z.string(), z.unknown()).nullable() }),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
       const action = await store.read.actions.get(request.params.id);
-      if (!action) return reply.code(404).send({ error: 'action_not_found', message: `no action with id ${request.params.id}` });
-      if (!(await canSee(deps.viewerOf(request), action.projectId))) return reply.code(403).send(forbidden(`action ${action.id}`));
+      if (!action)
+        return reply.code(404).send({ error: 'action_not_found', message: `no action with id ${request.params.id}` });
+      if (!(await canSee(deps.viewerOf(request), action.projectId)))
+        return reply.code(403).send(forbidden(`action ${action.id}`));
       const [entry] = await reviewEntries(deps, [action]);
       const dispatch = await store.read.dispatches.getByAction(action.id);
       return {
         entry: (entry ?? { action }) as unknown as Record<string, unknown>,
-        execution: dispatch ? { state: dispatch.state, attempt: dispatch.attempt, target: dispatch.target, outcome: dispatch.outcome, updatedAt: dispatch.updatedAt } : null,
+        execution: dispatch
+          ? {
+              state: dispatch.state,
+              attempt: dispatch.attempt,
+              target: dispatch.target,
+              outcome: dispatch.outcome,
+              updatedAt: dispatch.updatedAt,
+            }
+          : null,
       };
     },
   );
@@ -179,16 +214,34 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     {
       schema: {
         tags: ['console'],
-        response: { 200: z.object({ runners: z.array(PresenceSchema.extend({ projectId: z.string(), projectName: z.string(), executionMode: z.string() })) }) },
+        response: {
+          200: z.object({
+            runners: z.array(
+              PresenceSchema.extend({ projectId: z.string(), projectName: z.string(), executionMode: z.string() }),
+            ),
+          }),
+        },
       },
     },
     async (request) => {
       const rows = await visibleProjects(deps.viewerOf(request));
-      const absent: RunnerPresence = { connected: false, hostname: null, runnerVersion: null, sandbox: null, joinedAt: null, lastSeen: null };
+      const absent: RunnerPresence = {
+        connected: false,
+        hostname: null,
+        runnerVersion: null,
+        sandbox: null,
+        joinedAt: null,
+        lastSeen: null,
+      };
       return {
         runners: rows
           .filter(({ project }) => project.executionMode !== 'container')
-          .map(({ project }) => ({ projectId: project.id, projectName: project.name, executionMode: project.executionMode, ...(deps.runnerPresence?.(project.id) ?? absent) })),
+          .map(({ project }) => ({
+            projectId: project.id,
+            projectName: project.name,
+            executionMode: project.executionMode,
+            ...(deps.runnerPresence?.(project.id) ?? absent),
+          })),
       };
     },
   );
@@ -199,7 +252,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
       schema: {
         tags: ['console'],
         description:
-          'One project\'s event log, newest first, filtered by `type` (exact event code) and `actor` (actor id, or `system`), with counts over the whole log of decisions by a human (approve / deny clicks) and by the policy (auto-approved or denied at creation).',
+          "One project's event log, newest first, filtered by `type` (exact event code) and `actor` (actor id, or `system`), with counts over the whole log of decisions by a human (approve / deny clicks) and by the policy (auto-approved or denied at creation).",
         querystring: z.object({
           projectId: Id,
           type: z.string().max(100).optional(),
@@ -209,7 +262,12 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
         response: {
           200: z.object({
             events: z.array(z.record(z.string(), z.unknown())),
-            counts: z.object({ humanDecisions: z.number(), policyDecisions: z.number(), scanned: z.number(), byType: z.record(z.string(), z.number()) }),
+            counts: z.object({
+              humanDecisions: z.number(),
+              policyDecisions: z.number(),
+              scanned: z.number(),
+              byType: z.record(z.string(), z.number()),
+            }),
             actors: z.array(z.string()),
             scanComplete: z.boolean(),
           }),
@@ -219,8 +277,10 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     },
     async (request, reply) => {
       const { projectId, type, actor, limit } = request.query;
-      if (!(await store.read.projects.get(projectId))) return reply.code(404).send({ error: 'project_not_found', message: `no project with id ${projectId}` });
-      if (!(await canSee(deps.viewerOf(request), projectId))) return reply.code(403).send(forbidden(`project ${projectId}`));
+      if (!(await store.read.projects.get(projectId)))
+        return reply.code(404).send({ error: 'project_not_found', message: `no project with id ${projectId}` });
+      if (!(await canSee(deps.viewerOf(request), projectId)))
+        return reply.code(403).send(forbidden(`project ${projectId}`));
       const matches: SessionEvent[] = [];
       const byType: Record<string, number> = {};
       const actors = new Set<string>();
@@ -237,7 +297,11 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
           if (HUMAN_DECISIONS.includes(event.type) && event.actorKind === 'user') human++;
           const status = event.payload['status'];
           if (event.type === EVENT.actionCreated && (status === 'auto_approved' || status === 'denied')) policy++;
-          if ((type === undefined || event.type === type) && (actor === undefined || (event.actorId ?? 'system') === actor)) matches.push(event);
+          if (
+            (type === undefined || event.type === type) &&
+            (actor === undefined || (event.actorId ?? 'system') === actor)
+          )
+            matches.push(event);
         }
         if (page.length < 1000 || scanned >= CONSOLE_LIMITS.eventsScanned) break;
         after = (page[page.length - 1] as SessionEvent).id;

@@ -5,9 +5,16 @@ import { actingUserOf } from '../../auth/acting.ts';
 import type { Store } from '../../store/types.ts';
 import { errorResponses, Id, ProjectParams, UserBody } from '../schemas.ts';
 
-const ProposalResponse = z.object({ id: z.string(), status: z.enum(['pending', 'auto_approved', 'approved', 'denied']), reason: z.string() });
+const ProposalResponse = z.object({
+  id: z.string(),
+  status: z.enum(['pending', 'auto_approved', 'approved', 'denied']),
+  reason: z.string(),
+});
 
-export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Store }> = async (app, { actions, store }) => {
+export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Store }> = async (
+  app,
+  { actions, store },
+) => {
   app.get(
     '/api/containers',
     {
@@ -35,7 +42,8 @@ export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: S
       const principal = request.auth?.principal;
       if (principal?.kind !== 'human') return { containers: all };
       const visible = [];
-      for (const c of all) if ((await store.read.members.get(c.projectId, principal.memberId))?.kind === 'human') visible.push(c);
+      for (const c of all)
+        if ((await store.read.members.get(c.projectId, principal.memberId))?.kind === 'human') visible.push(c);
       return { containers: visible };
     },
   );
@@ -53,7 +61,11 @@ export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: S
         },
       },
       async (request, reply) => {
-        const { action } = await actions.proposeContainerChange(request.params.projectId, actingUserOf(request), change);
+        const { action } = await actions.proposeContainerChange(
+          request.params.projectId,
+          actingUserOf(request),
+          change,
+        );
         return reply.code(201).send({ id: action.id, status: action.status, reason: action.reason });
       },
     );
@@ -64,7 +76,8 @@ export const containerRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: S
     {
       schema: {
         tags: ['handoffs'],
-        description: 'Accepts the Infra handoff: pre-seeds container_start auto_approve for the infra agent and proposes container_start with every field omitted.',
+        description:
+          'Accepts the Infra handoff: pre-seeds container_start auto_approve for the infra agent and proposes container_start with every field omitted.',
         params: ProjectParams,
         body: UserBody,
         response: { 201: ProposalResponse, ...errorResponses },

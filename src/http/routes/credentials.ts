@@ -32,7 +32,12 @@ const Mint = z.object({
   name: MemberId.optional(),
   label: z.string().min(1).max(200).optional(),
   expiresAt: z.string().min(1).max(64).optional(),
-  expiresInSeconds: z.number().int().positive().max(10 * 365 * 24 * 3600).optional(),
+  expiresInSeconds: z
+    .number()
+    .int()
+    .positive()
+    .max(10 * 365 * 24 * 3600)
+    .optional(),
 });
 
 /** Most projects `GET /api/me` lists for a human (the console's own lists are bounded alike). */
@@ -43,13 +48,17 @@ const principalOf = (request: { auth: { principal: Principal } | null }): Princi
   return request.auth.principal;
 };
 
-export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialService; store: Store }> = async (app, { credentials, store }) => {
+export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialService; store: Store }> = async (
+  app,
+  { credentials, store },
+) => {
   app.post(
     '/api/credentials',
     {
       schema: {
         tags: ['credentials'],
-        description: 'Mints a credential: agent {projectId, agentId}, human {memberId}, service {name}, runner {projectId}; optional label and expiry. The token is shown once; only its sha256 is stored.',
+        description:
+          'Mints a credential: agent {projectId, agentId}, human {memberId}, service {name}, runner {projectId}; optional label and expiry. The token is shown once; only its sha256 is stored.',
         body: Mint,
         response: { 201: CredentialSchema.extend({ token: z.string() }), ...errorResponses },
       },
@@ -97,7 +106,8 @@ export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialSe
     {
       schema: {
         tags: ['credentials'],
-        description: 'The calling credential: its kind, binding and the projects it reaches (a human: every project it is a human member of).',
+        description:
+          'The calling credential: its kind, binding and the projects it reaches (a human: every project it is a human member of).',
         response: {
           200: z.object({
             kind: z.enum(['admin', 'agent', 'human', 'runner', 'service']),
@@ -109,7 +119,9 @@ export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialSe
             name: z.string().nullable(),
             expiresAt: z.string().nullable(),
             allProjects: z.boolean(),
-            projects: z.array(z.object({ projectId: z.string(), projectName: z.string(), role: z.string().nullable() })),
+            projects: z.array(
+              z.object({ projectId: z.string(), projectName: z.string(), role: z.string().nullable() }),
+            ),
           }),
           ...errorResponses,
         },
@@ -137,7 +149,11 @@ export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialSe
       if (p.kind === 'agent' || p.kind === 'runner') {
         const project = await store.read.projects.get(p.projectId);
         const role = p.kind === 'agent' ? ((await store.read.members.get(p.projectId, p.agentId))?.role ?? null) : null;
-        return { ...base, allProjects: false, projects: project ? [{ projectId: project.id, projectName: project.name, role }] : [] };
+        return {
+          ...base,
+          allProjects: false,
+          projects: project ? [{ projectId: project.id, projectName: project.name, role }] : [],
+        };
       }
       return { ...base, allProjects: true, projects: [] };
     },

@@ -27,7 +27,10 @@ const HEARTBEAT_MS = 15_000;
  */
 const SETTLE_CHECK_MS = 2_000;
 
-export const outputRoutes: FastifyPluginAsyncZod<{ actions: Actions; live: LiveOutput }> = async (app, { actions, live }) => {
+export const outputRoutes: FastifyPluginAsyncZod<{ actions: Actions; live: LiveOutput }> = async (
+  app,
+  { actions, live },
+) => {
   app.get(
     '/api/actions/:id/output',
     {
@@ -119,7 +122,8 @@ export const outputRoutes: FastifyPluginAsyncZod<{ actions: Actions; live: LiveO
         settleCheck = setInterval(() => {
           void storedState(actions, actionId).then(
             (state) => {
-              if (state.settled && !done) void finish({ status: state.settled, truncated: state.outcome?.['truncated'] === true });
+              if (state.settled && !done)
+                void finish({ status: state.settled, truncated: state.outcome?.['truncated'] === true });
             },
             () => {}, // a store hiccup: the next check (or the live end) finishes the stream
           );
@@ -130,11 +134,15 @@ export const outputRoutes: FastifyPluginAsyncZod<{ actions: Actions; live: LiveO
   );
 };
 
-async function storedState(actions: Actions, actionId: string): Promise<{ settled: OutputEnd['status'] | null; outcome: Record<string, unknown> | null }> {
+async function storedState(
+  actions: Actions,
+  actionId: string,
+): Promise<{ settled: OutputEnd['status'] | null; outcome: Record<string, unknown> | null }> {
   const view = await actions.getAction(actionId);
   if (view.action.status === 'denied') return { settled: 'denied', outcome: null };
   const status = view.execution?.status;
-  if (status === 'executed' || status === 'failed') return { settled: status, outcome: view.execution?.outcome ?? null };
+  if (status === 'executed' || status === 'failed')
+    return { settled: status, outcome: view.execution?.outcome ?? null };
   return { settled: null, outcome: null };
 }
 

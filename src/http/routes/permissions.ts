@@ -3,7 +3,14 @@ import { z } from 'zod';
 import type { Actions } from '../../actions/index.ts';
 import type { Permissions } from '../../policy/index.ts';
 import { actingUserOf } from '../../auth/acting.ts';
-import { ActingUser, ActionTypeSchema, errorResponses, MemberId, PermissionsSchema, ProjectParams } from '../schemas.ts';
+import {
+  ActingUser,
+  ActionTypeSchema,
+  errorResponses,
+  MemberId,
+  PermissionsSchema,
+  ProjectParams,
+} from '../schemas.ts';
 
 const AutonomyRuleSchema = z.object({
   projectId: z.string(),
@@ -28,7 +35,9 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
             permissions: PermissionsSchema,
             broken: z.boolean(),
             exists: z.boolean(),
-            problem: z.object({ code: z.string(), message: z.string(), issues: z.array(z.unknown()).optional() }).nullable(),
+            problem: z
+              .object({ code: z.string(), message: z.string(), issues: z.array(z.unknown()).optional() })
+              .nullable(),
           }),
           ...errorResponses,
         },
@@ -48,7 +57,14 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
         params: ProjectParams,
         // allow/deny/ask are checked by the policy engine's own validator (its named errors); other
         // keys are kept (loose) so that a typo such as "alow" is refused by name, not dropped.
-        body: z.object({ ...ActingUser, allow: z.unknown().optional(), deny: z.unknown().optional(), ask: z.unknown().optional() }).loose(),
+        body: z
+          .object({
+            ...ActingUser,
+            allow: z.unknown().optional(),
+            deny: z.unknown().optional(),
+            ask: z.unknown().optional(),
+          })
+          .loose(),
         response: { 200: z.object({ permissions: PermissionsSchema }), ...errorResponses },
       },
     },
@@ -81,7 +97,13 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
 
   app.get(
     '/api/projects/:id/agent-autonomy',
-    { schema: { tags: ['agent-autonomy'], params: ProjectParams, response: { 200: z.object({ rules: z.array(AutonomyRuleSchema) }), ...errorResponses } } },
+    {
+      schema: {
+        tags: ['agent-autonomy'],
+        params: ProjectParams,
+        response: { 200: z.object({ rules: z.array(AutonomyRuleSchema) }), ...errorResponses },
+      },
+    },
     async (request) => ({ rules: await actions.listAgentAutonomy(request.params.id) }),
   );
 };

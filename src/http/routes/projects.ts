@@ -57,13 +57,24 @@ export const projectRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async 
       schema: {
         tags: ['members'],
         description:
-          'Adds a member (kind human unless given) or changes its role; a member\'s kind never changes (409 member_kind_immutable). `actingUserId`, when sent, must be a human owner of the project.',
+          "Adds a member (kind human unless given) or changes its role; a member's kind never changes (409 member_kind_immutable). `actingUserId`, when sent, must be a human owner of the project.",
         params: z.object({ id: z.string(), userId: MemberId }),
-        body: z.object({ role: RoleSchema, kind: z.enum(['human', 'agent']).optional(), actingUserId: MemberId.optional() }),
+        body: z.object({
+          role: RoleSchema,
+          kind: z.enum(['human', 'agent']).optional(),
+          actingUserId: MemberId.optional(),
+        }),
         response: { 200: MemberSchema, ...errorResponses },
       },
     },
-    async (request) => actions.setMember(request.params.id, request.params.userId, request.body.role, request.body.kind, optionalActingUserOf(request)),
+    async (request) =>
+      actions.setMember(
+        request.params.id,
+        request.params.userId,
+        request.body.role,
+        request.body.kind,
+        optionalActingUserOf(request),
+      ),
   );
 
   app.put(
@@ -72,18 +83,25 @@ export const projectRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async 
       schema: {
         tags: ['projects'],
         description:
-          'Requires (or stops requiring) that the project\'s auto-approved commands run in a runner sandbox. While required, such a command is failed as `sandbox_required` instead of being sent to a runner that reports no sandbox (or an older runner that reports nothing). `actingUserId`, when sent, must be a human owner.',
+          "Requires (or stops requiring) that the project's auto-approved commands run in a runner sandbox. While required, such a command is failed as `sandbox_required` instead of being sent to a runner that reports no sandbox (or an older runner that reports nothing). `actingUserId`, when sent, must be a human owner.",
         params: ProjectParams,
         body: z.object({ required: z.boolean(), actingUserId: MemberId.optional() }),
         response: { 200: ProjectSchema, ...errorResponses },
       },
     },
-    async (request) => actions.setSandboxRequirement(request.params.id, request.body.required, optionalActingUserOf(request)),
+    async (request) =>
+      actions.setSandboxRequirement(request.params.id, request.body.required, optionalActingUserOf(request)),
   );
 
   app.get(
     '/api/projects/:id/members',
-    { schema: { tags: ['members'], params: ProjectParams, response: { 200: z.object({ members: z.array(MemberSchema) }), ...errorResponses } } },
+    {
+      schema: {
+        tags: ['members'],
+        params: ProjectParams,
+        response: { 200: z.object({ members: z.array(MemberSchema) }), ...errorResponses },
+      },
+    },
     async (request) => ({ members: await actions.listMembers(request.params.id) }),
   );
 
@@ -94,7 +112,10 @@ export const projectRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async 
         tags: ['projects'],
         params: ProjectParams,
         body: UserBody,
-        response: { 200: z.object({ patternsAdded: z.array(z.string()), devAgents: z.array(z.string()) }), ...errorResponses },
+        response: {
+          200: z.object({ patternsAdded: z.array(z.string()), devAgents: z.array(z.string()) }),
+          ...errorResponses,
+        },
       },
     },
     async (request) => actions.activateExecution(request.params.id, actingUserOf(request)),

@@ -21,11 +21,15 @@ export const taskRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = async (ap
       schema: {
         tags: ['tasks'],
         params: ProjectParams,
-        body: z.object({ title: z.string().min(1).max(500), prNumber: z.number().int().positive().nullable().default(null) }),
+        body: z.object({
+          title: z.string().min(1).max(500),
+          prNumber: z.number().int().positive().nullable().default(null),
+        }),
         response: { 201: TaskSchema, ...errorResponses },
       },
     },
-    async (request, reply) => reply.code(201).send(await actions.createTask(request.params.id, request.body.title, request.body.prNumber)),
+    async (request, reply) =>
+      reply.code(201).send(await actions.createTask(request.params.id, request.body.title, request.body.prNumber)),
   );
 
   app.get(

@@ -16,7 +16,8 @@ export function bwrapArgs(rules: SandboxRules, command: string, options: BwrapOp
     '--new-session', // no controlling terminal: TIOCSTI cannot type into the user's shell
     '--unshare-pid', // own PID namespace: no /proc/<runner>/environ, no signals to the runner
     '--unshare-ipc', // no System V shared memory or semaphores of host processes
-    '--cap-drop', 'ALL', // even when the runner runs as root: no umount of the read-only binds
+    '--cap-drop',
+    'ALL', // even when the runner runs as root: no umount of the read-only binds
   ];
   if (!rules.network) args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');

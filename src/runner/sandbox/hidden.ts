@@ -27,7 +27,10 @@ export const CREDENTIAL_PATHS = [
 ] as const;
 
 export function hiddenPaths(home: string | undefined, root: string, extra: readonly string[] = []): ProtectedPath[] {
-  const candidates = [...(home && path.isAbsolute(home) ? CREDENTIAL_PATHS.map((name) => path.join(home, name)) : []), ...extra];
+  const candidates = [
+    ...(home && path.isAbsolute(home) ? CREDENTIAL_PATHS.map((name) => path.join(home, name)) : []),
+    ...extra,
+  ];
   const out: ProtectedPath[] = [];
   for (const candidate of candidates) {
     if (isInside(root, candidate) || isInside(candidate, root)) continue; // the project stays whole

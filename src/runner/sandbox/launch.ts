@@ -50,10 +50,19 @@ export interface LaunchRequest {
 
 export function launchFor(request: LaunchRequest): Launch {
   const { command, root, cwd, env, backend } = request;
-  if (backend === null) return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => [] };
+  if (backend === null)
+    return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => [] };
   const protection = prepareProtection(root);
   const hidden = hiddenPaths(env.HOME ?? os.homedir(), root, request.hide ?? []);
-  const rules = sandboxRules({ root, cwd, network: request.network, readOnly: protection.readOnly, pinned: protection.pinned, mustNotAppear: protection.mustNotAppear, hidden });
+  const rules = sandboxRules({
+    root,
+    cwd,
+    network: request.network,
+    readOnly: protection.readOnly,
+    pinned: protection.pinned,
+    mustNotAppear: protection.mustNotAppear,
+    hidden,
+  });
   const pinnedBefore = capturePinned(protection.pinned);
   // Both steps always run, whatever the other did; an error in either is thrown after both.
   const repair = (): string[] => {
@@ -66,7 +75,10 @@ export function launchFor(request: LaunchRequest): Launch {
         errors.push((error as Error).message);
       }
     }
-    if (errors.length > 0) throw new SandboxRepairError(`after the command, protected git metadata could not be repaired (${errors.join('; ')}); repaired: ${done.join(', ') || 'nothing'}`);
+    if (errors.length > 0)
+      throw new SandboxRepairError(
+        `after the command, protected git metadata could not be repaired (${errors.join('; ')}); repaired: ${done.join(', ') || 'nothing'}`,
+      );
     return done;
   };
   if (backend === 'bwrap') {

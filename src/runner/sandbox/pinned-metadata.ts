@@ -19,7 +19,14 @@ export interface PinnedMetadata {
 export function capturePinned(paths: readonly string[]): PinnedMetadata[] {
   return paths.map((path) => {
     const stat = lstatSync(path);
-    return { path, mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid, atimeMs: stat.atimeMs, mtimeMs: stat.mtimeMs };
+    return {
+      path,
+      mode: stat.mode & 0o7777,
+      uid: stat.uid,
+      gid: stat.gid,
+      atimeMs: stat.atimeMs,
+      mtimeMs: stat.mtimeMs,
+    };
   });
 }
 
@@ -34,10 +41,12 @@ export function restorePinned(captured: readonly PinnedMetadata[]): string[] {
       continue; // gone: the pin kept it from being removed, so this is not the sandbox's doing
     }
     if (!now.isDirectory()) continue;
-    if ((now.mode & 0o7777) !== before.mode || now.uid !== before.uid || now.gid !== before.gid) changed.push(before.path);
+    if ((now.mode & 0o7777) !== before.mode || now.uid !== before.uid || now.gid !== before.gid)
+      changed.push(before.path);
     if (now.uid !== before.uid || now.gid !== before.gid) chownSync(before.path, before.uid, before.gid);
     if ((now.mode & 0o7777) !== before.mode) chmodSync(before.path, before.mode);
-    if (now.atimeMs !== before.atimeMs || now.mtimeMs !== before.mtimeMs) utimesSync(before.path, before.atimeMs / 1000, before.mtimeMs / 1000);
+    if (now.atimeMs !== before.atimeMs || now.mtimeMs !== before.mtimeMs)
+      utimesSync(before.path, before.atimeMs / 1000, before.mtimeMs / 1000);
   }
   return changed;
 }

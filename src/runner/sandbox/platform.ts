@@ -10,8 +10,7 @@ import { seccompProgram } from './seccomp.ts';
 export type SandboxBackend = 'bwrap' | 'seatbelt';
 
 export type Availability =
-  | { available: true; backend: SandboxBackend; seccomp: boolean }
-  | { available: false; why: string };
+  { available: true; backend: SandboxBackend; seccomp: boolean } | { available: false; why: string };
 
 export interface ProbeHooks {
   platform?: NodeJS.Platform;
@@ -28,27 +27,53 @@ export async function probeSandbox(hooks: ProbeHooks = {}): Promise<Availability
   const run = hooks.run ?? runProbe;
   if (platform === 'darwin') {
     const canExecute = hooks.canExecute ?? executable;
-    return canExecute(SANDBOX_EXEC) ? { available: true, backend: 'seatbelt', seccomp: false } : { available: false, why: `${SANDBOX_EXEC} is missing` };
+    return canExecute(SANDBOX_EXEC)
+      ? { available: true, backend: 'seatbelt', seccomp: false }
+      : { available: false, why: `${SANDBOX_EXEC} is missing` };
   }
-  if (platform !== 'linux') return { available: false, why: `no sandbox back-end for ${platform} (bubblewrap on Linux, Seatbelt on macOS)` };
+  if (platform !== 'linux')
+    return { available: false, why: `no sandbox back-end for ${platform} (bubblewrap on Linux, Seatbelt on macOS)` };
   let program: Buffer | null = null;
   try {
     program = seccompProgram(hooks.arch ?? process.arch);
   } catch {
     program = null; // another architecture: bwrap still isolates, only unix sockets stay reachable
   }
-  const base = ['--die-with-parent', '--unshare-pid', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const base = [
+    '--die-with-parent',
+    '--unshare-pid',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+  ];
   const args = program === null ? [...base, '--', '/bin/true'] : [...base, '--seccomp', '0', '--', '/bin/true'];
   let outcome: { code: number | null; stderr: string };
   try {
     outcome = await run(BWRAP, args, program);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { available: false, why: code === 'ENOENT' ? 'bubblewrap (bwrap) is not installed' : `bwrap could not be started (${code ?? (error as Error).message})` };
+    return {
+      available: false,
+      why:
+        code === 'ENOENT'
+          ? 'bubblewrap (bwrap) is not installed'
+          : `bwrap could not be started (${code ?? (error as Error).message})`,
+    };
   }
   if (outcome.code !== 0) {
     const detail = outcome.stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
-    return { available: false, why: `bwrap is installed but cannot create a sandbox here (${detail || `exit ${String(outcome.code)}`})` };
+    return {
+      available: false,
+      why: `bwrap is installed but cannot create a sandbox here (${detail || `exit ${String(outcome.code)}`})`,
+    };
   }
   return { available: true, backend: 'bwrap', seccomp: program !== null };
 }
@@ -62,7 +87,11 @@ function executable(file: string): boolean {
   }
 }
 
-function runProbe(file: string, args: string[], input: Buffer | null): Promise<{ code: number | null; stderr: string }> {
+function runProbe(
+  file: string,
+  args: string[],
+  input: Buffer | null,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: [input === null ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
     let stderr = '';

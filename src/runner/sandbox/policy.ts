@@ -10,9 +10,7 @@ export type SandboxMode = (typeof SANDBOX_MODES)[number];
 export type Approval = 'auto' | 'human';
 
 export type SandboxChoice =
-  | { kind: 'sandboxed'; backend: SandboxBackend }
-  | { kind: 'unsandboxed' }
-  | { kind: 'refused'; message: string };
+  { kind: 'sandboxed'; backend: SandboxBackend } | { kind: 'unsandboxed' } | { kind: 'refused'; message: string };
 
 export function chooseSandbox(mode: SandboxMode, availability: Availability, approval: Approval): SandboxChoice {
   if (mode === 'off') return { kind: 'unsandboxed' };
@@ -52,7 +50,8 @@ export function sandboxState(mode: SandboxMode, availability: Availability, netw
 
 /** The one start-up line; null when there is nothing to warn about. */
 export function startupWarning(state: SandboxState): string | null {
-  if (state.mode === 'off') return 'the host is unprotected: --sandbox off runs auto-approved commands without a sandbox';
+  if (state.mode === 'off')
+    return 'the host is unprotected: --sandbox off runs auto-approved commands without a sandbox';
   if (!state.available && state.mode === 'auto') {
     return `the host is unprotected: ${state.reason ?? 'no sandbox is available'}, so auto-approved commands run without a sandbox (install bubblewrap, or pass --sandbox required to refuse them instead)`;
   }

@@ -37,7 +37,9 @@ export function refuseGitRedirect(root: string): void {
   if (!lstatOrNull(dotGit)?.isDirectory()) return;
   const commondir = path.join(dotGit, 'commondir');
   if (lstatOrNull(commondir) === null) return;
-  throw new SandboxUnprotectableError(`${commondir} redirects git to another repository's config and hooks; a main repository has none: remove it (after checking what it points to)`);
+  throw new SandboxUnprotectableError(
+    `${commondir} redirects git to another repository's config and hooks; a main repository has none: remove it (after checking what it points to)`,
+  );
 }
 
 /** `root` must be a real path. Creates what is missing; throws SandboxUnprotectableError when a protected name is a symlink. */
@@ -144,4 +146,6 @@ function lstatOrNull(file: string): Stats | null {
 }
 
 const unprotectable = (file: string): SandboxUnprotectableError =>
-  new SandboxUnprotectableError(`${file} is a symbolic link, so the sandbox cannot keep it read-only (the link itself could be replaced); replace it with the real file or folder`);
+  new SandboxUnprotectableError(
+    `${file} is a symbolic link, so the sandbox cannot keep it read-only (the link itself could be replaced); replace it with the real file or folder`,
+  );

@@ -59,8 +59,16 @@ export interface RulesInput {
 }
 
 export function sandboxRules(input: RulesInput): SandboxRules {
-  for (const entry of [input.root, input.cwd, ...input.readOnly.map((p) => p.path), ...input.pinned, ...(input.mustNotAppear ?? []), ...(input.hidden ?? []).map((p) => p.path)]) {
-    if (!path.isAbsolute(entry) || entry.includes('\0')) throw new SandboxRuleError(`sandbox paths must be absolute, got ${JSON.stringify(entry)}`);
+  for (const entry of [
+    input.root,
+    input.cwd,
+    ...input.readOnly.map((p) => p.path),
+    ...input.pinned,
+    ...(input.mustNotAppear ?? []),
+    ...(input.hidden ?? []).map((p) => p.path),
+  ]) {
+    if (!path.isAbsolute(entry) || entry.includes('\0'))
+      throw new SandboxRuleError(`sandbox paths must be absolute, got ${JSON.stringify(entry)}`);
   }
   return {
     root: input.root,

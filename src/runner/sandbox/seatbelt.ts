@@ -14,7 +14,8 @@ export interface SeatbeltOptions {
 /** An SBPL string literal: backslash and double quote escaped; control characters refused. */
 export function sbplString(value: string): string {
   for (let i = 0; i < value.length; i++) {
-    if (value.charCodeAt(i) < 0x20) throw new Error(`a sandbox path contains a control character: ${JSON.stringify(value)}`);
+    if (value.charCodeAt(i) < 0x20)
+      throw new Error(`a sandbox path contains a control character: ${JSON.stringify(value)}`);
   }
   return `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
@@ -25,21 +26,26 @@ export function seatbeltProfile(rules: SandboxRules, options: SeatbeltOptions): 
     '(allow default)',
     '; the host is read-only',
     '(deny file-write*)',
-    '; the project root and this command\'s private temp folder are writable, as are the terminal devices',
+    "; the project root and this command's private temp folder are writable, as are the terminal devices",
     `(allow file-write* (subpath ${sbplString(rules.root)}) (subpath ${sbplString(options.privateTmp)})`,
     '  (literal "/dev/null") (literal "/dev/zero") (literal "/dev/stdout") (literal "/dev/stderr") (regex #"^/dev/fd/[0-9]+$") (regex #"^/dev/tty"))',
   ];
   if (rules.readOnly.length > 0 || rules.pinned.length > 0 || rules.mustNotAppear.length > 0) {
     lines.push('; protected inside the root: read-only, and not movable (a rename would carry them away)');
     const filters = [
-      ...rules.readOnly.map((entry) => (entry.kind === 'dir' ? `(subpath ${sbplString(entry.path)})` : `(literal ${sbplString(entry.path)})`)),
+      ...rules.readOnly.map((entry) =>
+        entry.kind === 'dir' ? `(subpath ${sbplString(entry.path)})` : `(literal ${sbplString(entry.path)})`,
+      ),
       ...rules.pinned.map((folder) => `(literal ${sbplString(folder)})`),
       ...rules.mustNotAppear.map((entry) => `(literal ${sbplString(entry)}) (subpath ${sbplString(entry)})`),
     ];
     lines.push(`(deny file-write* ${filters.join(' ')})`);
   }
   if (rules.hidden.length > 0) {
-    lines.push('; credentials outside the root are unreadable', `(deny file-read* ${rules.hidden.map((entry) => (entry.kind === 'dir' ? `(subpath ${sbplString(entry.path)})` : `(literal ${sbplString(entry.path)})`)).join(' ')})`);
+    lines.push(
+      '; credentials outside the root are unreadable',
+      `(deny file-read* ${rules.hidden.map((entry) => (entry.kind === 'dir' ? `(subpath ${sbplString(entry.path)})` : `(literal ${sbplString(entry.path)})`)).join(' ')})`,
+    );
   }
   lines.push(
     '; no unix sockets: docker.sock, ssh-agent and friends would run things outside the sandbox',
@@ -48,7 +54,11 @@ export function seatbeltProfile(rules: SandboxRules, options: SeatbeltOptions): 
   );
   if (!rules.network) lines.push('; --sandbox-network off', '(deny network*)');
   if (rules.isolateProcesses) {
-    lines.push('; other processes (the runner, its environment) stay invisible and out of reach', '(deny process-info* (target others))', '(deny signal (target others))');
+    lines.push(
+      '; other processes (the runner, its environment) stay invisible and out of reach',
+      '(deny process-info* (target others))',
+      '(deny signal (target others))',
+    );
   }
   return lines.join('\n') + '\n';
 }

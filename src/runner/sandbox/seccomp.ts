@@ -37,8 +37,22 @@ export interface SeccompArch {
 }
 
 export const SECCOMP_ARCHES: Record<'x64' | 'arm64', SeccompArch> = {
-  x64: { name: 'x64', auditArch: 0xc000_003e, socketNr: 41, ioUringSetupNr: 425, foreignNrBit: 0x4000_0000, xattrWriteNrs: [188, 189, 190, 197, 198, 199, 463, 466] },
-  arm64: { name: 'arm64', auditArch: 0xc000_00b7, socketNr: 198, ioUringSetupNr: 425, foreignNrBit: 0, xattrWriteNrs: [5, 6, 7, 14, 15, 16, 463, 466] },
+  x64: {
+    name: 'x64',
+    auditArch: 0xc000_003e,
+    socketNr: 41,
+    ioUringSetupNr: 425,
+    foreignNrBit: 0x4000_0000,
+    xattrWriteNrs: [188, 189, 190, 197, 198, 199, 463, 466],
+  },
+  arm64: {
+    name: 'arm64',
+    auditArch: 0xc000_00b7,
+    socketNr: 198,
+    ioUringSetupNr: 425,
+    foreignNrBit: 0,
+    xattrWriteNrs: [5, 6, 7, 14, 15, 16, 463, 466],
+  },
 };
 
 export class SeccompUnsupportedError extends Error {
@@ -50,7 +64,8 @@ type Instruction = [code: number, jt: number, jf: number, k: number];
 /** The program as bwrap reads it from its --seccomp file descriptor (struct sock_filter[]). */
 export function seccompProgram(archName: string = process.arch): Buffer {
   const arch = (SECCOMP_ARCHES as Record<string, SeccompArch | undefined>)[archName];
-  if (arch === undefined) throw new SeccompUnsupportedError(`no seccomp filter for the ${archName} architecture (only x64 and arm64)`);
+  if (arch === undefined)
+    throw new SeccompUnsupportedError(`no seccomp filter for the ${archName} architecture (only x64 and arm64)`);
   const program: Instruction[] = [];
   const at = (): number => program.length;
   program.push([BPF.ldAbsW, 0, 0, OFFSET.arch]);

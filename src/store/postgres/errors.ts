@@ -10,7 +10,8 @@ export interface PostgresEndpoint {
 /** Where a postgres:// URL points. A `host` query parameter (unix socket dir) wins, as in libpq. */
 export function endpointOf(url: string): PostgresEndpoint {
   const parsed = new URL(url);
-  const host = parsed.searchParams.get('host') ?? (decodeURIComponent(parsed.hostname.replace(/^\[(.*)\]$/, '$1')) || 'localhost');
+  const host =
+    parsed.searchParams.get('host') ?? (decodeURIComponent(parsed.hostname.replace(/^\[(.*)\]$/, '$1')) || 'localhost');
   const port = Number(parsed.searchParams.get('port') ?? (parsed.port || 5432));
   const database = decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || 'postgres';
   return { host, port, database };
@@ -30,7 +31,10 @@ export class PostgresUnreachableError extends Error {
 
   constructor(endpoint: PostgresEndpoint, errno: { name: string; number: number | null }, options?: ErrorOptions) {
     const detail = errno.number === null ? errno.name : `${errno.name}, errno ${errno.number}`;
-    super(`${where(endpoint)} is unreachable (${detail}); start the server or fix the host and port in DATABASE_URL`, options);
+    super(
+      `${where(endpoint)} is unreachable (${detail}); start the server or fix the host and port in DATABASE_URL`,
+      options,
+    );
     this.endpoint = endpoint;
     this.errno = errno.name;
     this.errnoNumber = errno.number;
@@ -45,7 +49,13 @@ export class PostgresStartError extends Error {
   /** The server's SQLSTATE when it sent one. */
   readonly sqlState: string | null;
 
-  constructor(endpoint: PostgresEndpoint, step: 'connect' | 'migrate', detail: string, sqlState: string | null, options?: ErrorOptions) {
+  constructor(
+    endpoint: PostgresEndpoint,
+    step: 'connect' | 'migrate',
+    detail: string,
+    sqlState: string | null,
+    options?: ErrorOptions,
+  ) {
     const what = step === 'connect' ? 'refused the connection' : 'could not be migrated';
     super(`${where(endpoint)} ${what}: ${detail}${sqlState ? ` (SQLSTATE ${sqlState})` : ''}`, options);
     this.endpoint = endpoint;
@@ -75,7 +85,8 @@ function errnoOf(error: unknown): { name: string; number: number | null } {
       if (found.name !== 'unknown') return found;
     }
   }
-  if (typeof e?.code === 'string' && e.code.startsWith('E')) return { name: e.code, number: typeof e.errno === 'number' ? e.errno : null };
+  if (typeof e?.code === 'string' && e.code.startsWith('E'))
+    return { name: e.code, number: typeof e.errno === 'number' ? e.errno : null };
   if (typeof e?.message === 'string' && /timeout/i.test(e.message)) return { name: 'ETIMEDOUT', number: null };
   return { name: 'unknown', number: null };
 }
@@ -83,6 +94,7 @@ function errnoOf(error: unknown): { name: string; number: number | null } {
 /** Turns a failure of the first connection into a named error. */
 export function connectError(endpoint: PostgresEndpoint, error: unknown): Error {
   const sqlState = sqlStateOf(error);
-  if (sqlState) return new PostgresStartError(endpoint, 'connect', String((error as Error).message), sqlState, { cause: error });
+  if (sqlState)
+    return new PostgresStartError(endpoint, 'connect', String((error as Error).message), sqlState, { cause: error });
   return new PostgresUnreachableError(endpoint, errnoOf(error), { cause: error });
 }

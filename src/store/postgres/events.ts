@@ -29,14 +29,21 @@ export class PostgresEvents implements EventRepository {
     if (!this.#locked.has(e.projectId)) {
       await this.#sql.run(
         "SELECT pg_advisory_xact_lock($1, hashtext(current_schema() || ':' || $2))",
-        LOCK_CLASS.eventCursor, e.projectId,
+        LOCK_CLASS.eventCursor,
+        e.projectId,
       );
       this.#locked.add(e.projectId);
     }
     const row = await this.#sql.one(
       `INSERT INTO session_events (project_id, type, actor_kind, actor_id, action_id, payload, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      e.projectId, e.type, e.actorKind, e.actorId, e.actionId, jsonParam(e.payload), createdAt,
+      e.projectId,
+      e.type,
+      e.actorKind,
+      e.actorId,
+      e.actionId,
+      jsonParam(e.payload),
+      createdAt,
     );
     return { ...e, id: num(row?.id), createdAt };
   }
@@ -44,13 +51,19 @@ export class PostgresEvents implements EventRepository {
   async listAfter(projectId: string, after: number, limit: number): Promise<SessionEvent[]> {
     const rows = await this.#sql.all(
       'SELECT * FROM session_events WHERE project_id = $1 AND id > $2 ORDER BY id LIMIT $3',
-      projectId, after, limit,
+      projectId,
+      after,
+      limit,
     );
     return rows.map(toEvent);
   }
 
   async count(projectId: string, type: string): Promise<number> {
-    const row = await this.#sql.one('SELECT COUNT(*) AS n FROM session_events WHERE project_id = $1 AND type = $2', projectId, type);
+    const row = await this.#sql.one(
+      'SELECT COUNT(*) AS n FROM session_events WHERE project_id = $1 AND type = $2',
+      projectId,
+      type,
+    );
     return num(row?.n ?? 0);
   }
 }

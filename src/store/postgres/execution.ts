@@ -28,7 +28,10 @@ export class PostgresContainers implements ContainerRepository {
       `INSERT INTO project_containers (project_id, state, container_id, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (project_id) DO UPDATE SET state = excluded.state, container_id = excluded.container_id,
          updated_at = excluded.updated_at`,
-      projectId, state, containerId, at,
+      projectId,
+      state,
+      containerId,
+      at,
     );
   }
 
@@ -47,7 +50,11 @@ export class PostgresHandoffs implements HandoffRepository {
     await this.#sql.run(
       `INSERT INTO execution_handoffs (id, action_id, project_id, status, credential_ref, outcome, created_at, updated_at)
        VALUES ($1, $2, $3, 'queued', $4, NULL, $5, $5)`,
-      h.id, h.actionId, h.projectId, h.credentialRef, h.createdAt,
+      h.id,
+      h.actionId,
+      h.projectId,
+      h.credentialRef,
+      h.createdAt,
     );
   }
 
@@ -57,14 +64,25 @@ export class PostgresHandoffs implements HandoffRepository {
   }
 
   async listQueued(limit: number): Promise<Handoff[]> {
-    const rows = await this.#sql.all("SELECT * FROM execution_handoffs WHERE status = 'queued' ORDER BY created_at, id LIMIT $1", limit);
+    const rows = await this.#sql.all(
+      "SELECT * FROM execution_handoffs WHERE status = 'queued' ORDER BY created_at, id LIMIT $1",
+      limit,
+    );
     return rows.map(toHandoff);
   }
 
-  async setStatus(actionId: string, status: HandoffStatus, outcome: Record<string, unknown> | null, at: string): Promise<void> {
+  async setStatus(
+    actionId: string,
+    status: HandoffStatus,
+    outcome: Record<string, unknown> | null,
+    at: string,
+  ): Promise<void> {
     await this.#sql.run(
       'UPDATE execution_handoffs SET status = $1, outcome = $2, updated_at = $3 WHERE action_id = $4',
-      status, outcome === null ? null : jsonParam(outcome), at, actionId,
+      status,
+      outcome === null ? null : jsonParam(outcome),
+      at,
+      actionId,
     );
   }
 }
@@ -76,7 +94,13 @@ export class PostgresMerges implements MergeRepository {
   }
 
   async isMerged(projectId: string, prNumber: number): Promise<boolean> {
-    return (await this.#sql.one('SELECT 1 AS x FROM merged_prs WHERE project_id = $1 AND pr_number = $2', projectId, prNumber)) !== undefined;
+    return (
+      (await this.#sql.one(
+        'SELECT 1 AS x FROM merged_prs WHERE project_id = $1 AND pr_number = $2',
+        projectId,
+        prNumber,
+      )) !== undefined
+    );
   }
 
   async recordMerged(projectId: string, prNumber: number, actionId: string, at: string): Promise<boolean> {
@@ -84,7 +108,10 @@ export class PostgresMerges implements MergeRepository {
     const changes = await this.#sql.run(
       `INSERT INTO merged_prs (project_id, pr_number, action_id, merged_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (project_id, pr_number) DO NOTHING`,
-      projectId, prNumber, actionId, at,
+      projectId,
+      prNumber,
+      actionId,
+      at,
     );
     return changes === 1;
   }

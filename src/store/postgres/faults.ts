@@ -3,18 +3,40 @@
 // backoff. A statement error (constraint, syntax) is never retried here.
 
 /** SQLSTATEs of a session the server ended or refused: admin/crash shutdown, cannot connect now, connection exceptions, too many connections. */
-const CONNECTION_SQLSTATES: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
-const CONNECTION_ERRNOS: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const CONNECTION_SQLSTATES: ReadonlySet<string> = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+]);
+const CONNECTION_ERRNOS: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
 export function isConnectionFault(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && (CONNECTION_SQLSTATES.has(code) || CONNECTION_ERRNOS.has(code))) return true;
   const message = String((error as { message?: unknown } | null)?.message ?? '');
-  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|Client was closed/i.test(message);
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|Client was closed/i.test(
+    message,
+  );
 }
 
 /** pg-pool's error when every client stayed busy for connectionTimeoutMillis. */
-export const isPoolTimeout = (error: unknown): boolean => /timeout exceeded when trying to connect/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
+export const isPoolTimeout = (error: unknown): boolean =>
+  /timeout exceeded when trying to connect/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
 
 /** Waits before reconnect attempt `n` (0-based): 50, 100, 200, 400, 800 ms, with jitter so nodes do not reconnect in step. */
 export function backoffMs(n: number): number {

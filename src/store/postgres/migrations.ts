@@ -257,7 +257,10 @@ ALTER TABLE runner_tokens ADD COLUMN last_used_at text;
  * advisory lock scoped to the current schema. `client` is one checked-out session (BEGIN ...
  * COMMIT). Returns the versions this call applied.
  */
-export async function applyPostgresMigrations(client: Queryable, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<number[]> {
+export async function applyPostgresMigrations(
+  client: Queryable,
+  migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS,
+): Promise<number[]> {
   await client.query('BEGIN');
   try {
     const schema = await client.query('SELECT current_schema() AS name');
@@ -291,6 +294,8 @@ export class NoSchemaError extends Error {
   override name = 'NoSchemaError';
   readonly code = 'postgres_no_schema';
   constructor() {
-    super('no schema of the search_path exists in this database; create it (CREATE SCHEMA ...) or fix `options=-c search_path=...` in DATABASE_URL');
+    super(
+      'no schema of the search_path exists in this database; create it (CREATE SCHEMA ...) or fix `options=-c search_path=...` in DATABASE_URL',
+    );
   }
 }

@@ -14,8 +14,16 @@ export class PostgresProjects implements ProjectRepository {
     await this.#sql.run(
       `INSERT INTO projects (id, name, slug, execution_mode, root, workspace_dir_name, owner_id, module_map,
          execution_activated_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      p.id, p.name, p.slug, p.executionMode, p.root, p.workspaceDirName, p.ownerId,
-      jsonParam(p.moduleMap), p.executionActivatedAt, p.createdAt,
+      p.id,
+      p.name,
+      p.slug,
+      p.executionMode,
+      p.root,
+      p.workspaceDirName,
+      p.ownerId,
+      jsonParam(p.moduleMap),
+      p.executionActivatedAt,
+      p.createdAt,
     );
   }
 
@@ -25,13 +33,19 @@ export class PostgresProjects implements ProjectRepository {
   }
 
   async list(limit: number): Promise<Project[]> {
-    return (await this.#sql.all('SELECT * FROM projects ORDER BY created_at, id COLLATE "C" LIMIT $1', limit)).map(toProject);
+    return (await this.#sql.all('SELECT * FROM projects ORDER BY created_at, id COLLATE "C" LIMIT $1', limit)).map(
+      toProject,
+    );
   }
 
   async lockedRoots(): Promise<ProjectRootRow[]> {
     // Held until commit: a concurrent creation waits here, then (READ COMMITTED) sees this one's row.
     await this.#sql.run('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', LOCK_CLASS.projectRoots);
-    return (await this.#sql.all('SELECT id, execution_mode, root FROM projects')).map((row) => ({ id: String(row.id), executionMode: String(row.execution_mode) as ExecutionMode, root: String(row.root) }));
+    return (await this.#sql.all('SELECT id, execution_mode, root FROM projects')).map((row) => ({
+      id: String(row.id),
+      executionMode: String(row.execution_mode) as ExecutionMode,
+      root: String(row.root),
+    }));
   }
 
   async setSandboxRequired(id: string, required: boolean): Promise<void> {
@@ -43,7 +57,11 @@ export class PostgresProjects implements ProjectRepository {
   }
 
   async markExecutionActivated(id: string, at: string): Promise<void> {
-    await this.#sql.run('UPDATE projects SET execution_activated_at = $1 WHERE id = $2 AND execution_activated_at IS NULL', at, id);
+    await this.#sql.run(
+      'UPDATE projects SET execution_activated_at = $1 WHERE id = $2 AND execution_activated_at IS NULL',
+      at,
+      id,
+    );
   }
 }
 
@@ -58,20 +76,36 @@ export class PostgresMembers implements MemberRepository {
       `INSERT INTO members (project_id, member_id, kind, role, updated_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (project_id, member_id) DO UPDATE SET kind = excluded.kind, role = excluded.role,
          updated_at = excluded.updated_at`,
-      m.projectId, m.memberId, m.kind, m.role, m.updatedAt,
+      m.projectId,
+      m.memberId,
+      m.kind,
+      m.role,
+      m.updatedAt,
     );
   }
 
   async get(projectId: string, memberId: string): Promise<Member | null> {
-    const row = await this.#sql.one('SELECT * FROM members WHERE project_id = $1 AND member_id = $2', projectId, memberId);
+    const row = await this.#sql.one(
+      'SELECT * FROM members WHERE project_id = $1 AND member_id = $2',
+      projectId,
+      memberId,
+    );
     return row ? toMember(row) : null;
   }
 
   async list(projectId: string): Promise<Member[]> {
-    return (await this.#sql.all('SELECT * FROM members WHERE project_id = $1 ORDER BY member_id COLLATE "C"', projectId)).map(toMember);
+    return (
+      await this.#sql.all('SELECT * FROM members WHERE project_id = $1 ORDER BY member_id COLLATE "C"', projectId)
+    ).map(toMember);
   }
 
   async listByMember(memberId: string, limit: number): Promise<Member[]> {
-    return (await this.#sql.all('SELECT * FROM members WHERE member_id = $1 ORDER BY project_id COLLATE "C" LIMIT $2', memberId, limit)).map(toMember);
+    return (
+      await this.#sql.all(
+        'SELECT * FROM members WHERE member_id = $1 ORDER BY project_id COLLATE "C" LIMIT $2',
+        memberId,
+        limit,
+      )
+    ).map(toMember);
   }
 }

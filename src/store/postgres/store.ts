@@ -82,14 +82,22 @@ export class PostgresStore implements Store {
   readonly #waitMs: number;
   #closed = false;
 
-  constructor(writes: pg.Pool, reads: pg.Pool, endpoint: PostgresEndpoint, appliedMigrations: readonly number[], options: { warn?: Warn; connectTimeoutMs?: number } = {}) {
+  constructor(
+    writes: pg.Pool,
+    reads: pg.Pool,
+    endpoint: PostgresEndpoint,
+    appliedMigrations: readonly number[],
+    options: { warn?: Warn; connectTimeoutMs?: number } = {},
+  ) {
     this.#writes = writes;
     this.#reads = reads;
     this.endpoint = endpoint;
     this.appliedMigrations = appliedMigrations;
     this.#warn = options.warn ?? silent;
     this.#waitMs = options.connectTimeoutMs ?? 5_000;
-    this.read = repositories(new Sql({ query: (text, values) => this.#read(text, values) }, () => this.#refuseIfClosed()));
+    this.read = repositories(
+      new Sql({ query: (text, values) => this.#read(text, values) }, () => this.#refuseIfClosed()),
+    );
     this.runnerTokens = runnerTokensOf(this);
   }
 
@@ -101,8 +109,12 @@ export class PostgresStore implements Store {
       } catch (error) {
         if (isPoolTimeout(error)) throw new StoreBusyError(this.#waitMs, { cause: error });
         if (!isConnectionFault(error)) throw error;
-        if (attempt + 1 >= RECONNECT_ATTEMPTS || this.#closed) throw new StoreUnavailableError(describe(error), { cause: error });
-        this.#warn({ code: 'postgres_reconnecting', attempt: attempt + 1, err: error }, 'a read lost its Postgres session; retrying on a new one');
+        if (attempt + 1 >= RECONNECT_ATTEMPTS || this.#closed)
+          throw new StoreUnavailableError(describe(error), { cause: error });
+        this.#warn(
+          { code: 'postgres_reconnecting', attempt: attempt + 1, err: error },
+          'a read lost its Postgres session; retrying on a new one',
+        );
         await sleep(backoffMs(attempt));
       }
     }
@@ -116,8 +128,12 @@ export class PostgresStore implements Store {
       } catch (error) {
         if (isPoolTimeout(error)) throw new StoreBusyError(this.#waitMs, { cause: error });
         if (!isConnectionFault(error)) throw error;
-        if (attempt + 1 >= RECONNECT_ATTEMPTS || this.#closed) throw new StoreUnavailableError(describe(error), { cause: error });
-        this.#warn({ code: 'postgres_reconnecting', attempt: attempt + 1, err: error }, 'could not open a Postgres session; retrying with backoff');
+        if (attempt + 1 >= RECONNECT_ATTEMPTS || this.#closed)
+          throw new StoreUnavailableError(describe(error), { cause: error });
+        this.#warn(
+          { code: 'postgres_reconnecting', attempt: attempt + 1, err: error },
+          'could not open a Postgres session; retrying with backoff',
+        );
         await sleep(backoffMs(attempt));
       }
     }
@@ -143,7 +159,10 @@ export class PostgresStore implements Store {
       let broken = false;
       const onError = (err: Error): void => {
         broken = true;
-        this.#warn({ code: 'postgres_connection_lost', err }, 'a checked-out Postgres session was closed by the server or the network');
+        this.#warn(
+          { code: 'postgres_connection_lost', err },
+          'a checked-out Postgres session was closed by the server or the network',
+        );
       };
       client.on('error', onError);
       let began = false;
@@ -158,11 +177,19 @@ export class PostgresStore implements Store {
       } catch (error) {
         // Queued behind any statement still in flight on this client; a failed ROLLBACK means the
         // session is unusable, and it is destroyed instead of going back to the pool.
-        reusable = !broken && (await client.query('ROLLBACK').then(() => true, () => false));
+        reusable =
+          !broken &&
+          (await client.query('ROLLBACK').then(
+            () => true,
+            () => false,
+          ));
         if (!isConnectionFault(error) && !broken) throw error;
         // Nothing of the unit ran when BEGIN itself failed on a dead session: start over on a new one.
         if (!began && attempt + 1 < RECONNECT_ATTEMPTS && !this.#closed) {
-          this.#warn({ code: 'postgres_reconnecting', attempt: attempt + 1, err: error }, 'a Postgres session died before its transaction began; retrying on a new one');
+          this.#warn(
+            { code: 'postgres_reconnecting', attempt: attempt + 1, err: error },
+            'a Postgres session died before its transaction began; retrying on a new one',
+          );
           await sleep(backoffMs(attempt));
           continue;
         }
@@ -235,7 +262,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   }
   client.release();
   const warn: Warn | undefined = options.logger ? options.logger.warn.bind(options.logger) : undefined;
-  return new PostgresStore(writes, reads, endpoint, applied, { ...(warn ? { warn } : {}), connectTimeoutMs: options.connectTimeoutMs ?? 5_000 });
+  return new PostgresStore(writes, reads, endpoint, applied, {
+    ...(warn ? { warn } : {}),
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+  });
 }
 
 function describe(error: unknown): string {

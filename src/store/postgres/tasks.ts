@@ -13,7 +13,12 @@ export class PostgresTasks implements TaskRepository {
     await this.#sql.run(
       `INSERT INTO tasks (id, project_id, title, status, pr_number, blocked_reason, blocked_source, updated_at)
        VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6)`,
-      t.id, t.projectId, t.title, t.status, t.prNumber, t.updatedAt,
+      t.id,
+      t.projectId,
+      t.title,
+      t.status,
+      t.prNumber,
+      t.updatedAt,
     );
   }
 
@@ -23,21 +28,37 @@ export class PostgresTasks implements TaskRepository {
   }
 
   async findByPr(projectId: string, prNumber: number): Promise<Task | null> {
-    const row = await this.#sql.one('SELECT * FROM tasks WHERE project_id = $1 AND pr_number = $2 ORDER BY id LIMIT 1', projectId, prNumber);
+    const row = await this.#sql.one(
+      'SELECT * FROM tasks WHERE project_id = $1 AND pr_number = $2 ORDER BY id LIMIT 1',
+      projectId,
+      prNumber,
+    );
     return row ? toTask(row) : null;
   }
 
-  async transition(id: string, to: TaskStatus, at: string, blocked?: { reason: string; source: string }): Promise<boolean> {
+  async transition(
+    id: string,
+    to: TaskStatus,
+    at: string,
+    blocked?: { reason: string; source: string },
+  ): Promise<boolean> {
     const changes = await this.#sql.run(
       `UPDATE tasks SET status = $1, updated_at = $2, blocked_reason = $3, blocked_source = $4
        WHERE id = $5 AND status <> $1`,
-      to, at, blocked?.reason ?? null, blocked?.source ?? null, id,
+      to,
+      at,
+      blocked?.reason ?? null,
+      blocked?.source ?? null,
+      id,
     );
     return changes === 1;
   }
 
   async listBlocked(projectId: string): Promise<Task[]> {
-    const rows = await this.#sql.all("SELECT * FROM tasks WHERE project_id = $1 AND status = 'blocked' ORDER BY updated_at, id", projectId);
+    const rows = await this.#sql.all(
+      "SELECT * FROM tasks WHERE project_id = $1 AND status = 'blocked' ORDER BY updated_at, id",
+      projectId,
+    );
     return rows.map(toTask);
   }
 }

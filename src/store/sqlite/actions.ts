@@ -14,8 +14,19 @@ export class SqliteActions implements ActionRepository {
       `INSERT INTO proposed_actions (id, project_id, proposer_id, proposer_kind, action_type, payload, status,
          reason_code, reason, scope_root, decided_by, decided_at, denial_reason, live_merge_key, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?)`,
-      a.id, a.projectId, a.proposerId, a.proposerKind, a.actionType, JSON.stringify(a.payload), a.status,
-      a.reasonCode, a.reason, a.scopeRoot, a.decidedAt, a.liveMergeKey, a.createdAt,
+      a.id,
+      a.projectId,
+      a.proposerId,
+      a.proposerKind,
+      a.actionType,
+      JSON.stringify(a.payload),
+      a.status,
+      a.reasonCode,
+      a.reason,
+      a.scopeRoot,
+      a.decidedAt,
+      a.liveMergeKey,
+      a.createdAt,
     );
   }
 
@@ -28,17 +39,22 @@ export class SqliteActions implements ActionRepository {
     const rows = filter.status
       ? this.#sql.all(
           'SELECT * FROM proposed_actions WHERE project_id = ? AND status = ? ORDER BY created_at, id LIMIT ?',
-          projectId, filter.status, filter.limit,
+          projectId,
+          filter.status,
+          filter.limit,
         )
       : this.#sql.all(
           'SELECT * FROM proposed_actions WHERE project_id = ? ORDER BY created_at, id LIMIT ?',
-          projectId, filter.limit,
+          projectId,
+          filter.limit,
         );
     return rows.map(toAction);
   }
 
   async countPendingByType(): Promise<Array<{ actionType: string; count: number }>> {
-    const rows = this.#sql.all("SELECT action_type, COUNT(*) AS n FROM proposed_actions WHERE status = 'pending' GROUP BY action_type");
+    const rows = this.#sql.all(
+      "SELECT action_type, COUNT(*) AS n FROM proposed_actions WHERE status = 'pending' GROUP BY action_type",
+    );
     return rows.map((row) => ({ actionType: String(row['action_type']), count: Number(row['n']) }));
   }
 
@@ -52,7 +68,11 @@ export class SqliteActions implements ActionRepository {
     const changes = this.#sql.run(
       `UPDATE proposed_actions SET status = ?, decided_by = ?, decided_at = ?, denial_reason = ?
        WHERE id = ? AND status = 'pending'`,
-      to, decidedBy, at, denialReason, id,
+      to,
+      decidedBy,
+      at,
+      denialReason,
+      id,
     );
     return changes === 1;
   }

@@ -17,14 +17,21 @@ export class SqliteAgentAutonomy implements AgentAutonomyRepository {
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (project_id, agent_id, action_type) DO UPDATE SET mode = excluded.mode,
          updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-      r.projectId, r.agentId, r.actionType, r.mode, r.updatedBy, r.updatedAt,
+      r.projectId,
+      r.agentId,
+      r.actionType,
+      r.mode,
+      r.updatedBy,
+      r.updatedAt,
     );
   }
 
   async get(projectId: string, agentId: string, actionType: ActionType | '*'): Promise<AutonomyRule | null> {
     const row = this.#sql.one(
       'SELECT * FROM agent_autonomy WHERE project_id = ? AND agent_id = ? AND action_type = ?',
-      projectId, agentId, actionType,
+      projectId,
+      agentId,
+      actionType,
     );
     return row ? toAutonomyRule(row) : null;
   }
@@ -35,7 +42,11 @@ export class SqliteAgentAutonomy implements AgentAutonomyRepository {
       `SELECT mode, action_type FROM agent_autonomy
        WHERE project_id = ? AND agent_id = ? AND action_type IN (?, ?)
        ORDER BY CASE WHEN action_type = ? THEN 1 ELSE 0 END LIMIT 1`,
-      projectId, agentId, actionType, WILDCARD, WILDCARD,
+      projectId,
+      agentId,
+      actionType,
+      WILDCARD,
+      WILDCARD,
     );
     return row ? toResolvedAutonomy(row) : null;
   }

@@ -16,7 +16,9 @@ export class Checkpointer {
   readonly #exited: Promise<void>;
 
   constructor(file: string, intervalMs = 250) {
-    this.#worker = new Worker(new URL(`./checkpoint-worker${MODULE_EXT}`, import.meta.url), { workerData: { file, intervalMs } });
+    this.#worker = new Worker(new URL(`./checkpoint-worker${MODULE_EXT}`, import.meta.url), {
+      workerData: { file, intervalMs },
+    });
     this.#exited = new Promise((resolve) => this.#worker.once('exit', () => resolve()));
     // A worker that cannot start or fails leaves checkpoints to the writer's safety net.
     this.#worker.on('error', () => undefined);

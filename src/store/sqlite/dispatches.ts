@@ -2,7 +2,13 @@
 // -> executed | failed, with an attempt counter that fences stale results. Every move is a
 // conditional UPDATE, so two writers (or a late result) can never both win. `status` (the coarse
 // column the approval side reads) is kept in step by the same statement.
-import { type Dispatch, type DispatchFence, type DispatchRepository, type DispatchState, OUTCOME_UNKNOWN } from '../types.ts';
+import {
+  type Dispatch,
+  type DispatchFence,
+  type DispatchRepository,
+  type DispatchState,
+  OUTCOME_UNKNOWN,
+} from '../types.ts';
 import { records, type Statements } from './rows.ts';
 
 const { toDispatch } = records;
@@ -30,11 +36,22 @@ export class SqliteDispatches implements DispatchRepository {
   async listInStates(states: readonly DispatchState[], limit: number): Promise<Dispatch[]> {
     if (states.length === 0) return [];
     return this.#sql
-      .all(`SELECT * FROM execution_handoffs WHERE state IN (${placeholders(states.length)}) ORDER BY created_at, id LIMIT ?`, ...states, limit)
+      .all(
+        `SELECT * FROM execution_handoffs WHERE state IN (${placeholders(states.length)}) ORDER BY created_at, id LIMIT ?`,
+        ...states,
+        limit,
+      )
       .map(toDispatch);
   }
 
-  async claim(id: string, to: 'sent' | 'running', target: string, leaseUntil: string | null, at: string, owner: string | null = null): Promise<Dispatch | null> {
+  async claim(
+    id: string,
+    to: 'sent' | 'running',
+    target: string,
+    leaseUntil: string | null,
+    at: string,
+    owner: string | null = null,
+  ): Promise<Dispatch | null> {
     const changed = this.#sql.run(
       `UPDATE execution_handoffs SET state = :state, status = 'dispatched', attempt = attempt + 1, target = :target,
          lease_until = :lease, sent_at = :at, started_at = CASE :state WHEN 'running' THEN :at ELSE NULL END, updated_at = :at,
@@ -45,7 +62,14 @@ export class SqliteDispatches implements DispatchRepository {
     return changed === 1 ? this.get(id) : null;
   }
 
-  async advance(id: string, attempt: number, from: readonly DispatchState[], to: DispatchState, at: string, leaseUntil?: string | null): Promise<boolean> {
+  async advance(
+    id: string,
+    attempt: number,
+    from: readonly DispatchState[],
+    to: DispatchState,
+    at: string,
+    leaseUntil?: string | null,
+  ): Promise<boolean> {
     const keepLease = leaseUntil === undefined;
     return (
       this.#sql.run(
@@ -53,34 +77,76 @@ export class SqliteDispatches implements DispatchRepository {
            started_at = CASE WHEN ? = 'running' AND started_at IS NULL THEN ? ELSE started_at END,
            lease_until = CASE WHEN ? THEN lease_until ELSE ? END, updated_at = ?
          WHERE id = ? AND attempt = ? AND state IN (${placeholders(from.length)})`,
-        to, to, to, at, keepLease ? 1 : 0, leaseUntil ?? null, at, id, attempt, ...from,
+        to,
+        to,
+        to,
+        at,
+        keepLease ? 1 : 0,
+        leaseUntil ?? null,
+        at,
+        id,
+        attempt,
+        ...from,
       ) === 1
     );
   }
 
-  async finish(id: string, fence: DispatchFence, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+  async finish(
+    id: string,
+    fence: DispatchFence,
+    state: 'executed' | 'failed',
+    outcome: Record<string, unknown>,
+    at: string,
+  ): Promise<boolean> {
     const from = fence.from.filter((s) => s !== 'executed' && s !== 'failed');
     if (from.length === 0) return false;
     return (
       this.#sql.run(
         `UPDATE execution_handoffs SET state = ?, status = ?, outcome = ?, lease_until = NULL, finished_at = ?, updated_at = ?
          WHERE id = ? AND state IN (${placeholders(from.length)}) AND attempt = ?`,
-        state, state, JSON.stringify(outcome), at, at, id, ...from, fence.attempt,
+        state,
+        state,
+        JSON.stringify(outcome),
+        at,
+        at,
+        id,
+        ...from,
+        fence.attempt,
       ) === 1
     );
   }
 
-  async resolveUnknown(id: string, attempt: number, state: 'executed' | 'failed', outcome: Record<string, unknown>, at: string): Promise<boolean> {
+  async resolveUnknown(
+    id: string,
+    attempt: number,
+    state: 'executed' | 'failed',
+    outcome: Record<string, unknown>,
+    at: string,
+  ): Promise<boolean> {
     return (
       this.#sql.run(
         `UPDATE execution_handoffs SET state = ?, status = ?, outcome = ?, finished_at = ?, updated_at = ?
          WHERE id = ? AND state = 'failed' AND json_extract(outcome, '$.code') = ? AND json_extract(outcome, '$.detail.attempt') = ?`,
-        state, state, JSON.stringify(outcome), at, at, id, OUTCOME_UNKNOWN, attempt,
+        state,
+        state,
+        JSON.stringify(outcome),
+        at,
+        at,
+        id,
+        OUTCOME_UNKNOWN,
+        attempt,
       ) === 1
     );
   }
 
   async noteReport(id: string, attempt: number, at: string): Promise<boolean> {
-    return this.#sql.run('INSERT OR IGNORE INTO dispatch_reports (dispatch_id, attempt, recorded_at) VALUES (?, ?, ?)', id, attempt, at) === 1;
+    return (
+      this.#sql.run(
+        'INSERT OR IGNORE INTO dispatch_reports (dispatch_id, attempt, recorded_at) VALUES (?, ?, ?)',
+        id,
+        attempt,
+        at,
+      ) === 1
+    );
   }
 }

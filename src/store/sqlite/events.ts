@@ -16,7 +16,13 @@ export class SqliteEvents implements EventRepository {
     const row = this.#sql.one(
       `INSERT INTO session_events (project_id, type, actor_kind, actor_id, action_id, payload, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      e.projectId, e.type, e.actorKind, e.actorId, e.actionId, JSON.stringify(e.payload), createdAt,
+      e.projectId,
+      e.type,
+      e.actorKind,
+      e.actorId,
+      e.actionId,
+      JSON.stringify(e.payload),
+      createdAt,
     );
     return { ...e, id: num(row?.id), createdAt };
   }
@@ -28,7 +34,11 @@ export class SqliteEvents implements EventRepository {
   }
 
   async count(projectId: string, type: string): Promise<number> {
-    const row = this.#sql.one('SELECT COUNT(*) AS n FROM session_events WHERE project_id = ? AND type = ?', projectId, type);
+    const row = this.#sql.one(
+      'SELECT COUNT(*) AS n FROM session_events WHERE project_id = ? AND type = ?',
+      projectId,
+      type,
+    );
     return num(row?.n ?? 0);
   }
 }

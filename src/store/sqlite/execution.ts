@@ -28,7 +28,10 @@ export class SqliteContainers implements ContainerRepository {
       `INSERT INTO project_containers (project_id, state, container_id, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (project_id) DO UPDATE SET state = excluded.state, container_id = excluded.container_id,
          updated_at = excluded.updated_at`,
-      projectId, state, containerId, at,
+      projectId,
+      state,
+      containerId,
+      at,
     );
   }
 
@@ -47,7 +50,12 @@ export class SqliteHandoffs implements HandoffRepository {
     this.#sql.run(
       `INSERT INTO execution_handoffs (id, action_id, project_id, status, credential_ref, outcome, created_at, updated_at)
        VALUES (?, ?, ?, 'queued', ?, NULL, ?, ?)`,
-      h.id, h.actionId, h.projectId, h.credentialRef, h.createdAt, h.createdAt,
+      h.id,
+      h.actionId,
+      h.projectId,
+      h.credentialRef,
+      h.createdAt,
+      h.createdAt,
     );
   }
 
@@ -62,10 +70,18 @@ export class SqliteHandoffs implements HandoffRepository {
       .map(toHandoff);
   }
 
-  async setStatus(actionId: string, status: HandoffStatus, outcome: Record<string, unknown> | null, at: string): Promise<void> {
+  async setStatus(
+    actionId: string,
+    status: HandoffStatus,
+    outcome: Record<string, unknown> | null,
+    at: string,
+  ): Promise<void> {
     this.#sql.run(
       'UPDATE execution_handoffs SET status = ?, outcome = ?, updated_at = ? WHERE action_id = ?',
-      status, outcome === null ? null : JSON.stringify(outcome), at, actionId,
+      status,
+      outcome === null ? null : JSON.stringify(outcome),
+      at,
+      actionId,
     );
   }
 }
@@ -77,14 +93,20 @@ export class SqliteMerges implements MergeRepository {
   }
 
   async isMerged(projectId: string, prNumber: number): Promise<boolean> {
-    return this.#sql.one('SELECT 1 AS x FROM merged_prs WHERE project_id = ? AND pr_number = ?', projectId, prNumber) !== undefined;
+    return (
+      this.#sql.one('SELECT 1 AS x FROM merged_prs WHERE project_id = ? AND pr_number = ?', projectId, prNumber) !==
+      undefined
+    );
   }
 
   async recordMerged(projectId: string, prNumber: number, actionId: string, at: string): Promise<boolean> {
     const changes = this.#sql.run(
       `INSERT INTO merged_prs (project_id, pr_number, action_id, merged_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (project_id, pr_number) DO NOTHING`,
-      projectId, prNumber, actionId, at,
+      projectId,
+      prNumber,
+      actionId,
+      at,
     );
     return changes === 1;
   }

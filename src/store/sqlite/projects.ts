@@ -13,8 +13,16 @@ export class SqliteProjects implements ProjectRepository {
     this.#sql.run(
       `INSERT INTO projects (id, name, slug, execution_mode, root, workspace_dir_name, owner_id, module_map,
          execution_activated_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      p.id, p.name, p.slug, p.executionMode, p.root, p.workspaceDirName, p.ownerId,
-      JSON.stringify(p.moduleMap), p.executionActivatedAt, p.createdAt,
+      p.id,
+      p.name,
+      p.slug,
+      p.executionMode,
+      p.root,
+      p.workspaceDirName,
+      p.ownerId,
+      JSON.stringify(p.moduleMap),
+      p.executionActivatedAt,
+      p.createdAt,
     );
   }
 
@@ -29,7 +37,13 @@ export class SqliteProjects implements ProjectRepository {
 
   async lockedRoots(): Promise<ProjectRootRow[]> {
     // One writer runs units of work one at a time: inside a transaction this read cannot race.
-    return this.#sql.all('SELECT id, execution_mode, root FROM projects').map((row) => ({ id: String(row.id), executionMode: String(row.execution_mode) as ExecutionMode, root: String(row.root) }));
+    return this.#sql
+      .all('SELECT id, execution_mode, root FROM projects')
+      .map((row) => ({
+        id: String(row.id),
+        executionMode: String(row.execution_mode) as ExecutionMode,
+        root: String(row.root),
+      }));
   }
 
   async setSandboxRequired(id: string, required: boolean): Promise<void> {
@@ -41,7 +55,11 @@ export class SqliteProjects implements ProjectRepository {
   }
 
   async markExecutionActivated(id: string, at: string): Promise<void> {
-    this.#sql.run('UPDATE projects SET execution_activated_at = ? WHERE id = ? AND execution_activated_at IS NULL', at, id);
+    this.#sql.run(
+      'UPDATE projects SET execution_activated_at = ? WHERE id = ? AND execution_activated_at IS NULL',
+      at,
+      id,
+    );
   }
 }
 
@@ -56,7 +74,11 @@ export class SqliteMembers implements MemberRepository {
       `INSERT INTO members (project_id, member_id, kind, role, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (project_id, member_id) DO UPDATE SET kind = excluded.kind, role = excluded.role,
          updated_at = excluded.updated_at`,
-      m.projectId, m.memberId, m.kind, m.role, m.updatedAt,
+      m.projectId,
+      m.memberId,
+      m.kind,
+      m.role,
+      m.updatedAt,
     );
   }
 
@@ -70,6 +92,8 @@ export class SqliteMembers implements MemberRepository {
   }
 
   async listByMember(memberId: string, limit: number): Promise<Member[]> {
-    return this.#sql.all('SELECT * FROM members WHERE member_id = ? ORDER BY project_id LIMIT ?', memberId, limit).map(toMember);
+    return this.#sql
+      .all('SELECT * FROM members WHERE member_id = ? ORDER BY project_id LIMIT ?', memberId, limit)
+      .map(toMember);
   }
 }

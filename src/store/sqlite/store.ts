@@ -101,16 +101,25 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, SQLITE_FILE_NAME);
   if (existsSync(file) && statSync(file).size === 0 && !isNewDataDir(dataDir)) {
-    throw new StoreCorruptError(file, 'is empty (zero bytes) although the data directory is not new: the database was truncated or replaced');
+    throw new StoreCorruptError(
+      file,
+      'is empty (zero bytes) although the data directory is not new: the database was truncated or replaced',
+    );
   }
   if (existsSync(file) && statSync(file).size > 0 && !hasSqliteHeader(file)) {
     // SQLite would overwrite a file shorter than its header as a new database: refuse before it opens.
-    throw new StoreCorruptError(file, 'cannot be read as a SQLite database (it does not start with the SQLite header: truncated or not a database)');
+    throw new StoreCorruptError(
+      file,
+      'cannot be read as a SQLite database (it does not start with the SQLite header: truncated or not a database)',
+    );
   }
   try {
     return new SqliteStore(file);
   } catch (error) {
-    if (isUnusableFile(error)) throw new StoreCorruptError(file, `cannot be read as a SQLite database (${(error as Error).message})`, { cause: error });
+    if (isUnusableFile(error))
+      throw new StoreCorruptError(file, `cannot be read as a SQLite database (${(error as Error).message})`, {
+        cause: error,
+      });
     throw error;
   }
 }

@@ -13,7 +13,12 @@ export class SqliteTasks implements TaskRepository {
     this.#sql.run(
       `INSERT INTO tasks (id, project_id, title, status, pr_number, blocked_reason, blocked_source, updated_at)
        VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)`,
-      t.id, t.projectId, t.title, t.status, t.prNumber, t.updatedAt,
+      t.id,
+      t.projectId,
+      t.title,
+      t.status,
+      t.prNumber,
+      t.updatedAt,
     );
   }
 
@@ -23,15 +28,29 @@ export class SqliteTasks implements TaskRepository {
   }
 
   async findByPr(projectId: string, prNumber: number): Promise<Task | null> {
-    const row = this.#sql.one('SELECT * FROM tasks WHERE project_id = ? AND pr_number = ? ORDER BY id LIMIT 1', projectId, prNumber);
+    const row = this.#sql.one(
+      'SELECT * FROM tasks WHERE project_id = ? AND pr_number = ? ORDER BY id LIMIT 1',
+      projectId,
+      prNumber,
+    );
     return row ? toTask(row) : null;
   }
 
-  async transition(id: string, to: TaskStatus, at: string, blocked?: { reason: string; source: string }): Promise<boolean> {
+  async transition(
+    id: string,
+    to: TaskStatus,
+    at: string,
+    blocked?: { reason: string; source: string },
+  ): Promise<boolean> {
     const changes = this.#sql.run(
       `UPDATE tasks SET status = ?, updated_at = ?, blocked_reason = ?, blocked_source = ?
        WHERE id = ? AND status <> ?`,
-      to, at, blocked?.reason ?? null, blocked?.source ?? null, id, to,
+      to,
+      at,
+      blocked?.reason ?? null,
+      blocked?.source ?? null,
+      id,
+      to,
     );
     return changes === 1;
   }

@@ -15,7 +15,12 @@ export class SqliteTurns implements TurnRepository {
     this.#sql.run(
       `INSERT INTO agent_turns (action_id, project_id, agent_id, task_id, state, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'awaiting_approval', ?, ?) ON CONFLICT (action_id) DO NOTHING`,
-      turn.actionId, turn.projectId, turn.agentId, turn.taskId, turn.createdAt, turn.createdAt,
+      turn.actionId,
+      turn.projectId,
+      turn.agentId,
+      turn.taskId,
+      turn.createdAt,
+      turn.createdAt,
     );
   }
 
@@ -25,10 +30,19 @@ export class SqliteTurns implements TurnRepository {
   }
 
   async end(actionId: string, to: 'settled' | 'lost', at: string): Promise<boolean> {
-    return this.#sql.run("UPDATE agent_turns SET state = ?, updated_at = ? WHERE action_id = ? AND state = 'awaiting_approval'", to, at, actionId) === 1;
+    return (
+      this.#sql.run(
+        "UPDATE agent_turns SET state = ?, updated_at = ? WHERE action_id = ? AND state = 'awaiting_approval'",
+        to,
+        at,
+        actionId,
+      ) === 1
+    );
   }
 
   async listAwaiting(limit: number): Promise<AgentTurn[]> {
-    return this.#sql.all("SELECT * FROM agent_turns WHERE state = 'awaiting_approval' ORDER BY created_at, action_id LIMIT ?", limit).map(toTurn);
+    return this.#sql
+      .all("SELECT * FROM agent_turns WHERE state = 'awaiting_approval' ORDER BY created_at, action_id LIMIT ?", limit)
+      .map(toTurn);
   }
 }

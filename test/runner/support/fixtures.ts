@@ -65,7 +65,9 @@ export async function dispatcherHarness(options: {
       chunkChars: 1024,
       flushIntervalMs: 20,
     },
-    broker: options.broker ?? (async () => ({ ok: false, failure: { code: 'broker_unavailable', message: 'no broker in this test' } })),
+    broker:
+      options.broker ??
+      (async () => ({ ok: false, failure: { code: 'broker_unavailable', message: 'no broker in this test' } })),
     env: process.env,
     observer,
     deliver: (result) => results.push(result),
@@ -90,7 +92,11 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await condition()) return;

@@ -32,7 +32,8 @@ export async function startGatewayHarness(): Promise<GatewayHarness> {
   server.on('upgrade', (_request, socket) => {
     upgrades += 1;
     // While no gateway is attached (a restart), answer like a server that is down for a moment.
-    if (server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    if (server.listenerCount('upgrade') === 1)
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -54,7 +55,9 @@ export async function startGatewayHarness(): Promise<GatewayHarness> {
       harness.current = attach();
     },
     waitForResult: async (dispatchId, attempt = 1, timeoutMs = 15_000) => {
-      const find = () => harness.results.find((entry) => entry.result.dispatchId === dispatchId && entry.result.attempt === attempt)?.result;
+      const find = () =>
+        harness.results.find((entry) => entry.result.dispatchId === dispatchId && entry.result.attempt === attempt)
+          ?.result;
       await waitFor(() => find() !== undefined, timeoutMs, `result of ${dispatchId} attempt ${attempt}`);
       return find() as Result;
     },
@@ -72,7 +75,8 @@ export async function startGatewayHarness(): Promise<GatewayHarness> {
     },
     onOutput: (_projectId, output) => void harness.outputs.push(output),
   };
-  const attach = (): RunnerGateway => createRunnerGateway({ server, authenticate: tokenAuthenticator({ runnerTokens: tokens }), logger, sink });
+  const attach = (): RunnerGateway =>
+    createRunnerGateway({ server, authenticate: tokenAuthenticator({ runnerTokens: tokens }), logger, sink });
   harness.current = attach();
   return harness;
 }

@@ -17,7 +17,10 @@ export interface RunnerProcess {
 }
 
 export function startRunner(args: string[]): RunnerProcess {
-  const child = spawn(BRABO, ['runner', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(BRABO, ['runner', ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (data: Buffer) => (out += data.toString()));
@@ -34,7 +37,8 @@ export function startRunner(args: string[]): RunnerProcess {
       waitFor(
         () => {
           if (out.includes(text)) return true;
-          if (exitCode !== undefined) throw new Error(`runner exited (${exitCode}) before printing "${text}"\nstdout:\n${out}\nstderr:\n${err}`);
+          if (exitCode !== undefined)
+            throw new Error(`runner exited (${exitCode}) before printing "${text}"\nstdout:\n${out}\nstderr:\n${err}`);
           return false;
         },
         timeoutMs,

@@ -31,7 +31,10 @@ export function canaryTree(): Canary {
   writeFileSync(path.join(root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n');
   writeFileSync(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit.sample'), '#!/bin/sh\n');
-  writeFileSync(path.join(root, 'permissions.json'), '{"allow": ["Terminal(echo:*)"], "deny": ["Terminal(curl:*)"], "ask": []}\n');
+  writeFileSync(
+    path.join(root, 'permissions.json'),
+    '{"allow": ["Terminal(echo:*)"], "deny": ["Terminal(curl:*)"], "ask": []}\n',
+  );
   writeFileSync(path.join(root, 'src', 'a.txt'), 'a\n');
   for (const dir of [outside, tmpOutside]) writeFileSync(path.join(dir, 'secret.txt'), 'secret\n');
   return {
@@ -96,14 +99,23 @@ export function protectedState(root: string, options: { xattrs?: boolean } = {})
   }
   // Git's redirections are absent in the canary and must stay so (see prepare.ts GIT_REDIRECTS).
   for (const name of ['commondir', 'modules', 'worktrees', 'config.worktree']) {
-    entries[`.git/${name}`] = statSync(path.join(root, '.git', name), { throwIfNoEntry: false }) === undefined ? 'missing' : 'present';
+    entries[`.git/${name}`] =
+      statSync(path.join(root, '.git', name), { throwIfNoEntry: false }) === undefined ? 'missing' : 'present';
   }
   return entries;
 }
 
 /** path -> its extended attribute names (one python3 call for all paths; node has no xattr API). */
 function listXattrs(paths: string[]): Record<string, string> {
-  const result = spawnSync('python3', ['-c', 'import os,sys,json; print(json.dumps({p: sorted(os.listxattr(p)) if os.path.exists(p) else None for p in sys.argv[1:]}))', ...paths], { encoding: 'utf8' });
+  const result = spawnSync(
+    'python3',
+    [
+      '-c',
+      'import os,sys,json; print(json.dumps({p: sorted(os.listxattr(p)) if os.path.exists(p) else None for p in sys.argv[1:]}))',
+      ...paths,
+    ],
+    { encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`listing xattrs failed: ${result.stderr}`);
   const parsed = JSON.parse(result.stdout) as Record<string, string[] | null>;
   return Object.fromEntries(Object.entries(parsed).map(([file, names]) => [file, JSON.stringify(names)]));
@@ -131,7 +143,15 @@ export async function runIn(root: string, command: string, options: RunOptions =
     ...(options.hide ? { hide: options.hide } : {}),
   });
   try {
-    return await runCommand({ command, launch, cwd, timeoutMs: options.timeoutMs ?? 20_000, killGraceMs: 500, maxOutputBytes: 256 * 1024, env: launch.env });
+    return await runCommand({
+      command,
+      launch,
+      cwd,
+      timeoutMs: options.timeoutMs ?? 20_000,
+      killGraceMs: 500,
+      maxOutputBytes: 256 * 1024,
+      env: launch.env,
+    });
   } finally {
     launch.cleanup();
   }

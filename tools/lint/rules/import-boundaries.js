@@ -17,7 +17,9 @@ export default {
   meta: {
     type: 'problem',
     docs: { description: 'layer boundaries between src/policy, the protocol packages and the rest' },
-    schema: [{ type: 'object', properties: { root: { type: 'string' } }, required: ['root'], additionalProperties: false }],
+    schema: [
+      { type: 'object', properties: { root: { type: 'string' } }, required: ['root'], additionalProperties: false },
+    ],
     messages: {
       policyOnly: 'src/policy is pure: it imports only zod, shell-quote and its own files, not "{{spec}}"',
       noSrc: '{{layer}} imports nothing from src/ ("{{spec}}"): it is a package of its own',
@@ -34,7 +36,8 @@ export default {
     };
     const inPolicy = within(file, dirs.policy);
     const layer = ['gateway', 'broker', 'runner-protocol'].find((name) => within(file, path.join(root, name)));
-    const policyOwnTests = within(file, path.join(root, 'test/policy')) || /^bench\/policy/.test(path.relative(root, file));
+    const policyOwnTests =
+      within(file, path.join(root, 'test/policy')) || /^bench\/policy/.test(path.relative(root, file));
 
     function check(node, spec) {
       if (typeof spec !== 'string') return;
