@@ -166,13 +166,11 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       });
     }
     const key = deliveryKey(parsed.data);
-    this.#pending
-      .get(key)
-      ?.resolve({
-        ok: false,
-        code: DELIVERY_ERRORS.deliveryTimeout,
-        message: 'superseded by a new delivery of the same attempt',
-      });
+    this.#pending.get(key)?.resolve({
+      ok: false,
+      code: DELIVERY_ERRORS.deliveryTimeout,
+      message: 'superseded by a new delivery of the same attempt',
+    });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#settle(key, {

@@ -112,14 +112,12 @@ function runnerPresenceOf(
 async function describeCluster(cluster: Cluster, gateway: RunnerGateway | null): Promise<ClusterView> {
   const { membership, directory } = cluster;
   const runners = directory
-    ? directory
-        .runners()
-        .map((r) => ({
-          projectId: r.projectId,
-          nodeId: r.nodeId,
-          hostname: typeof r.hostname === 'string' ? r.hostname : null,
-          onlineAt: typeof r.onlineAt === 'string' ? r.onlineAt : null,
-        }))
+    ? directory.runners().map((r) => ({
+        projectId: r.projectId,
+        nodeId: r.nodeId,
+        hostname: typeof r.hostname === 'string' ? r.hostname : null,
+        onlineAt: typeof r.onlineAt === 'string' ? r.onlineAt : null,
+      }))
     : (gateway?.runners.connectedRunners() ?? []).map((r) => ({
         projectId: r.projectId,
         nodeId: membership.nodeId,

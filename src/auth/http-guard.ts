@@ -69,12 +69,10 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
       if (url === '/metrics' && isMetricsToken) {
         const presented = bearerOf(request.headers.authorization);
         if (presented === null || !isMetricsToken(presented)) {
-          return reply
-            .code(401)
-            .send({
-              error: 'metrics_token_required',
-              message: 'this gateway protects /metrics: send Authorization: Bearer <BRABO_METRICS_TOKEN>',
-            });
+          return reply.code(401).send({
+            error: 'metrics_token_required',
+            message: 'this gateway protects /metrics: send Authorization: Bearer <BRABO_METRICS_TOKEN>',
+          });
         }
       }
       return;
@@ -155,12 +153,10 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
           );
         }
         if (named.length === 0)
-          return reply
-            .code(400)
-            .send({
-              error: 'acting_user_required',
-              message: 'a service token acts for a user: name them with actingUserId (or userId) in the body',
-            });
+          return reply.code(400).send({
+            error: 'acting_user_required',
+            message: 'a service token acts for a user: name them with actingUserId (or userId) in the body',
+          });
         auth.actingUserId = named[0] ?? null;
       } else {
         auth.actingUserId = named[0] ?? null;

@@ -79,19 +79,15 @@ export class RunnerDirectory implements RunnerSessions {
 
   /** Runners connected anywhere: `{projectId, nodeId, hostname, ...}` (for /api/cluster and metrics). */
   runners(): Array<{ projectId: string; nodeId: string; tokenId: string; hostname: unknown; onlineAt: unknown }> {
-    return this.#presence
-      .topics(RUNNER_PREFIX)
-      .flatMap((topic) =>
-        this.#presence
-          .entries(topic)
-          .map((e) => ({
-            projectId: topic.slice(RUNNER_PREFIX.length),
-            nodeId: e.nodeId,
-            tokenId: e.key,
-            hostname: e.meta.hostname ?? null,
-            onlineAt: e.meta.online_at ?? null,
-          })),
-      );
+    return this.#presence.topics(RUNNER_PREFIX).flatMap((topic) =>
+      this.#presence.entries(topic).map((e) => ({
+        projectId: topic.slice(RUNNER_PREFIX.length),
+        nodeId: e.nodeId,
+        tokenId: e.key,
+        hostname: e.meta.hostname ?? null,
+        onlineAt: e.meta.online_at ?? null,
+      })),
+    );
   }
 
   // RunnerSessions: the cluster-wide one-runner lock.

@@ -55,10 +55,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return;
   }
   request.log.error({ err: error, code: 'internal_error' }, 'unhandled error while serving a request');
-  void reply
-    .code(500)
-    .send({
-      error: 'internal_error',
-      message: 'the gateway failed while serving this request; the log has the details (search for its request id)',
-    });
+  void reply.code(500).send({
+    error: 'internal_error',
+    message: 'the gateway failed while serving this request; the log has the details (search for its request id)',
+  });
 }

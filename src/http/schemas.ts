@@ -36,11 +36,9 @@ export function jsonDepthWithin(value: unknown, max: number): boolean {
 }
 
 /** A JSON object of the caller's (an action payload, a module's declaration), nesting bounded. */
-export const FreeObject = z
-  .record(z.string(), z.unknown())
-  .refine((value) => jsonDepthWithin(value, MAX_JSON_DEPTH), {
-    message: `nested deeper than ${MAX_JSON_DEPTH} levels`,
-  });
+export const FreeObject = z.record(z.string(), z.unknown()).refine((value) => jsonDepthWithin(value, MAX_JSON_DEPTH), {
+  message: `nested deeper than ${MAX_JSON_DEPTH} levels`,
+});
 
 export const ErrorBody = z.looseObject({ error: z.string(), message: z.string() });
 export const errorResponses = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 503: ErrorBody };

@@ -160,12 +160,10 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
     },
     async (request, reply) => {
       if (!execution)
-        return reply
-          .code(503)
-          .send({
-            error: 'execution_disabled',
-            message: 'this gateway runs without the execution dispatcher; start it with `brabo serve`',
-          });
+        return reply.code(503).send({
+          error: 'execution_disabled',
+          message: 'this gateway runs without the execution dispatcher; start it with `brabo serve`',
+        });
       const view = await execution.settlement(request.params.id, request.query.wait * 1000);
       if (!view)
         return reply.code(404).send({ error: 'action_not_found', message: `no action with id ${request.params.id}` });

@@ -42,12 +42,10 @@ export const runnerTokenRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const owner = await runnerTokens.projectOf(request.params.tokenId);
       if (owner !== request.params.id) {
-        return reply
-          .code(404)
-          .send({
-            error: 'runner_token_not_found',
-            message: `project ${request.params.id} has no runner token ${request.params.tokenId}`,
-          });
+        return reply.code(404).send({
+          error: 'runner_token_not_found',
+          message: `project ${request.params.id} has no runner token ${request.params.tokenId}`,
+        });
       }
       await runnerTokens.revoke(request.params.tokenId);
       // A revoked token must not keep a live socket: close its runners now (they see 1008).

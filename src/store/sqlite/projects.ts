@@ -37,13 +37,11 @@ export class SqliteProjects implements ProjectRepository {
 
   async lockedRoots(): Promise<ProjectRootRow[]> {
     // One writer runs units of work one at a time: inside a transaction this read cannot race.
-    return this.#sql
-      .all('SELECT id, execution_mode, root FROM projects')
-      .map((row) => ({
-        id: String(row.id),
-        executionMode: String(row.execution_mode) as ExecutionMode,
-        root: String(row.root),
-      }));
+    return this.#sql.all('SELECT id, execution_mode, root FROM projects').map((row) => ({
+      id: String(row.id),
+      executionMode: String(row.execution_mode) as ExecutionMode,
+      root: String(row.root),
+    }));
   }
 
   async setSandboxRequired(id: string, required: boolean): Promise<void> {
