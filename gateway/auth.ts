@@ -29,8 +29,22 @@ export interface ConnectInfo {
 }
 
 export interface SocketAuthenticator {
-  /** `params` are the query-string params (without `vsn`). Null refuses the upgrade with 403. */
+  /**
+   * `params` are the query-string params (without `vsn`). Null refuses the upgrade with 403;
+   * throwing UpgradeRateLimitedError refuses it with 429 and Retry-After.
+   */
   authenticate(params: Readonly<Record<string, string>>, info: ConnectInfo): Promise<SocketIdentity | null>;
+}
+
+/** An upgrade refused because its source failed to authenticate too often: 429 `auth_rate_limited`. */
+export class UpgradeRateLimitedError extends Error {
+  readonly code = 'auth_rate_limited';
+  readonly retryAfterMs: number;
+  constructor(retryAfterMs: number, message: string) {
+    super(message);
+    this.name = 'UpgradeRateLimitedError';
+    this.retryAfterMs = retryAfterMs;
+  }
 }
 
 /** What the store's RunnerTokenRepository offers the gateway. */

@@ -6,7 +6,13 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import pino, { type Logger } from 'pino';
 import { WebSocketServer } from 'ws';
-import { authTokenFromProtocols, PHOENIX_SUBPROTOCOL, type SocketAuthenticator, type SocketIdentity } from './auth.ts';
+import {
+  authTokenFromProtocols,
+  PHOENIX_SUBPROTOCOL,
+  type SocketAuthenticator,
+  type SocketIdentity,
+  UpgradeRateLimitedError,
+} from './auth.ts';
 import type { ChannelModule } from './channel.ts';
 import { CLOSE_CODES } from './errors.ts';
 import { LocalPresence, type PresenceTracker } from './presence.ts';
@@ -88,10 +94,13 @@ function destroyOnError(this: Duplex): void {
   this.destroy();
 }
 
-function refuse(socket: Duplex, status: number, text: string): void {
+function refuse(socket: Duplex, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
   if (socket.destroyed) return;
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
-    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${extra}Content-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
   );
 }
 
@@ -178,6 +187,12 @@ export function createGateway(options: GatewayOptions): Gateway {
           wss.handleUpgrade(request, tcp, head, (ws) => accept(ws, identity, remoteAddress));
         },
         (err: unknown) => {
+          if (err instanceof UpgradeRateLimitedError) {
+            logger.info({ code: err.code, remoteAddress, origin }, `upgrade refused: ${err.message}`);
+            return refuse(tcp, 429, 'Too Many Requests', {
+              'Retry-After': String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
+            });
+          }
           logger.error(
             { code: 'authenticator_failed', err, remoteAddress },
             'upgrade refused: the authenticator threw (token store down?)',

@@ -1,6 +1,7 @@
 // The socket side of the authorization table: the upgrade's secret -> identity (same credentials,
 // same per-source failure limit as HTTP), every join checked against TOPIC_TABLE, and a sweep that
 // closes live sockets whose credential was revoked (on any node) or has expired.
+import { UpgradeRateLimitedError } from '../../gateway/index.ts';
 import type { Gateway, JoinAuthorizer, SocketAuthenticator, SocketIdentity } from '../../gateway/index.ts';
 import { JOIN_ERRORS } from '../../runner-protocol/index.ts';
 import type { Logger } from '../logger.ts';
@@ -35,12 +36,13 @@ export function socketAuthenticator(
   return {
     async authenticate(params, info) {
       const source = info.remoteAddress ?? 'unknown';
-      if (limiter.retryAfterMs(source) > 0) {
+      const retryAfterMs = limiter.retryAfterMs(source);
+      if (retryAfterMs > 0) {
         logger.warn(
           { code: RATE_LIMITED.code, remoteAddress: source },
           'socket upgrade refused: too many failed authentications from this address',
         );
-        return null;
+        throw new UpgradeRateLimitedError(retryAfterMs, RATE_LIMITED.message(retryAfterMs));
       }
       const result = await authenticator.authenticate(params['token'] ?? info.authToken);
       if (!result.ok) {

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialKind } from '../../src/auth/principal.ts';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
-import { ADMIN_TOKEN, type Server, startServer, tempDir, waitUntil } from '../e2e/support.ts';
+import { ADMIN_TOKEN, api, type Server, startServer, tempDir, waitUntil } from '../e2e/support.ts';
 
 let server: Server;
 let p: string;
@@ -168,5 +168,41 @@ describe('live sockets of credentials that stop being valid', () => {
     const { closed } = await liveSocket(short.token, 'agent:*');
     expect(await closed).toBe(1008);
     expect(Date.now() - started).toBeGreaterThan(500);
+  });
+});
+
+describe('failed socket authentications are limited per source (issue 12.4)', () => {
+  /** Status and Retry-After of an upgrade to `target` with `token`. */
+  const upgrade = (target: Server, token: string) =>
+    new Promise<{ status: number; retryAfter: string | undefined }>((resolve) => {
+      const ws = new WebSocket(`${target.wsUrl}/websocket?vsn=2.0.0&token=${encodeURIComponent(token)}`);
+      ws.on('unexpected-response', (_req, res) =>
+        resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }),
+      );
+      ws.on('open', () => {
+        ws.close();
+        resolve({ status: 101, retryAfter: undefined });
+      });
+      ws.on('error', () => undefined);
+    });
+
+  it('bad secrets get 403 until the limit, then every upgrade (a valid token too) gets 429 with Retry-After, as HTTP does', async () => {
+    const limited = await startServer({ auth: { maxAuthFailures: 3 } });
+    try {
+      const human = await limited.call('POST', '/api/credentials', { kind: 'human', memberId: 'olivia' });
+      expect(human.status).toBe(201);
+      expect((await upgrade(limited, human.body.token)).status).toBe(101);
+      for (const guess of ['brabo_agent_guess-1', 'brabo_human_guess-2', 'plain-guess-3'])
+        expect((await upgrade(limited, guess)).status).toBe(403);
+      for (const token of ['brabo_service_guess-4', human.body.token]) {
+        const refused = await upgrade(limited, token);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      }
+      // One limit per source for both doors: HTTP from the same address is limited too.
+      expect((await api(limited.base, human.body.token).call('GET', '/api/me')).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 });
