@@ -96,6 +96,13 @@ function isEntryPoint(): boolean {
  * before the process ends. Used by this file as the entry point and by the package's bin/brabo.js.
  */
 export function runCli(argv: string[]): void {
+  // A reader that goes away (`brabo check … | head`) is not a failure: a short command stops
+  // quietly; a long-running one (serve, runner) keeps running without its stdout.
+  const shortLived = argv[0] !== 'serve' && argv[0] !== 'runner';
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (shortLived) process.exit(process.exitCode ?? 0);
+  });
   main(argv).then(
     (code) => {
       process.exitCode = code;
