@@ -1,19 +1,8 @@
 // The durable hand-off to execution, written in the approval's own transaction.
 import { randomUUID } from 'node:crypto';
+import { factsOf } from '../policy/index.ts';
 import type { ActionType } from '../policy/index.ts';
 import type { Project, ProposedAction, Repositories } from '../store/types.ts';
-
-const GIT_ACTION_TYPES: ReadonlySet<ActionType> = new Set<ActionType>([
-  'git_commit',
-  'git_push',
-  'pr_open',
-  'git_repo_create',
-  'git_branch_create',
-  'git_branch_protect',
-  'open_adr_pr',
-  'open_infra_pr',
-  'git_merge',
-]);
 
 /**
  * Git actions run with the workspace owner's provider credential (RN-082): an auto-approved
@@ -21,7 +10,7 @@ const GIT_ACTION_TYPES: ReadonlySet<ActionType> = new Set<ActionType>([
  * "Requires authentication". A reference only; the secret never leaves the credential store.
  */
 export function credentialRefFor(project: Project, actionType: ActionType): string | null {
-  return GIT_ACTION_TYPES.has(actionType) ? `owner:${project.ownerId}` : null;
+  return factsOf(actionType).credential === 'owner' ? `owner:${project.ownerId}` : null;
 }
 
 export async function enqueueHandoff(

@@ -1,11 +1,14 @@
 // What an approved action asks execution to do, read from its payload once. Only `terminal` and
 // the container lifecycle are executed here; other types (git, PRs, plans) stay queued for their
 // own executor.
+import { isContainerActionType } from '../policy/index.ts';
+import type { ContainerActionType, GatewayExecutedType } from '../policy/index.ts';
+import type { RunnerAction } from '../../runner-protocol/index.ts';
 import type { ProposedAction } from '../store/types.ts';
 import { invalidPayload } from './failures.ts';
 import type { FailedOutcome } from './outcome.ts';
 
-export type ContainerActionType = 'container_start' | 'container_stop' | 'container_remove';
+export type { ContainerActionType };
 
 export type ExecutionPlan =
   /** approval: `auto` when decide() auto-approved it (the runner sandboxes those), `human` otherwise. */
@@ -13,9 +16,13 @@ export type ExecutionPlan =
   | { kind: 'container'; actionType: ContainerActionType; requested: Record<string, unknown> }
   | { kind: 'elsewhere' };
 
-const CONTAINER_TYPES: ReadonlySet<string> = new Set(['container_start', 'container_stop', 'container_remove']);
+export const isContainerAction = isContainerActionType;
 
-export const isContainerAction = (type: string): type is ContainerActionType => CONTAINER_TYPES.has(type);
+// The runner protocol (a package of its own, importing nothing from src/) keeps its own enum of
+// the actions a runner executes; it must be exactly the types the table says the gateway runs.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const protocolMatchesTable: Same<RunnerAction['type'], GatewayExecutedType> = true;
+void protocolMatchesTable;
 
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 

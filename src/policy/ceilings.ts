@@ -2,6 +2,7 @@
 // deny; the first that fires names the reason. Order: broken file, unsafe construct, git config
 // override, protected file write, external effect / privileged, typed ceilings, path scope,
 // compound rule. Only the last two are lifted, by auto mode (the `*` wildcard, RN-603).
+import { ACTION_TYPE_FACTS } from './action-types.ts';
 import { firstInViews } from './analysis.ts';
 import type { AnalyzedCommand } from './analysis.ts';
 import { effectOf, gitConfigOverride } from './external-effect.ts';
@@ -82,11 +83,13 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
 
 /** Ceiling f: the typed action types that are never auto-approved (RN-006/007/086/495/689). */
 export function typedCeiling(actionType: ActionType, payload: Readonly<Record<string, unknown>>): Ceiling | null {
-  switch (actionType) {
-    case 'git_push':
-    case 'pr_open':
+  const kind = ACTION_TYPE_FACTS[actionType].typedCeiling;
+  switch (kind) {
+    case null:
+      return null;
+    case 'external_effect':
       return { code: 'ceiling_typed_external_effect', detail: { actionType } };
-    case 'git_merge': {
+    case 'protected_branch_merge': {
       const branch = payload['branch'];
       if (typeof branch !== 'string' || branch.trim() === '')
         return { code: 'ceiling_protected_branch_merge', detail: { branch: null } };
@@ -94,12 +97,9 @@ export function typedCeiling(actionType: ActionType, payload: Readonly<Record<st
     }
     case 'instruction_patch':
       return { code: 'ceiling_instruction_patch', detail: {} };
-    case 'parallelize':
-    case 'raise_max_parallel':
+    case 'parallelism':
       return { code: 'ceiling_parallelism', detail: { actionType } };
     case 'container_remove':
       return { code: 'ceiling_container_remove', detail: {} };
-    default:
-      return null;
   }
 }

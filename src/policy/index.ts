@@ -25,6 +25,23 @@ export {
   PROTECTED_BRANCHES,
   isProtectedBranch,
 } from './labels.ts';
+export {
+  ACTION_TYPE_FACTS,
+  CONTAINER_ACTION_TYPES,
+  EXTERNAL_EXECUTOR_TYPES,
+  factsOf,
+  isContainerActionType,
+  typesWhere,
+} from './action-types.ts';
+export type {
+  ActionTypeFacts,
+  ContainerActionType,
+  ExecutedBy,
+  ExternalExecutedType,
+  GatewayExecutedType,
+  TypedCeilingKind,
+  TypesWhere,
+} from './action-types.ts';
 export { renderReason } from './reasons.ts';
 export type { ReasonDetail } from './reasons.ts';
 export { patternsForAction } from './always-allow.ts';

@@ -1,55 +1,19 @@
 // Labels, minimum roles and the fixed lists of the specification ("Pattern format", "Ceilings",
-// "Always allow"). Data only, so every other file and the console share one copy.
+// "Always allow"), derived from the one table of action types (action-types.ts).
+import { ACTION_TYPE_FACTS, typesWhere } from './action-types.ts';
+import type { ActionTypeFacts } from './action-types.ts';
 import { ACTION_TYPES, ROLES } from './types.ts';
 import type { ActionType, Role } from './types.ts';
 
 /** PascalCase label of each action type, as written in permissions.json patterns. */
-export const LABELS: Readonly<Record<ActionType, string>> = Object.freeze({
-  terminal: 'Terminal',
-  git_commit: 'GitCommit',
-  write_file: 'WriteFile',
-  git_push: 'GitPush',
-  pr_open: 'PrOpen',
-  git_repo_create: 'GitRepoCreate',
-  git_branch_create: 'GitBranchCreate',
-  git_branch_protect: 'GitBranchProtect',
-  open_adr_pr: 'OpenAdrPr',
-  open_infra_pr: 'OpenInfraPr',
-  git_merge: 'GitMerge',
-  instruction_patch: 'InstructionPatch',
-  parallelize: 'Parallelize',
-  raise_max_parallel: 'RaiseMaxParallel',
-  propose_execution_plan: 'ProposeExecutionPlan',
-  assess_implementability: 'AssessImplementability',
-  container_start: 'ContainerStart',
-  container_stop: 'ContainerStop',
-  container_remove: 'ContainerRemove',
-  spend: 'Spend',
-});
+export const LABELS: Readonly<Record<ActionType, string>> = Object.freeze(mapFacts((facts) => facts.label));
 
 /** The minimum proposer role per type (RN-005/RN-083); checked before permissions.json. */
-export const MIN_ROLE: Readonly<Record<ActionType, Role>> = Object.freeze({
-  terminal: 'developer',
-  git_commit: 'developer',
-  write_file: 'developer',
-  git_push: 'maintainer',
-  pr_open: 'maintainer',
-  git_repo_create: 'maintainer',
-  git_branch_create: 'maintainer',
-  git_branch_protect: 'maintainer',
-  open_adr_pr: 'maintainer',
-  open_infra_pr: 'maintainer',
-  git_merge: 'maintainer',
-  instruction_patch: 'maintainer',
-  parallelize: 'maintainer',
-  raise_max_parallel: 'maintainer',
-  propose_execution_plan: 'maintainer',
-  assess_implementability: 'maintainer',
-  container_start: 'maintainer',
-  container_stop: 'maintainer',
-  container_remove: 'maintainer',
-  spend: 'owner',
-});
+export const MIN_ROLE: Readonly<Record<ActionType, Role>> = Object.freeze(mapFacts((facts) => facts.minRole));
+
+function mapFacts<V>(pick: (facts: ActionTypeFacts) => V): Record<ActionType, V> {
+  return Object.fromEntries(ACTION_TYPES.map((type) => [type, pick(ACTION_TYPE_FACTS[type])])) as Record<ActionType, V>;
+}
 
 const LABEL_TO_TYPE: ReadonlyMap<string, ActionType> = new Map(
   ACTION_TYPES.map((type) => [LABELS[type], type] as const),
@@ -77,15 +41,7 @@ export function roleAtLeast(role: Role, min: Role): boolean {
  * Types whose "Always allow" click never writes anything (RN-689, `teto_do_sempre_permitir`).
  * The approval card hides the button for exactly this list.
  */
-export const TIPOS_SEM_SEMPRE_PERMITIR: readonly ActionType[] = Object.freeze([
-  'git_push',
-  'pr_open',
-  'git_merge',
-  'container_remove',
-  'instruction_patch',
-  'parallelize',
-  'raise_max_parallel',
-] as const);
+export const TIPOS_SEM_SEMPRE_PERMITIR: readonly ActionType[] = Object.freeze(typesWhere('alwaysAllow', 'refused'));
 
 /**
  * Merge targets that are always a human decision (RN-006). `rc` stays although the tier was

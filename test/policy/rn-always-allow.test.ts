@@ -59,15 +59,15 @@ describe('RN-418 / RN-642 refusals: nothing is written', () => {
 });
 
 describe('RN-689 TIPOS_SEM_SEMPRE_PERMITIR', () => {
-  it('RN-689 is exactly the seven types of the specification', () => {
+  it('RN-689 is exactly the seven types of the specification, in the order of the table', () => {
     expect([...TIPOS_SEM_SEMPRE_PERMITIR]).toEqual([
       'git_push',
       'pr_open',
       'git_merge',
-      'container_remove',
       'instruction_patch',
       'parallelize',
       'raise_max_parallel',
+      'container_remove',
     ]);
   });
   it.each([...TIPOS_SEM_SEMPRE_PERMITIR])('RN-689 %s is refused with teto_do_sempre_permitir', (type) => {
