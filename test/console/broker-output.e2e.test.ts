@@ -1,42 +1,29 @@
 // Live output from the Docker broker (container project, image brabo-test-busybox, never pulled):
 // exec output reaches SSE and `agent:<id>` while the command runs, the same bytes as recorded.
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Docker from 'dockerode';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
-import { createProject, serviceTokenOf, type Server, settled, startServer, waitUntil } from '../e2e/support.ts';
+import {
+  createProject,
+  serviceTokenOf,
+  type DockerServer,
+  settled,
+  startDockerServer,
+  waitUntil,
+} from '../e2e/support.ts';
 
-const IMAGE = 'brabo-test-busybox:latest';
-const LABEL = 'brabo.test';
-const runId = `console-${randomUUID().slice(0, 8)}`;
-const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-let server: Server;
+let server: DockerServer;
 let socket: PhoenixSocket | null = null;
 
 beforeAll(async () => {
-  server = await startServer({
-    docker: { image: IMAGE, labels: { [LABEL]: runId } },
-    limits: {
-      resources: { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } },
-    },
-  });
+  server = await startDockerServer('console', { cpus: 0.1, memoryMb: 32, pids: 32 });
 });
 
 afterAll(async () => {
   socket?.disconnect();
   await server?.close();
-  const rows = await docker.listContainers({ all: true, filters: { label: [`${LABEL}=${runId}`] } });
-  await Promise.all(
-    rows.map((row) =>
-      docker
-        .getContainer(row.Id)
-        .remove({ force: true })
-        .catch(() => undefined),
-    ),
-  );
 });
 
 describe('live output from the broker', () => {

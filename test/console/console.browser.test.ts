@@ -2,31 +2,24 @@
 // in-process gateway (real runner for a runner project, real Docker broker for a container
 // project). Each step saves its page's screenshot under test-results/console/; every page is
 // smoke-checked (something rendered, no console error, no failed request).
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Docker from 'dockerode';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createProject,
   killAllChildren,
   type Project,
-  type Server,
+  type DockerServer,
   settled,
   startRunner,
-  startServer,
+  startDockerServer,
   tempDir,
   waitUntil,
 } from '../e2e/support.ts';
 import { buildConsole, launchChromium, smoke, type WatchedPage, watchedPage } from './browser-support.ts';
 
-const IMAGE = 'brabo-test-busybox:latest';
-const LABEL = 'brabo.test';
-const runId = `console-ui-${randomUUID().slice(0, 8)}`;
-const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-
-let server: Server;
+let server: DockerServer;
 let browser: Browser;
 let ui: WatchedPage;
 let page: Page;
@@ -45,13 +38,7 @@ const goto = async (hash: string) => {
 
 beforeAll(async () => {
   const assets = await buildConsole();
-  server = await startServer({
-    consoleAssetsDir: assets,
-    docker: { image: IMAGE, labels: { [LABEL]: runId } },
-    limits: {
-      resources: { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } },
-    },
-  });
+  server = await startDockerServer('console-ui', { cpus: 0.1, memoryMb: 32, pids: 32 }, { consoleAssetsDir: assets });
   const home = tempDir('console-ui');
   root = join(home, 'machine');
   mkdirSync(root, { recursive: true });
@@ -69,15 +56,6 @@ afterAll(async () => {
   await browser?.close();
   await killAllChildren();
   await server?.close();
-  const rows = await docker.listContainers({ all: true, filters: { label: [`${LABEL}=${runId}`] } });
-  await Promise.all(
-    rows.map((row) =>
-      docker
-        .getContainer(row.Id)
-        .remove({ force: true })
-        .catch(() => undefined),
-    ),
-  );
 });
 
 describe('the console in chromium', () => {

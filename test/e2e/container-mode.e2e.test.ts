@@ -3,40 +3,19 @@
 // runs fails as container_not_running naming both ways to start it; the Infra handoff starts it;
 // an auto-approved command writes a file that appears on the host with the container user as its
 // owner; a folder the container user cannot write fails the start as workspace_not_writable.
-import { randomUUID } from 'node:crypto';
 import { chmod, chown, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, type Server, settled, startServer } from './support.ts';
+import { allowCommands, createProject, type DockerServer, settled, startDockerServer } from './support.ts';
 
-const IMAGE = 'brabo-test-busybox:latest';
-const LABEL = 'brabo.test';
-const runId = `e2e-cm-${randomUUID().slice(0, 8)}`;
-const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-let server: Server;
-
-const containersOfRun = () => docker.listContainers({ all: true, filters: { label: [`${LABEL}=${runId}`] } });
+let server: DockerServer;
 
 beforeAll(async () => {
-  server = await startServer({
-    docker: { image: IMAGE, labels: { [LABEL]: runId } },
-    limits: {
-      resources: { defaults: { cpus: 0.25, memoryMb: 64, pids: 64 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } },
-    },
-  });
+  server = await startDockerServer('e2e-cm', { cpus: 0.25, memoryMb: 64, pids: 64 });
 });
 
 afterAll(async () => {
   await server?.close();
-  await Promise.all(
-    (await containersOfRun()).map((row) =>
-      docker
-        .getContainer(row.Id)
-        .remove({ force: true })
-        .catch(() => undefined),
-    ),
-  );
 });
 
 async function propose(projectId: string, command: string) {
@@ -113,7 +92,7 @@ describe('container mode end to end (issue 11.5)', () => {
     );
     expect(row).toMatchObject({ state: 'failed' });
     // The container that could not write is not left running.
-    const running = (await containersOfRun()).filter(
+    const running = (await server.containers()).filter(
       (c) => c.Labels['brabo.project'] === project.id && c.State === 'running',
     );
     expect(running).toHaveLength(0);

@@ -2,40 +2,20 @@
 // containers labelled brabo.test=<runId> and removed by label): the Infra handoff's start runs
 // without a click with resources from module_map (RN-671, RN-683), terminal commands run in the
 // container with the host root rewritten to /work, stop/remove from the containers page.
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProject, events, type Server, settled, startServer } from './support.ts';
+import { docker } from '../broker/helpers.ts';
+import { createProject, events, type DockerServer, settled, startDockerServer } from './support.ts';
 
-const IMAGE = 'brabo-test-busybox:latest';
-const LABEL = 'brabo.test';
-const runId = `e2e-${randomUUID().slice(0, 8)}`;
-const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-let server: Server;
-
-const containersOfRun = () => docker.listContainers({ all: true, filters: { label: [`${LABEL}=${runId}`] } });
+let server: DockerServer;
 
 beforeAll(async () => {
-  server = await startServer({
-    docker: { image: IMAGE, labels: { [LABEL]: runId } },
-    limits: {
-      resources: { defaults: { cpus: 0.1, memoryMb: 32, pids: 32 }, maxima: { cpus: 1, memoryMb: 256, pids: 256 } },
-    },
-  });
+  server = await startDockerServer('e2e', { cpus: 0.1, memoryMb: 32, pids: 32 });
 });
 
 afterAll(async () => {
   await server?.close();
-  await Promise.all(
-    (await containersOfRun()).map((row) =>
-      docker
-        .getContainer(row.Id)
-        .remove({ force: true })
-        .catch(() => undefined),
-    ),
-  );
 });
 
 describe('container mode on the real broker', () => {
@@ -67,7 +47,7 @@ describe('container mode on the real broker', () => {
       (c: { projectId: string }) => c.projectId === project.id,
     );
     expect(row).toMatchObject({ state: 'running' });
-    const [info] = await containersOfRun();
+    const [info] = await server.containers();
     const inspected = await docker.getContainer(info!.Id).inspect();
     expect(inspected.HostConfig).toMatchObject({ NanoCpus: 500_000_000, Memory: 128 * 1024 * 1024, PidsLimit: 64 });
     const log = await events(server, project.id);
@@ -139,6 +119,6 @@ describe('container mode on the real broker', () => {
         (c: { projectId: string }) => c.projectId === projectId,
       ),
     ).toMatchObject({ state: 'absent', containerId: null });
-    expect(await containersOfRun()).toHaveLength(0);
+    expect(await server.containers()).toHaveLength(0);
   });
 });

@@ -1,15 +1,19 @@
 // End-to-end scaffolding: a real gateway (in-process `createApp` listening on port 0, or a real
 // `./bin/brabo serve` child), real `./bin/brabo runner` children, a real phoenix client, fetch.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type Docker from 'dockerode';
 import WebSocket from 'ws';
 import { type App, createApp } from '../../src/app.ts';
 import { type AuthConfig, DEFAULT_AUTH_CONFIG, GATEWAY_CHECKOUT, loadExecutionConfig } from '../../src/config.ts';
 import type { ExecutionLimits } from '../../src/execution/config.ts';
+import type { Resources } from '../../src/execution/resources.ts';
 import { createLogger } from '../../src/logger.ts';
+import { cleanUp, containersOfRun, TEST_IMAGE, TEST_LABEL } from '../broker/helpers.ts';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
 import { isProvisioning, testAppConfig } from '../http/helpers.ts';
 import { testDatabaseUrl } from '../support/store-mode.ts';
@@ -146,6 +150,39 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     async close() {
       await app.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface DockerServer extends Server {
+  runId: string;
+  /** This run's containers (label brabo.test=<runId>), stopped ones too. */
+  containers(): Promise<Docker.ContainerInfo[]>;
+}
+
+/**
+ * A real gateway with the real Docker broker on the test image (never pulled): its containers are
+ * labelled brabo.test=<runPrefix>-<random> and `close()` removes them with the server. `defaults`
+ * are the container resources a project gets when its module_map names none.
+ */
+export async function startDockerServer(
+  runPrefix: string,
+  defaults: Resources,
+  options: Omit<ServerOptions, 'docker'> = {},
+): Promise<DockerServer> {
+  const runId = `${runPrefix}-${randomUUID().slice(0, 8)}`;
+  const server = await startServer({
+    ...options,
+    docker: { image: TEST_IMAGE, labels: { [TEST_LABEL]: runId } },
+    limits: { ...options.limits, resources: { defaults, maxima: { cpus: 1, memoryMb: 256, pids: 256 } } },
+  });
+  return {
+    ...server,
+    runId,
+    containers: () => containersOfRun(runId),
+    async close() {
+      await server.close();
+      await cleanUp(runId, []);
     },
   };
 }

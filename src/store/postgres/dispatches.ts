@@ -10,6 +10,7 @@ import {
   type DispatchState,
   OUTCOME_UNKNOWN,
 } from '../types.ts';
+import { withinOpenFence } from '../dispatch-fence.ts';
 import { records, type Sql } from './sql.ts';
 
 const { toDispatch } = records;
@@ -97,19 +98,20 @@ export class PostgresDispatches implements DispatchRepository {
     outcome: Record<string, unknown>,
     at: string,
   ): Promise<boolean> {
-    const from = fence.from.filter((s) => s !== 'executed' && s !== 'failed');
-    if (from.length === 0) return false;
-    const changes = await this.#sql.run(
-      `UPDATE execution_handoffs SET state = $1, status = $1, outcome = $2, lease_until = NULL, finished_at = $3, updated_at = $3
-       WHERE id = $4 AND state = ANY($5::text[]) AND attempt = $6`,
-      state,
-      JSON.stringify(outcome),
-      at,
-      id,
-      from,
-      fence.attempt,
+    return withinOpenFence(
+      fence,
+      async (from) =>
+        (await this.#sql.run(
+          `UPDATE execution_handoffs SET state = $1, status = $1, outcome = $2, lease_until = NULL, finished_at = $3, updated_at = $3
+           WHERE id = $4 AND state = ANY($5::text[]) AND attempt = $6`,
+          state,
+          JSON.stringify(outcome),
+          at,
+          id,
+          from,
+          fence.attempt,
+        )) === 1,
     );
-    return changes === 1;
   }
 
   async resolveUnknown(

@@ -9,6 +9,7 @@ import {
   type DispatchState,
   OUTCOME_UNKNOWN,
 } from '../types.ts';
+import { withinOpenFence } from '../dispatch-fence.ts';
 import { records, type Statements } from './rows.ts';
 
 const { toDispatch } = records;
@@ -98,21 +99,21 @@ export class SqliteDispatches implements DispatchRepository {
     outcome: Record<string, unknown>,
     at: string,
   ): Promise<boolean> {
-    const from = fence.from.filter((s) => s !== 'executed' && s !== 'failed');
-    if (from.length === 0) return false;
-    return (
-      this.#sql.run(
-        `UPDATE execution_handoffs SET state = ?, status = ?, outcome = ?, lease_until = NULL, finished_at = ?, updated_at = ?
-         WHERE id = ? AND state IN (${placeholders(from.length)}) AND attempt = ?`,
-        state,
-        state,
-        JSON.stringify(outcome),
-        at,
-        at,
-        id,
-        ...from,
-        fence.attempt,
-      ) === 1
+    return withinOpenFence(
+      fence,
+      (from) =>
+        this.#sql.run(
+          `UPDATE execution_handoffs SET state = ?, status = ?, outcome = ?, lease_until = NULL, finished_at = ?, updated_at = ?
+           WHERE id = ? AND state IN (${placeholders(from.length)}) AND attempt = ?`,
+          state,
+          state,
+          JSON.stringify(outcome),
+          at,
+          at,
+          id,
+          ...from,
+          fence.attempt,
+        ) === 1,
     );
   }
 
