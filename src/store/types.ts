@@ -296,7 +296,11 @@ export interface ActionRepository {
 }
 
 export interface EventRepository {
-  append(event: NewSessionEvent): Promise<SessionEvent>;
+  /**
+   * Appends to the project's log. Inside a transaction the event becomes visible at COMMIT, with an
+   * id greater than every id of the project already visible (readers never skip one).
+   */
+  append(event: NewSessionEvent): Promise<void>;
   listAfter(projectId: string, after: number, limit: number): Promise<SessionEvent[]>;
   count(projectId: string, type: string): Promise<number>;
 }

@@ -3,7 +3,7 @@
 // specifics (WAL, group commit, advisory locks, several nodes) stay in that adapter's file.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashRunnerToken } from '../../src/store/runner-tokens.ts';
-import type { NewProposedAction, NewSessionEvent, Project, Store } from '../../src/store/types.ts';
+import type { NewProposedAction, NewSessionEvent, Project, SessionEvent, Store } from '../../src/store/types.ts';
 
 export type RawRow = Record<string, unknown>;
 
@@ -142,10 +142,13 @@ export function describeStoreContract(name: string, createFixture: () => Promise
 
     it('keeps session_events append-only with an increasing cursor, per project', async () => {
       await store.transaction((tx) => tx.projects.insert(project('p2')));
-      const one = await store.transaction((tx) => tx.events.append(event('p1', { n: 1 })));
+      await store.transaction((tx) => tx.events.append(event('p1', { n: 1 })));
       await store.transaction((tx) => tx.events.append(event('p2', { n: 'other project' })));
-      const two = await store.transaction((tx) => tx.events.append({ ...event('p1', { n: 2 }), createdAt: later }));
-      const three = await store.transaction((tx) => tx.events.append(event('p1', { n: 3 })));
+      await store.transaction((tx) => tx.events.append({ ...event('p1', { n: 2 }), createdAt: later }));
+      await store.transaction((tx) => tx.events.append(event('p1', { n: 3 })));
+      const written = await store.read.events.listAfter('p1', 0, 10);
+      expect(written.map((x) => x.payload)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      const [one, two, three] = written as [SessionEvent, SessionEvent, SessionEvent];
       expect(two.id).toBeGreaterThan(one.id);
       expect(three.id).toBeGreaterThan(two.id);
       expect(two.createdAt).toBe(later);

@@ -47,13 +47,13 @@ export interface PostgresStoreOptions {
 type Warn = Pick<Logger, 'warn'>['warn'];
 const silent: Warn = () => {};
 
-function repositories(sql: Sql): Repositories {
+function repositories(sql: Sql, events = new PostgresEvents(sql)): Repositories {
   return {
     projects: new PostgresProjects(sql),
     members: new PostgresMembers(sql),
     autonomy: new PostgresAgentAutonomy(sql),
     actions: new PostgresActions(sql),
-    events: new PostgresEvents(sql),
+    events,
     containers: new PostgresContainers(sql),
     handoffs: new PostgresHandoffs(sql),
     dispatches: new PostgresDispatches(sql),
@@ -170,8 +170,12 @@ export class PostgresStore implements Store {
       try {
         await client.query('BEGIN');
         began = true;
-        const value = await work(repositories(new Sql(client as Queryable)));
-        await client.query('COMMIT');
+        const sql = new Sql(client as Queryable);
+        const events = new PostgresEvents(sql, { deferred: true });
+        const value = await work(repositories(sql, events));
+        // The appends go last, with the COMMIT in the same round trip: the project's cursor lock is
+        // held for the server's own work only (events.ts).
+        await events.commit();
         reusable = true;
         return value;
       } catch (error) {

@@ -11,11 +11,11 @@ export class SqliteEvents implements EventRepository {
     this.#sql = sql;
   }
 
-  async append(e: NewSessionEvent): Promise<SessionEvent> {
+  async append(e: NewSessionEvent): Promise<void> {
     const createdAt = e.createdAt ?? new Date().toISOString();
-    const row = this.#sql.one(
+    this.#sql.run(
       `INSERT INTO session_events (project_id, type, actor_kind, actor_id, action_id, payload, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
       e.projectId,
       e.type,
       e.actorKind,
@@ -24,7 +24,6 @@ export class SqliteEvents implements EventRepository {
       JSON.stringify(e.payload),
       createdAt,
     );
-    return { ...e, id: num(row?.id), createdAt };
   }
 
   async listAfter(projectId: string, after: number, limit: number): Promise<SessionEvent[]> {
