@@ -7,6 +7,7 @@ import type { Ceiling } from './ceilings.ts';
 import { builtinDeny, firstDeny } from './deny.ts';
 import { isActionType, isRole, MIN_ROLE, roleAtLeast } from './labels.ts';
 import { MAX_COMMAND_LENGTH } from './limits.ts';
+import { matchNormalForm } from './normal-form.ts';
 import { compilePermissions, globalOptionStarts, matchesPastGlobals, patternMatchesFragment } from './pattern.ts';
 import type { CompiledPermissions } from './pattern.ts';
 import { renderReason } from './reasons.ts';
@@ -172,7 +173,7 @@ function decideTerminal(
 
   // 3. Built-in denies, on any fragment, through wrappers and nested commands.
   const builtin = builtinDeny(analysis);
-  if (builtin !== null) {
+  if (builtin !== null && builtin.certain) {
     found.deny = decision(
       deny('builtin_deny', { patterns: [builtin.pattern] }),
       verdictsFor(analysis, builtin.fragmentIndex, builtin.pattern, 'builtin'),
@@ -186,7 +187,7 @@ function decideTerminal(
 
   // 5. permissions.json, fragment by fragment.
   const fileDenied = firstDeny(analysis, compiled.deny.terminal);
-  if (fileDenied !== null) {
+  if (fileDenied !== null && fileDenied.certain) {
     found.deny = decision(
       deny('permissions_deny', { patterns: [fileDenied.pattern] }),
       verdictsFor(analysis, fileDenied.fragmentIndex, fileDenied.pattern, 'deny'),
@@ -241,16 +242,23 @@ function decideTerminal(
     const asked = askPastGlobals(analysis, compiled);
     if (asked !== null) current = approval('permissions_ask', { patterns: [asked] });
   }
+  // A deny that only an ambiguous abbreviation reaches (`npm p` may be `npm publish`) asks.
+  const uncertain = builtin ?? fileDenied;
+  if (current.policy === 'auto_approve' && uncertain !== null)
+    current = approval('permissions_deny_uncertain', { patterns: [uncertain.pattern] });
   return decision(current, verdicts);
 }
 
+/** Ask patterns read as the CLI reads the command: past global options, aliases, option sets. */
 function askPastGlobals(analysis: AnalyzedCommand, compiled: CompiledPermissions): string | null {
   if (compiled.ask.terminal.length === 0) return null;
   for (const f of analysis.fragments) {
-    const starts = globalOptionStarts(f.fragment.argv);
-    if (starts === null) continue;
+    const argv = f.fragment.argv;
+    const starts = globalOptionStarts(argv);
     const hit = compiled.ask.terminal.find(
-      (p) => !p.hasRedirects && matchesPastGlobals(p.argv, f.fragment.argv, starts),
+      (p) =>
+        !p.hasRedirects &&
+        (matchesPastGlobals(p.argv, argv, starts) || (p.form !== null && matchNormalForm(p.form, argv) !== null)),
     );
     if (hit !== undefined) return hit.source;
   }

@@ -11,6 +11,8 @@ import {
 } from './pattern.ts';
 import type { TerminalPattern } from './pattern.ts';
 import { EMPTY_PERMISSIONS } from './permissions-file.ts';
+import { matchNormalForm } from './normal-form.ts';
+import type { FormMatch } from './normal-form.ts';
 
 /** Always denied, even when absent from the file (a floor, not a security list). */
 export const BUILTIN_DENY_PATTERNS: readonly string[] = Object.freeze([
@@ -26,40 +28,57 @@ function builtinPatterns(): TerminalPattern[] {
   return builtinCompiled;
 }
 
-/** The first pattern that denies this fragment (any reading, any depth), or null. */
-export function denyingPattern(fragment: AnalyzedFragment, patterns: readonly TerminalPattern[]): string | null {
+/** A pattern that denies a fragment; `certain` is false when it rests on an ambiguous abbreviation. */
+export interface DenyMatch {
+  pattern: string;
+  certain: boolean;
+}
+
+/**
+ * The first pattern that denies this fragment (any reading, any depth), or null. A certain match
+ * wins over an uncertain one found earlier.
+ */
+export function denyingPattern(fragment: AnalyzedFragment, patterns: readonly TerminalPattern[]): DenyMatch | null {
   if (patterns.length === 0) return null;
-  let found: string | null = null;
   for (const p of patterns) {
-    if (p.hasRedirects && patternMatchesFragment(p, fragment.fragment)) return p.source;
+    if (p.hasRedirects && patternMatchesFragment(p, fragment.fragment)) return { pattern: p.source, certain: true };
   }
+  let found: DenyMatch | null = null;
   forEachViewOfFragment(fragment, (view, owner) => {
     const starts = globalOptionStarts(view);
     for (const p of patterns) {
-      if (argvMatches(p.argv, view) || matchesPastGlobals(p.argv, view, starts)) {
-        found = p.source;
+      const hit = viewMatch(p, view, starts, owner.truncated);
+      if (hit === 'certain') {
+        found = { pattern: p.source, certain: true };
         return true;
       }
-      // A reading cut short: try every position of the words (linear in words x patterns).
-      if (owner.truncated) {
-        for (let from = 1; from < view.length; from++) {
-          if (argvMatches(p.argv, view, from)) {
-            found = p.source;
-            return true;
-          }
-        }
-      }
+      if (hit === 'uncertain') found ??= { pattern: p.source, certain: false };
     }
     return false;
   });
   return found;
 }
 
+/** One pattern against one reading: as written, past global options, or as the CLI reads it. */
+function viewMatch(
+  p: TerminalPattern,
+  view: readonly string[],
+  starts: readonly number[] | null,
+  truncated: boolean,
+): FormMatch {
+  if (argvMatches(p.argv, view) || matchesPastGlobals(p.argv, view, starts)) return 'certain';
+  // A reading cut short: try every position of the words (linear in words x patterns).
+  if (truncated) {
+    for (let from = 1; from < view.length; from++) if (argvMatches(p.argv, view, from)) return 'certain';
+  }
+  return p.form === null ? null : matchNormalForm(p.form, view);
+}
+
 /** A deny over the substitutions of a command (they belong to no single fragment). */
-function denyInSubstitutions(command: AnalyzedCommand, patterns: readonly TerminalPattern[]): string | null {
+function denyInSubstitutions(command: AnalyzedCommand, patterns: readonly TerminalPattern[]): DenyHit | null {
   for (const sub of command.substitutions) {
     const hit = firstDeny(sub, patterns);
-    if (hit !== null) return hit.pattern;
+    if (hit !== null) return hit;
   }
   return null;
 }
@@ -68,15 +87,22 @@ export interface DenyHit {
   pattern: string;
   /** Index of the top-level fragment, -1 for a substitution. */
   fragmentIndex: number;
+  /** False when the only match rests on an ambiguous abbreviation (`npm p`): ask, do not deny. */
+  certain: boolean;
 }
 
+/** The first certain deny over every fragment and substitution, else the first uncertain one. */
 export function firstDeny(command: AnalyzedCommand, patterns: readonly TerminalPattern[]): DenyHit | null {
+  let uncertain: DenyHit | null = null;
   for (let i = 0; i < command.fragments.length; i++) {
     const hit = denyingPattern(command.fragments[i]!, patterns);
-    if (hit !== null) return { pattern: hit, fragmentIndex: i };
+    if (hit === null) continue;
+    if (hit.certain) return { pattern: hit.pattern, fragmentIndex: i, certain: true };
+    uncertain ??= { pattern: hit.pattern, fragmentIndex: i, certain: false };
   }
   const sub = denyInSubstitutions(command, patterns);
-  return sub === null ? null : { pattern: sub, fragmentIndex: -1 };
+  if (sub !== null && sub.certain) return { ...sub, fragmentIndex: -1 };
+  return uncertain ?? (sub === null ? null : { ...sub, fragmentIndex: -1 });
 }
 
 export function builtinDeny(command: AnalyzedCommand): DenyHit | null {

@@ -4,6 +4,7 @@
 import { CLI_GLOBAL_OPTIONS } from './cli-options.ts';
 import { optionTable, stepOption } from './options.ts';
 import type { OptionTable } from './options.ts';
+import { subcommandReadings } from './subcommand-aliases.ts';
 import { basename } from './wrappers.ts';
 
 export type EffectKind = 'external' | 'privileged';
@@ -92,7 +93,18 @@ const CLIS: ReadonlyMap<string, CliSpec> = new Map<string, CliSpec>([
     'npm',
     {
       global: globalsOf('npm'),
-      effects: [['publish']],
+      // Changes to the registry that others see (RN-689 in spirit: a human decides each one).
+      effects: [
+        ['publish'],
+        ['unpublish'],
+        ['deprecate'],
+        ['undeprecate'],
+        ['dist-tag'],
+        ['owner'],
+        ['access'],
+        ['token', 'create'],
+        ['token', 'revoke'],
+      ],
     },
   ],
   [
@@ -204,7 +216,16 @@ export function effectOf(argv: readonly string[]): Effect | null {
       i = step.next;
       continue;
     }
-    subcommands.push(argv[i]!);
+    let aliased: AliasedSubcommand | null = null;
+    if (subcommands.length === 0) {
+      // `npm pub`, `docker container remove`, `gh pr new`: the subcommand in its canonical spelling.
+      aliased = aliasedSubcommand(name, spec, argv, i);
+      if (aliased.effect !== null) return aliased.effect;
+    }
+    if (aliased?.words != null) {
+      subcommands.push(...aliased.words);
+      i += aliased.consumed - 1;
+    } else subcommands.push(argv[i]!);
     if ((name === 'gh' || name === 'glab') && subcommands.length === 1 && argv[i] === 'api')
       return apiEffect(name, argv, i + 1);
     const matched = spec.effects.find((path) => startsWith(subcommands, path) && subcommands.length === path.length);
@@ -214,6 +235,35 @@ export function effectOf(argv: readonly string[]): Effect | null {
     i++;
   }
   return null;
+}
+
+interface AliasedSubcommand {
+  effect: Effect | null;
+  words: string[] | null;
+  consumed: number;
+}
+
+/**
+ * The subcommand at argv[i] through the CLI's aliases. An abbreviation with several readings
+ * (`npm p`) is an effect when any reading leads to one: fail closed.
+ */
+function aliasedSubcommand(name: string, spec: CliSpec, argv: readonly string[], i: number): AliasedSubcommand {
+  const readings = subcommandReadings(name, argv, i);
+  if (readings.length === 0) return { effect: null, words: null, consumed: 1 };
+  const leads = (words: readonly string[]): boolean =>
+    spec.effects.some((path) => startsWith(path, words) || startsWith(words, path));
+  if (readings.length > 1 || !readings[0]!.certain) {
+    const risky = readings.find((r) => leads(r.words));
+    if (risky !== undefined)
+      return {
+        effect: { kind: 'external', what: `${name} ${argv[i]!} (may be ${name} ${risky.words.join(' ')})` },
+        words: null,
+        consumed: 1,
+      };
+    return { effect: null, words: null, consumed: 1 };
+  }
+  const only = readings[0]!;
+  return { effect: null, words: only.words, consumed: only.consumed };
 }
 
 function startsWith(list: readonly string[], prefix: readonly string[]): boolean {

@@ -2,6 +2,8 @@
 // identity), and token-prefix matching (spec "How patterns match commands").
 import { CLI_GLOBAL_OPTIONS, subcommandStarts } from './cli-options.ts';
 import { actionTypeForLabel, LABELS } from './labels.ts';
+import { normalFormOf } from './normal-form.ts';
+import type { NormalForm } from './normal-form.ts';
 import { tokenize } from './tokenizer.ts';
 import type { Fragment, Item } from './tokenizer.ts';
 import type { ActionType, Permissions } from './types.ts';
@@ -62,6 +64,8 @@ export interface TerminalPattern {
   argv: string[];
   items: Item[];
   hasRedirects: boolean;
+  /** How a CLI reads the pattern (deny and ask matching, issue 9 A.4); null for a bare verb. */
+  form: NormalForm | null;
 }
 
 export interface CompiledList {
@@ -109,6 +113,7 @@ function compileList(entries: readonly unknown[] | undefined): CompiledList {
       argv: fragment.argv,
       items: fragment.items,
       hasRedirects: fragment.redirects.length > 0,
+      form: fragment.redirects.length > 0 ? null : normalFormOf(fragment.argv),
     });
   }
   return list;

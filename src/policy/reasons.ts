@@ -50,6 +50,8 @@ export function renderReason(code: ReasonCode, detail: ReasonDetail = {}): strin
       return 'agent_autonomy: require_approval';
     case 'permissions_deny':
       return `permissions.json: deny ${joined(detail.patterns)}`;
+    case 'permissions_deny_uncertain':
+      return `permissions.json: the command may be one that deny ${joined(detail.patterns)} forbids (an abbreviation with several readings); approval required`;
     case 'permissions_ask':
       return `permissions.json: ask ${joined(detail.patterns)}`;
     case 'permissions_allow':

@@ -107,6 +107,7 @@ export const REASON_CODES = [
   'agent_autonomy_require_approval',
   // step 5
   'permissions_deny',
+  'permissions_deny_uncertain',
   'permissions_ask',
   'permissions_allow',
   'scope_cd_in_project',
