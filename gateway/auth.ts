@@ -19,7 +19,9 @@ export type SocketIdentity =
   /** A person (personal access token): watches its projects' runners. */
   | ({ kind: 'human'; memberId: string } & CredentialRef)
   /** The upstream api: relays agent topics and watches runners. */
-  | ({ kind: 'service'; name: string } & CredentialRef);
+  | ({ kind: 'service'; name: string } & CredentialRef)
+  /** An external executor of the action types the gateway does not run (src/execution/external-types.ts). */
+  | ({ kind: 'executor'; name: string; projectId: string | null } & CredentialRef);
 
 /** Phoenix's connect_info. `authToken` comes from the 1.8 `authToken` subprotocol. */
 export interface ConnectInfo {

@@ -251,6 +251,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       credentials,
       ...(executionApi ? { execution: executionApi } : {}),
       ...(cluster ? { cluster: () => describeCluster(cluster, gateway) } : {}),
+      executors: () => appExecution?.dispatcher.executors ?? null,
       ...(live ? { live: live.output } : {}),
       console: {
         review: { store, permissionsFile, roots },

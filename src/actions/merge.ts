@@ -49,30 +49,43 @@ export async function recordMergeResult(deps: ActionDeps, actionId: string, merg
   return deps.store.transaction(async (tx) => {
     const action = await tx.actions.get(actionId);
     if (!action) throw notFound('action', actionId);
-    requireExecutableMerge(action);
     const at = nowIso(deps);
-    const prNumber = prNumberOf(action.payload);
-    if (!merged) {
-      await tx.actions.releaseMergeKey(action.id);
-      await tx.handoffs.setStatus(action.id, 'failed', { merged: false }, at);
-      return { firstMerge: false, taskDone: null };
-    }
-    const firstMerge = await tx.merges.recordMerged(action.projectId, prNumber, action.id, at);
-    await tx.handoffs.setStatus(action.id, 'executed', { merged: true }, at);
-    const taskId = typeof action.payload.taskId === 'string' ? action.payload.taskId : null;
-    const task = taskId ? await tx.tasks.get(taskId) : await tx.tasks.findByPr(action.projectId, prNumber);
-    if (!task || task.projectId !== action.projectId) return { firstMerge, taskDone: null };
-    if (!(await tx.tasks.transition(task.id, 'done', at))) return { firstMerge, taskDone: null };
-    await tx.events.append({
-      projectId: action.projectId,
-      type: EVENT.taskStatusChanged,
-      actorKind: 'system',
-      actorId: null,
-      actionId: action.id,
-      payload: { taskId: task.id, from: task.status, to: 'done', prNumber },
-    });
-    return { firstMerge, taskDone: task.id };
+    const result = await applyMergeResult(tx, action, merged, at);
+    await tx.handoffs.setStatus(action.id, merged ? 'executed' : 'failed', { merged }, at);
+    return result;
   });
+}
+
+/**
+ * The merge result inside the caller's transaction: the executor's report settles the dispatch
+ * (its outcome carries `merged`) in the same one, so the hand-off row is left to it.
+ */
+export async function applyMergeResult(
+  tx: Repositories,
+  action: ProposedAction,
+  merged: boolean,
+  at: string,
+): Promise<MergeResult> {
+  requireExecutableMerge(action);
+  const prNumber = prNumberOf(action.payload);
+  if (!merged) {
+    await tx.actions.releaseMergeKey(action.id);
+    return { firstMerge: false, taskDone: null };
+  }
+  const firstMerge = await tx.merges.recordMerged(action.projectId, prNumber, action.id, at);
+  const taskId = typeof action.payload.taskId === 'string' ? action.payload.taskId : null;
+  const task = taskId ? await tx.tasks.get(taskId) : await tx.tasks.findByPr(action.projectId, prNumber);
+  if (!task || task.projectId !== action.projectId) return { firstMerge, taskDone: null };
+  if (!(await tx.tasks.transition(task.id, 'done', at))) return { firstMerge, taskDone: null };
+  await tx.events.append({
+    projectId: action.projectId,
+    type: EVENT.taskStatusChanged,
+    actorKind: 'system',
+    actorId: null,
+    actionId: action.id,
+    payload: { taskId: task.id, from: task.status, to: 'done', prNumber },
+  });
+  return { firstMerge, taskDone: task.id };
 }
 
 function requireExecutableMerge(action: ProposedAction): void {

@@ -51,6 +51,8 @@ export function principalOf(record: CredentialRecord): Principal {
       return { ...base, kind: 'runner', projectId: record.projectId ?? '' };
     case 'service':
       return { ...base, kind: 'service', name: record.subject ?? '' };
+    case 'executor':
+      return { ...base, kind: 'executor', name: record.subject ?? '', projectId: record.projectId };
   }
 }
 

@@ -40,7 +40,7 @@ export const viewOf = (r: CredentialRecord): CredentialView => ({
   projectId: r.projectId,
   agentId: r.kind === 'agent' ? r.subject : null,
   memberId: r.kind === 'human' ? r.subject : null,
-  name: r.kind === 'service' ? r.subject : null,
+  name: r.kind === 'service' || r.kind === 'executor' ? r.subject : null,
   label: r.label,
   createdBy: r.createdBy,
   createdAt: r.createdAt,
@@ -109,6 +109,16 @@ export class CredentialService {
             'binding_required',
             'a service token has a name (recorded on every event it causes as via: service:<name>): send name',
           );
+        subject = request.name;
+        break;
+      case 'executor':
+        if (!request.name)
+          throw invalid(
+            'binding_required',
+            'an executor token has a name (the executor recorded on every outcome it reports): send name, and projectId to bind it to one project',
+          );
+        if (request.projectId) await this.#project(request.projectId);
+        projectId = request.projectId ?? null;
         subject = request.name;
         break;
       case 'runner':

@@ -252,6 +252,10 @@ function denySentence(code: string, principal: Principal, rule: RouteRule): stri
       return `${what} is provisioning: it needs the admin token, not a ${principal.kind} token`;
     case 'runner_token_socket_only':
       return "a runner token only connects a runner to its project's socket topic; it calls no HTTP route";
+    case 'executor_token_scope':
+      return `an executor token only claims and reports actions (POST /api/executors/...); ${what} needs a human, agent or service token`;
+    case 'executor_token_required':
+      return `${what} is for external executors: mint an executor token (brabo token mint --kind executor --name <executor>) and use it, not a ${principal.kind} token`;
     case 'agent_cannot_decide':
       return 'an agent token never decides (approve, deny, always allow); a human decides with their own token';
     case 'propose_needs_agent_token':

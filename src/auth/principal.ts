@@ -3,10 +3,10 @@
 // agent, member, service name) decides on which resources. The secret itself is never kept here.
 import { createHash, randomBytes } from 'node:crypto';
 
-export const CREDENTIAL_KINDS = ['admin', 'agent', 'human', 'runner', 'service'] as const;
+export const CREDENTIAL_KINDS = ['admin', 'agent', 'human', 'runner', 'service', 'executor'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 /** Kinds the API mints (the admin token comes from the environment or the data dir). */
-export const MINTABLE_KINDS = ['agent', 'human', 'runner', 'service'] as const;
+export const MINTABLE_KINDS = ['agent', 'human', 'runner', 'service', 'executor'] as const;
 export type MintableKind = (typeof MINTABLE_KINDS)[number];
 
 /** The id events and logs show for the admin token (there is exactly one). */
@@ -22,7 +22,9 @@ export type Principal =
   | (Base & { kind: 'agent'; projectId: string; agentId: string })
   | (Base & { kind: 'human'; memberId: string })
   | (Base & { kind: 'runner'; projectId: string })
-  | (Base & { kind: 'service'; name: string });
+  | (Base & { kind: 'service'; name: string })
+  /** An external executor (a git bot, the upstream api's worker): claims and reports the action types the gateway does not run; bound to one project or (null) to all. */
+  | (Base & { kind: 'executor'; name: string; projectId: string | null });
 
 /** What an event records about the credential that caused it: id and kind, never the secret. */
 export interface CredentialStamp {
@@ -47,6 +49,7 @@ export const TOKEN_PREFIX: Record<Exclude<MintableKind, 'runner'>, string> = {
   agent: 'brabo_agent_',
   human: 'brabo_human_',
   service: 'brabo_service_',
+  executor: 'brabo_executor_',
 };
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');

@@ -25,6 +25,8 @@ export function identityOf(principal: Principal): SocketIdentity {
       return { kind: 'runner', projectId: principal.projectId, tokenId: principal.credentialId, ...ref };
     case 'service':
       return { kind: 'service', name: principal.name, ...ref };
+    case 'executor':
+      return { kind: 'executor', name: principal.name, projectId: principal.projectId, ...ref };
   }
 }
 

@@ -19,6 +19,10 @@ export const DENY = {
   proposeNeedsAgent: 'propose_needs_agent_token',
   /** Agent topics are the agent's own (and the upstream service's relay). */
   agentTopicOnly: 'agent_topic_not_allowed',
+  /** An executor token only claims and reports the action types the gateway does not run. */
+  executorScope: 'executor_token_scope',
+  /** Claiming and reporting external executions needs an executor token (its own credential). */
+  executorRequired: 'executor_token_required',
 } as const;
 export type DenyCode = (typeof DENY)[keyof typeof DENY];
 
@@ -77,6 +81,7 @@ const daily = (over: Partial<Record<CredentialKind, Access>> = {}): Record<Crede
   human: member,
   runner: deny(DENY.runnerSocketOnly),
   service: any,
+  executor: deny(DENY.executorScope),
   ...over,
 });
 
@@ -87,11 +92,29 @@ const provisioning = (over: Partial<Record<CredentialKind, Access>> = {}): Recor
   human: deny(DENY.adminRequired),
   runner: deny(DENY.runnerSocketOnly),
   service: deny(DENY.adminRequired),
+  executor: deny(DENY.executorScope),
   ...over,
 });
 
+/** External executions (src/execution/executors.ts): the executor kind only. */
+const executorOnly: Record<CredentialKind, Access> = {
+  admin: deny(DENY.executorRequired),
+  agent: deny(DENY.executorRequired),
+  human: deny(DENY.executorRequired),
+  runner: deny(DENY.runnerSocketOnly),
+  service: deny(DENY.executorRequired),
+  executor: any,
+};
+
 /** Every authenticated kind (whoami, the OpenAPI description). */
-const everyone: Record<CredentialKind, Access> = { admin: any, agent: any, human: any, runner: any, service: any };
+const everyone: Record<CredentialKind, Access> = {
+  admin: any,
+  agent: any,
+  human: any,
+  runner: any,
+  service: any,
+  executor: any,
+};
 
 /** Open without any credential. `/metrics` can be given its own token (BRABO_METRICS_TOKEN). */
 export const OPEN_ROUTES: ReadonlyArray<{ method: 'GET'; url: string }> = [
@@ -231,6 +254,10 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: 'GET', url: '/api/console/events', resource: 'query-project', access: daily() },
   // Operations: the cluster's nodes and where each runner is connected
   { method: 'GET', url: '/api/cluster', resource: 'none', access: provisioning({ service: any }) },
+  // External executors claim queued actions of the types the gateway does not run, and report them
+  { method: 'POST', url: '/api/executors/:type/claim', resource: 'none', access: executorOnly },
+  { method: 'POST', url: '/api/executors/:type/dispatches/:dispatchId/report', resource: 'none', access: executorOnly },
+  { method: 'POST', url: '/api/executors/:type/dispatches/:dispatchId/extend', resource: 'none', access: executorOnly },
   // The OpenAPI description and its UI: any credential (no longer open)
   { method: 'GET', url: '/docs*', resource: 'none', access: everyone },
 ];
@@ -266,6 +293,7 @@ export const TOPIC_TABLE: readonly TopicRule[] = [
       human: member, // watches presence of its projects' runners
       runner: ownProject,
       service: any, // watcher
+      executor: deny(DENY.executorScope),
     },
   },
   {
@@ -276,6 +304,7 @@ export const TOPIC_TABLE: readonly TopicRule[] = [
       human: deny(DENY.agentTopicOnly),
       runner: deny(DENY.runnerSocketOnly),
       service: any, // the upstream api relays to its agents
+      executor: deny(DENY.executorScope),
     },
   },
   {
@@ -286,6 +315,7 @@ export const TOPIC_TABLE: readonly TopicRule[] = [
       human: deny(DENY.agentTopicOnly),
       runner: deny(DENY.runnerSocketOnly),
       service: any,
+      executor: deny(DENY.executorScope),
     },
   },
   {
@@ -297,6 +327,7 @@ export const TOPIC_TABLE: readonly TopicRule[] = [
       human: member,
       runner: deny(DENY.runnerSocketOnly),
       service: any,
+      executor: deny(DENY.executorScope),
     },
   },
 ];

@@ -10,6 +10,7 @@ export const TOKEN_USAGE = `usage:
   brabo token mint --kind human --member USER_ID [options]
   brabo token mint --kind service --name NAME [options]
   brabo token mint --kind runner --project ID [options]
+  brabo token mint --kind executor --name NAME [--project ID] [options]
   brabo token list [--kind KIND] [--project ID] [--subject ID] [--all]
   brabo token revoke CREDENTIAL_ID
   brabo token whoami
@@ -207,7 +208,7 @@ function requestOf(
 ): { method: string; path: string; body?: unknown } {
   switch (action) {
     case 'mint': {
-      if (!values.kind) throw new UsageError('mint needs --kind agent|human|service|runner');
+      if (!values.kind) throw new UsageError('mint needs --kind agent|human|service|runner|executor');
       return {
         method: 'POST',
         path: '/api/credentials',

@@ -24,6 +24,7 @@ import type { Resources } from './resources.ts';
 import { IN_FLIGHT, RunnerRoute } from './runner-route.ts';
 import { BROKER_TARGET, BrokerTarget } from './broker-target.ts';
 import { RunnerTarget } from './runner-target.ts';
+import { ExecutorService, isExecutorTarget } from './executors.ts';
 import type { ClaimShape, Claimed, ExecutionTarget, TargetControls, TargetJob } from './target.ts';
 
 export { BROKER_TARGET };
@@ -52,7 +53,11 @@ export interface DispatcherOptions {
   onParked?: (actionId: string) => void;
   /** Live output and settlement for viewers (console, SSE, agent topics). */
   observer?: ExecutionObserver;
+  /** Leases of external executors' claims (default 5 min, at most 1 h). */
+  executorLeaseMs?: { default: number; max: number };
 }
+
+const DEFAULT_EXECUTOR_LEASE_MS = { default: 5 * 60_000, max: 60 * 60_000 };
 
 type Mode = 'live' | 'resume';
 
@@ -72,6 +77,7 @@ export class Dispatcher implements ActionExecutionPort {
   readonly #runner: RunnerRoute | null;
   readonly #brokerTarget: BrokerTarget;
   readonly #runnerTarget: RunnerTarget;
+  readonly #executors: ExecutorService;
   /** Dispatch ids being handled in this process (a second notify is a no-op). */
   readonly #active = new Set<string>();
   /** Action ids whose queued dispatch this process leaves alone: no executor here (no broker, other action types). */
@@ -120,12 +126,27 @@ export class Dispatcher implements ActionExecutionPort {
       limits: options.limits,
       now: this.#now,
     });
+    this.#executors = new ExecutorService({
+      store: options.store,
+      recorder: this.#recorder,
+      logger: options.logger,
+      nodeId: this.#cluster.nodeId,
+      leaseMs: options.executorLeaseMs ?? DEFAULT_EXECUTOR_LEASE_MS,
+      graceMs: options.limits.runnerGraceMs,
+      pollIntervalMs: options.limits.pollIntervalMs,
+      now: this.#now,
+    });
     if (options.runners) this.#unsubscribe.push(options.runners.onJoined((projectId) => this.#runnerJoined(projectId)));
     this.#unsubscribe.push(this.#cluster.onAdopted((dispatches) => this.#track(this.#settleInFlight(dispatches))));
   }
 
   get hasBroker(): boolean {
     return this.#o.broker !== null;
+  }
+
+  /** External executors: claims and reports of the action types the gateway does not run. */
+  get executors(): ExecutorService {
+    return this.#executors;
   }
 
   /** What the runner gateway hands results and output to. */
@@ -250,6 +271,7 @@ export class Dispatcher implements ActionExecutionPort {
     for (const dispatch of queued) this.#track(this.dispatchAction(dispatch.actionId, 'resume'));
     this.#poll = setInterval(() => void this.#sweep(), this.#o.limits.pollIntervalMs);
     this.#poll.unref();
+    this.#executors.start();
     this.#o.logger.info(
       { code: 'dispatcher_started', queued: queued.length, inFlight: inFlight.length, broker: this.hasBroker },
       'execution dispatcher started',
@@ -262,6 +284,7 @@ export class Dispatcher implements ActionExecutionPort {
     this.#closed = true;
     if (this.#poll) clearInterval(this.#poll);
     for (const off of this.#unsubscribe) off();
+    this.#executors.close();
     for (const { timer } of this.#awaitingRunner.values()) clearTimeout(timer);
     this.#awaitingRunner.clear();
     this.#runner?.close();
@@ -276,6 +299,8 @@ export class Dispatcher implements ActionExecutionPort {
     const onRunners: Dispatch[] = [];
     for (const dispatch of inFlight) {
       if (!IN_FLIGHT.includes(dispatch.state)) continue;
+      // An external executor's claim lives on its lease (in the row), not on this process.
+      if (isExecutorTarget(dispatch.target)) continue;
       if (dispatch.target === BROKER_TARGET) await this.#brokerInterrupted(dispatch);
       else onRunners.push(dispatch);
     }
@@ -319,9 +344,10 @@ export class Dispatcher implements ActionExecutionPort {
     }
     if (plan.kind === 'elsewhere') {
       this.#park(action.id);
+      this.#executors.offer();
       logger.debug(
         { actionId: action.id, actionType: action.actionType },
-        'no executor for this action type in the gateway; the hand-off stays queued for its own executor',
+        'the gateway does not run this action type; it stays queued until an external executor claims it',
       );
       return;
     }

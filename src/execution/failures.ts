@@ -121,6 +121,25 @@ export function invalidPayload(actionType: string, why: string): FailedOutcome {
   );
 }
 
+/**
+ * An external executor claimed the action and did not report before its lease ran out. It may
+ * have acted (pushed, opened the PR, merged), so never "not run": its report, whenever it comes,
+ * replaces this outcome.
+ */
+export function executorLeaseExpired(
+  projectId: string,
+  attempt: number,
+  executor: { type: string; claimedBy: string },
+  leaseUntil: string,
+): FailedOutcome {
+  return failedOutcome(
+    EXECUTION_FAILURES.outcomeUnknown,
+    `The outcome of this action is unknown: the ${executor.type} executor (credential ${executor.claimedBy}) claimed it and did not report before its lease ended at ${leaseUntil}, so it may have acted on project ${projectId}. ` +
+      "If the executor reports later, its report replaces this outcome. Check the provider (the branch, the PR) and the executor's log before proposing the action again: it could act twice.",
+    { projectId, attempt, cause: 'executor_lease_expired', actionType: executor.type, claimedBy: executor.claimedBy },
+  );
+}
+
 /** The gateway restarted while the broker ran this: it may have run; no report can come, so it stays outcome_unknown. */
 export function serverRestarted(projectId: string, attempt: number): FailedOutcome {
   return failedOutcome(

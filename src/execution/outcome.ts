@@ -1,8 +1,8 @@
 // What an execution ends in: `executed` (the command ran; any exit code) or `failed` with a code
 // and a sentence an operator can act on. Output is capped before it is recorded.
 
-/** Who reported the outcome: the runner, the broker, or the gateway itself (before/around delivery). */
-export type OutcomeOrigin = 'runner' | 'broker' | 'gateway';
+/** Who reported the outcome: the runner, the broker, an external executor, or the gateway itself (before/around delivery). */
+export type OutcomeOrigin = 'runner' | 'broker' | 'executor' | 'gateway';
 
 export interface ExecutedOutcome {
   status: 'executed';
@@ -20,6 +20,9 @@ export interface ExecutedOutcome {
   container?: { state: string; containerId: string | null };
   /** container_start: the resources it was started with (RN-683). */
   resources?: Record<string, number>;
+  /** An external executor's report: who reported, and the facts it gave (a PR number, a URL). */
+  executor?: { name: string; credentialId: string };
+  detail?: Record<string, unknown>;
 }
 
 export interface FailedOutcome {

@@ -5,7 +5,14 @@
 // commit the outcome is logged and the waiting agent (socket, long-poll) is woken.
 import type { AgentTurns } from '../agents/turns.ts';
 import type { Logger } from '../logger.ts';
-import type { ContainerLifecycle, Dispatch, DispatchFence, ProposedAction, Store } from '../store/types.ts';
+import type {
+  ContainerLifecycle,
+  Dispatch,
+  DispatchFence,
+  ProposedAction,
+  Repositories,
+  Store,
+} from '../store/types.ts';
 import { EXECUTION_EVENTS } from './events.ts';
 import { lifecycleAfter } from './lifecycle.ts';
 import { capOutcome, type ExecutionOutcome } from './outcome.ts';
@@ -19,6 +26,8 @@ export interface RecordInput {
   outcome: ExecutionOutcome;
   /** The container lifecycle this outcome makes true (container actions only). */
   lifecycle?: { state: ContainerLifecycle; containerId: string | null };
+  /** What else the outcome makes true, in the same transaction once the fenced write won (a merge's result). */
+  within?: (tx: Repositories, at: string) => Promise<void>;
 }
 
 export class OutcomeRecorder {
@@ -81,6 +90,7 @@ export class OutcomeRecorder {
       });
       if (input.lifecycle)
         await tx.containers.setState(action.projectId, input.lifecycle.state, input.lifecycle.containerId, at);
+      await input.within?.(tx, at);
       const turnEnded = await tx.turns.end(action.id, 'settled', at);
       return { applied: true, turnEnded };
     });
@@ -129,7 +139,12 @@ export class OutcomeRecorder {
    * gets the real outcome and the log one action.executed / action.failed naming what it resolves.
    * False when the dispatch no longer holds that unknown outcome (another report won).
    */
-  async resolveUnknown(dispatch: Dispatch, attempt: number, input: ExecutionOutcome): Promise<boolean> {
+  async resolveUnknown(
+    dispatch: Dispatch,
+    attempt: number,
+    input: ExecutionOutcome,
+    within?: RecordInput['within'],
+  ): Promise<boolean> {
     const outcome = capOutcome(input, this.#capBytes);
     const action = await this.#actionOf(dispatch);
     const previous = isContainerAction(action.actionType)
@@ -166,6 +181,7 @@ export class OutcomeRecorder {
         createdAt: at,
       });
       if (lifecycle) await tx.containers.setState(action.projectId, lifecycle.state, lifecycle.containerId, at);
+      await within?.(tx, at);
       return true;
     });
     if (!applied) return false;
@@ -178,7 +194,7 @@ export class OutcomeRecorder {
         status: outcome.status,
         attempt,
       },
-      'a runner report replaced the outcome_unknown recorded for this action with its real outcome',
+      'a late report replaced the outcome_unknown recorded for this action with its real outcome',
     );
     await this.#turns.deliver(action.id, false);
     return true;

@@ -42,6 +42,8 @@ import { permissionRoutes } from './routes/permissions.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { runnerTokenRoutes } from './routes/runner-tokens.ts';
 import { taskRoutes } from './routes/tasks.ts';
+import { executorRoutes } from './routes/executors.ts';
+import type { ExecutorService } from '../execution/executors.ts';
 
 export interface HttpDeps {
   actions: Actions;
@@ -53,6 +55,8 @@ export interface HttpDeps {
   credentials: CredentialService;
   /** Absent when no dispatcher runs (API-only): routes then answer without execution fields. */
   execution?: ExecutionApi;
+  /** External executors' claims and reports; null (503) while no dispatcher runs. */
+  executors?: () => ExecutorService | null;
   /** GET /api/cluster: nodes and runner presence across the cluster; absent without execution. */
   cluster?: () => Promise<ClusterView>;
   /** Live command output (SSE route); absent without execution. */
@@ -159,6 +163,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   await app.register(eventRoutes, { actions });
   await app.register(containerRoutes, { actions, store: deps.store });
   await app.register(taskRoutes, { actions });
+  await app.register(executorRoutes, deps.executors ? { executors: deps.executors } : {});
   if (deps.cluster) await app.register(clusterRoutes, { describe: deps.cluster });
   if (deps.live) await app.register(outputRoutes, { actions, live: deps.live });
   if (deps.console) {

@@ -139,6 +139,10 @@ export interface DispatchRepository {
   get(id: string): Promise<Dispatch | null>;
   getByAction(actionId: string): Promise<Dispatch | null>;
   listInStates(states: readonly DispatchState[], limit: number): Promise<Dispatch[]>;
+  /** Queued dispatches whose action is of `actionType` (of `projectId` when given), oldest first: what an external executor may claim. */
+  listQueuedOfType(actionType: string, projectId: string | null, limit: number): Promise<Dispatch[]>;
+  /** In-flight dispatches whose target starts with `targetPrefix` and whose lease ended before `before`. */
+  listLeaseExpired(targetPrefix: string, before: string, limit: number): Promise<Dispatch[]>;
   /**
    * queued -> `to`, attempt + 1, owned by node `owner` (src/cluster). Null when it was no longer
    * queued (someone else claimed it).
@@ -349,7 +353,7 @@ export interface RunnerTokenRepository {
 }
 
 /** Kinds of credential kept in the store (the admin token lives in the environment or data dir). */
-export type StoredCredentialKind = 'agent' | 'human' | 'runner' | 'service';
+export type StoredCredentialKind = 'agent' | 'human' | 'runner' | 'service' | 'executor';
 
 /**
  * A credential as listed and checked: never its secret, never its hash. `subject` is the agent id

@@ -50,6 +50,7 @@ beforeAll(async () => {
   tokens.agent = (await t.mint({ kind: 'agent', projectId: p.id, agentId: 'agent-dev' })).token;
   tokens.human = (await t.mint({ kind: 'human', memberId: 'olivia' })).token;
   tokens.runner = (await t.mint({ kind: 'runner', projectId: p.id })).token;
+  tokens.executor = (await t.mint({ kind: 'executor', name: 'git-bot' })).token;
   ownAction = await propose(p.id, p.root, 'agent-dev');
   ownDeniedAction = await propose(p.id, p.root, 'agent-dev');
   await t.call('POST', `/api/actions/${ownDeniedAction}/deny`, { userId: 'olivia', reason: 'walk' });
@@ -80,7 +81,9 @@ async function requestFor(
         ? (await t.call('POST', `/api/projects/${project.id}/runner-tokens`)).body.tokenId
         : 'x',
     )
-    .replace(':userId', 'newbie');
+    .replace(':userId', 'newbie')
+    .replace(':type', 'git_push')
+    .replace(':dispatchId', 'no-such-dispatch');
   if (rule.resource === 'action')
     url = url.replace(':id', rule.url.endsWith('/output') && target === 'own' ? ownDeniedAction : action);
   else if (rule.resource === 'task') url = url.replace(':id', target === 'other-project' ? taskQ : taskP);
@@ -88,6 +91,7 @@ async function requestFor(
     url = url.replace(':id', (await t.mint({ kind: 'service', name: 'throwaway' })).id);
   else url = url.replace(':id', project.id);
   if (rule.resource === 'query-project') url += `?projectId=${project.id}`;
+  if (rule.url.endsWith('/claim')) url += '?wait=0';
   // The acting user: a service names it; a human token may leave it out (it is the token's member).
   const user = kind === 'human' ? {} : { userId: 'olivia' };
   const bodies: Record<string, unknown> = {
@@ -112,6 +116,8 @@ async function requestFor(
       mode: 'require_approval',
     },
     'POST /api/projects/:id/tasks': { title: 'walked' },
+    'POST /api/executors/:type/dispatches/:dispatchId/report': { attempt: 1, status: 'executed' },
+    'POST /api/executors/:type/dispatches/:dispatchId/extend': { attempt: 1 },
   };
   const key = `${rule.method} ${rule.url}`;
   const body = key in bodies ? bodies[key] : rule.method === 'GET' || rule.method === 'DELETE' ? undefined : user;

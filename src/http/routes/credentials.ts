@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CredentialService } from '../../auth/credentials.ts';
-import { MINTABLE_KINDS, type Principal } from '../../auth/principal.ts';
+import { CREDENTIAL_KINDS, MINTABLE_KINDS, type Principal } from '../../auth/principal.ts';
 import type { Store } from '../../store/types.ts';
 import { errorResponses, Id, MemberId } from '../schemas.ts';
 
@@ -58,7 +58,7 @@ export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialSe
       schema: {
         tags: ['credentials'],
         description:
-          'Mints a credential: agent {projectId, agentId}, human {memberId}, service {name}, runner {projectId}; optional label and expiry. The token is shown once; only its sha256 is stored.',
+          'Mints a credential: agent {projectId, agentId}, human {memberId}, service {name}, runner {projectId}, executor {name, projectId?}; optional label and expiry. The token is shown once; only its sha256 is stored.',
         body: Mint,
         response: { 201: CredentialSchema.extend({ token: z.string() }), ...errorResponses },
       },
@@ -110,7 +110,7 @@ export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialSe
           'The calling credential: its kind, binding and the projects it reaches (a human: every project it is a human member of).',
         response: {
           200: z.object({
-            kind: z.enum(['admin', 'agent', 'human', 'runner', 'service']),
+            kind: z.enum(CREDENTIAL_KINDS),
             credentialId: z.string(),
             memberId: z.string().nullable(),
             /** The acting user of a human token (= memberId); the console shows whose clicks these are. */
@@ -135,7 +135,7 @@ export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialSe
         memberId: p.kind === 'human' ? p.memberId : null,
         userId: p.kind === 'human' ? p.memberId : null,
         agentId: p.kind === 'agent' ? p.agentId : null,
-        name: p.kind === 'service' ? p.name : null,
+        name: p.kind === 'service' || p.kind === 'executor' ? p.name : null,
         expiresAt: p.expiresAt,
       };
       if (p.kind === 'human') {
@@ -145,6 +145,14 @@ export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialSe
           if (project) projects.push({ projectId: project.id, projectName: project.name, role: m.role });
         }
         return { ...base, allProjects: false, projects };
+      }
+      if (p.kind === 'executor' && p.projectId !== null) {
+        const project = await store.read.projects.get(p.projectId);
+        return {
+          ...base,
+          allProjects: false,
+          projects: project ? [{ projectId: project.id, projectName: project.name, role: null }] : [],
+        };
       }
       if (p.kind === 'agent' || p.kind === 'runner') {
         const project = await store.read.projects.get(p.projectId);

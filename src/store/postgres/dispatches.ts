@@ -44,6 +44,30 @@ export class PostgresDispatches implements DispatchRepository {
     return rows.map(toDispatch);
   }
 
+  async listQueuedOfType(actionType: string, projectId: string | null, limit: number): Promise<Dispatch[]> {
+    const rows = await this.#sql.all(
+      `SELECT h.* FROM execution_handoffs h JOIN proposed_actions a ON a.id = h.action_id
+       WHERE h.state = 'queued' AND a.action_type = $1 AND ($2::text IS NULL OR h.project_id = $2)
+       ORDER BY h.created_at, h.id LIMIT $3`,
+      actionType,
+      projectId,
+      limit,
+    );
+    return rows.map(toDispatch);
+  }
+
+  async listLeaseExpired(targetPrefix: string, before: string, limit: number): Promise<Dispatch[]> {
+    const rows = await this.#sql.all(
+      `SELECT * FROM execution_handoffs
+       WHERE state IN ('sent', 'accepted', 'running') AND left(target, length($1)) = $1 AND lease_until IS NOT NULL AND lease_until < $2
+       ORDER BY lease_until, id LIMIT $3`,
+      targetPrefix,
+      before,
+      limit,
+    );
+    return rows.map(toDispatch);
+  }
+
   async claim(
     id: string,
     to: 'sent' | 'running',

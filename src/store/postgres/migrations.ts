@@ -250,6 +250,14 @@ ALTER TABLE runner_tokens ADD COLUMN expires_at text;
 ALTER TABLE runner_tokens ADD COLUMN last_used_at text;
 `,
   },
+  {
+    version: 7,
+    name: 'credentials: executor tokens (external executors of git, PR and plan actions)',
+    sql: `
+ALTER TABLE credentials DROP CONSTRAINT IF EXISTS credentials_kind_check;
+ALTER TABLE credentials ADD CONSTRAINT credentials_kind_check CHECK (kind IN ('agent', 'human', 'service', 'executor'));
+`,
+  },
 ];
 
 /**

@@ -45,6 +45,34 @@ export class SqliteDispatches implements DispatchRepository {
       .map(toDispatch);
   }
 
+  async listQueuedOfType(actionType: string, projectId: string | null, limit: number): Promise<Dispatch[]> {
+    return this.#sql
+      .all(
+        `SELECT h.* FROM execution_handoffs h JOIN proposed_actions a ON a.id = h.action_id
+         WHERE h.state = 'queued' AND a.action_type = ? AND (? IS NULL OR h.project_id = ?)
+         ORDER BY h.created_at, h.id LIMIT ?`,
+        actionType,
+        projectId,
+        projectId,
+        limit,
+      )
+      .map(toDispatch);
+  }
+
+  async listLeaseExpired(targetPrefix: string, before: string, limit: number): Promise<Dispatch[]> {
+    return this.#sql
+      .all(
+        `SELECT * FROM execution_handoffs
+         WHERE state IN ('sent', 'accepted', 'running') AND substr(target, 1, ?) = ? AND lease_until IS NOT NULL AND lease_until < ?
+         ORDER BY lease_until, id LIMIT ?`,
+        targetPrefix.length,
+        targetPrefix,
+        before,
+        limit,
+      )
+      .map(toDispatch);
+  }
+
   async claim(
     id: string,
     to: 'sent' | 'running',

@@ -202,6 +202,31 @@ ALTER TABLE runner_tokens ADD COLUMN expires_at TEXT;
 ALTER TABLE runner_tokens ADD COLUMN last_used_at TEXT;
 `,
   },
+  {
+    version: 7,
+    name: 'credentials: executor tokens (external executors of git, PR and plan actions)',
+    // Issue 15.1: SQLite cannot widen a CHECK in place, so the table is rebuilt with its rows.
+    sql: `
+CREATE TABLE credentials_v7 (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('agent', 'human', 'service', 'executor')),
+  token_hash TEXT NOT NULL UNIQUE,
+  project_id TEXT REFERENCES projects (id),
+  subject TEXT NOT NULL,
+  label TEXT,
+  created_by TEXT,
+  created_at TEXT NOT NULL,
+  expires_at TEXT,
+  last_used_at TEXT,
+  revoked_at TEXT
+);
+INSERT INTO credentials_v7 SELECT id, kind, token_hash, project_id, subject, label, created_by, created_at, expires_at, last_used_at, revoked_at FROM credentials;
+DROP TABLE credentials;
+ALTER TABLE credentials_v7 RENAME TO credentials;
+CREATE INDEX credentials_by_subject ON credentials (kind, subject);
+CREATE INDEX credentials_by_project ON credentials (project_id);
+`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version. Returns the versions applied. */

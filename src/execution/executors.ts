@@ -1,0 +1,446 @@
+// External executors: the action types the gateway does not run itself (git, PRs, plans:
+// external-types.ts) wait `queued` until an executor with its own credential (kind `executor`)
+// claims them over HTTP long-poll. A claim is the runner's: queued -> sent, attempt + 1, a lease,
+// target `executor:<type>:<credentialId>` (only that credential may report the attempt). The
+// report settles the dispatch through the OutcomeRecorder (fenced on the attempt; the agent is
+// woken with task.action_settled), and a git_merge's report records the merge (RN-628) in the
+// same transaction.
+//
+// Outcomes stay true (issue 10): an executor that does not report before its lease ends may have
+// acted, so the dispatch becomes `outcome_unknown`, never "not run", and is never offered again;
+// its later report replaces that outcome. A report that cannot change the recorded outcome is
+// kept as one action.late_result per attempt; the same report sent twice adds nothing.
+import { applyMergeResult } from '../actions/merge.ts';
+import { ActionError } from '../actions/errors.ts';
+import type { Logger } from '../logger.ts';
+import { type Dispatch, OUTCOME_UNKNOWN, type ProposedAction, type Store } from '../store/types.ts';
+import { EXECUTION_EVENTS } from './events.ts';
+import { isExternallyExecuted } from './external-types.ts';
+import { executorLeaseExpired } from './failures.ts';
+import { type ExecutionOutcome, failedOutcome } from './outcome.ts';
+import type { OutcomeRecorder, RecordInput } from './recorder.ts';
+import { IN_FLIGHT } from './runner-route.ts';
+
+/** The executor credential that claims or reports. */
+export interface ExecutorIdentity {
+  credentialId: string;
+  name: string;
+  /** Bound to one project, or null for all. */
+  projectId: string | null;
+}
+
+/** What an executor receives: the action, and whose provider credential to act with (RN-082). */
+export interface ClaimedAction {
+  dispatchId: string;
+  attempt: number;
+  leaseUntil: string;
+  actionId: string;
+  projectId: string;
+  actionType: string;
+  payload: Record<string, unknown>;
+  /** `owner:<ownerId>`: the workspace owner's credential, never the approver's (null: the type needs none). */
+  credentialRef: string | null;
+  proposerId: string;
+  /** Who approved (null when auto-approved); for the record only, never whose credential is used. */
+  decidedBy: string | null;
+}
+
+export interface ExecutorReport {
+  attempt: number;
+  status: 'executed' | 'failed';
+  /** Required when failed: a snake_case code and an operator-actionable sentence. */
+  code?: string | undefined;
+  message?: string | undefined;
+  /** What the executor printed or the provider answered (capped like command output). */
+  output?: string | undefined;
+  /** Structured facts (a PR number, a URL, a commit); kept with the outcome. */
+  detail?: Record<string, unknown> | undefined;
+}
+
+export type ReportAnswer =
+  | { recorded: 'settled' | 'replaced_outcome_unknown' | 'duplicate'; state: 'executed' | 'failed' }
+  | {
+      recorded: 'late_result';
+      state: 'executed' | 'failed';
+      code: 'dispatch_settled' | 'stale_attempt';
+      message: string;
+    };
+
+export const executorTarget = (type: string, credentialId: string): string => `executor:${type}:${credentialId}`;
+export const EXECUTOR_TARGET_PREFIX = 'executor:';
+export const isExecutorTarget = (target: string | null): boolean =>
+  target !== null && target.startsWith(EXECUTOR_TARGET_PREFIX);
+
+export interface ExecutorOptions {
+  store: Store;
+  recorder: OutcomeRecorder;
+  logger: Logger;
+  /** The node recorded as the claim's owner (src/cluster). */
+  nodeId: string;
+  /** Default and largest lease a claim may ask for. */
+  leaseMs: { default: number; max: number };
+  /** After a (re)start, leases are expired only after this window: executors get time to report. */
+  graceMs: number;
+  /** How often expired leases are looked for, and how often a long-poll looks again without a wake-up. */
+  pollIntervalMs: number;
+  now?: () => Date;
+}
+
+const CLAIM_BATCH = 10;
+
+export class ExecutorService {
+  readonly #o: ExecutorOptions;
+  readonly #now: () => Date;
+  readonly #startedAt: number;
+  readonly #wakers = new Set<() => void>();
+  #sweep: NodeJS.Timeout | null = null;
+  #sweeping = false;
+  #closed = false;
+
+  constructor(options: ExecutorOptions) {
+    this.#o = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#startedAt = this.#now().getTime();
+  }
+
+  start(): void {
+    this.#sweep = setInterval(() => void this.expireLeases(), this.#o.pollIntervalMs);
+    this.#sweep.unref();
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#sweep) clearInterval(this.#sweep);
+    for (const wake of [...this.#wakers]) wake();
+  }
+
+  /** A queued action nothing in the gateway runs was handed off: waiting long-polls look again. */
+  offer(): void {
+    for (const wake of [...this.#wakers]) wake();
+  }
+
+  /** Claims the oldest queued dispatch of `type` this executor may take, waiting up to `waitMs`; null when none came. */
+  async claim(
+    type: string,
+    who: ExecutorIdentity,
+    options: { waitMs: number; leaseMs?: number | undefined },
+  ): Promise<ClaimedAction | null> {
+    requireExternalType(type);
+    const leaseMs = Math.min(options.leaseMs ?? this.#o.leaseMs.default, this.#o.leaseMs.max);
+    const deadline = Date.now() + options.waitMs;
+    for (;;) {
+      const claimed = await this.#claimOne(type, who, leaseMs);
+      if (claimed || this.#closed) return claimed;
+      const left = deadline - Date.now();
+      if (left <= 0) return null;
+      await this.#waitForOffer(Math.min(left, this.#o.pollIntervalMs));
+    }
+  }
+
+  /** Extends the lease of a claimed attempt (a long push, a slow provider); false once it is settled or stale. */
+  async extend(
+    type: string,
+    dispatchId: string,
+    who: ExecutorIdentity,
+    attempt: number,
+    leaseMs?: number,
+  ): Promise<{ dispatchId: string; attempt: number; leaseUntil: string }> {
+    requireExternalType(type);
+    const dispatch = await this.#claimedBy(type, dispatchId, who);
+    const now = this.#now();
+    const leaseUntil = new Date(
+      now.getTime() + Math.min(leaseMs ?? this.#o.leaseMs.default, this.#o.leaseMs.max),
+    ).toISOString();
+    const extended = await this.#o.store.transaction((tx) =>
+      tx.dispatches.advance(dispatch.id, attempt, IN_FLIGHT, 'running', now.toISOString(), leaseUntil),
+    );
+    if (!extended) {
+      const current = (await this.#o.store.read.dispatches.get(dispatchId)) ?? dispatch;
+      throw new ActionError(
+        'conflict',
+        current.attempt !== attempt ? 'stale_attempt' : 'dispatch_settled',
+        current.attempt !== attempt
+          ? `attempt ${attempt} of dispatch ${dispatchId} is stale (current attempt ${current.attempt}); stop working on it`
+          : `dispatch ${dispatchId} is already settled as ${String(current.outcome?.code ?? current.state)}; report what you did, it is kept`,
+        { state: current.state, attempt: current.attempt },
+      );
+    }
+    return { dispatchId, attempt, leaseUntil };
+  }
+
+  /** Records an executor's report of one attempt. */
+  async report(type: string, dispatchId: string, who: ExecutorIdentity, report: ExecutorReport): Promise<ReportAnswer> {
+    requireExternalType(type);
+    const outcome = outcomeOfReport(report, who);
+    const dispatch = await this.#claimedBy(type, dispatchId, who);
+    const action = await this.#o.store.read.actions.get(dispatch.actionId);
+    if (!action) throw new ActionError('not_found', 'action_not_found', `no action with id ${dispatch.actionId}`);
+    return this.#judge(dispatch, action, report, outcome);
+  }
+
+  async #judge(
+    dispatch: Dispatch,
+    action: ProposedAction,
+    report: ExecutorReport,
+    outcome: ExecutionOutcome,
+  ): Promise<ReportAnswer> {
+    const within = mergeEffect(action, outcome);
+    if (IN_FLIGHT.includes(dispatch.state)) {
+      if (report.attempt !== dispatch.attempt)
+        return this.#late(
+          dispatch,
+          report,
+          'stale_attempt',
+          `attempt ${report.attempt} is stale (current ${dispatch.attempt})`,
+        );
+      const input: RecordInput = {
+        dispatch,
+        fence: { attempt: dispatch.attempt, from: IN_FLIGHT },
+        action,
+        outcome,
+        ...(within ? { within } : {}),
+      };
+      if (await this.#o.recorder.record(input)) return { recorded: 'settled', state: outcome.status };
+      return this.#rejudge(dispatch.id, action, report, outcome); // settled meanwhile (its lease ran out)
+    }
+    if (dispatch.state === 'queued')
+      throw new ActionError(
+        'conflict',
+        'stale_attempt',
+        `dispatch ${dispatch.id} is queued at attempt ${dispatch.attempt}: attempt ${report.attempt} was never claimed; claim it first`,
+      );
+    const recorded = dispatch.outcome ?? {};
+    const unknownAttempt = (recorded.detail as { attempt?: unknown } | undefined)?.attempt;
+    if (recorded.code === OUTCOME_UNKNOWN && unknownAttempt === report.attempt) {
+      if (await this.#o.recorder.resolveUnknown(dispatch, report.attempt, outcome, within))
+        return { recorded: 'replaced_outcome_unknown', state: outcome.status };
+      return this.#rejudge(dispatch.id, action, report, outcome);
+    }
+    if (recorded.origin === 'executor' && report.attempt === dispatch.attempt && sameReport(recorded, outcome))
+      return { recorded: 'duplicate', state: dispatch.state as 'executed' | 'failed' };
+    return this.#late(
+      dispatch,
+      report,
+      report.attempt === dispatch.attempt ? 'dispatch_settled' : 'stale_attempt',
+      `dispatch ${dispatch.id} is already settled as ${String(recorded.code ?? dispatch.state)}`,
+    );
+  }
+
+  async #rejudge(id: string, action: ProposedAction, report: ExecutorReport, outcome: ExecutionOutcome) {
+    const now = await this.#o.store.read.dispatches.get(id);
+    if (!now) throw new ActionError('not_found', 'unknown_dispatch', `dispatch ${id} is not known`);
+    return this.#judge(now, action, report, outcome);
+  }
+
+  /** A truthful report that cannot change the recorded outcome: one action.late_result per attempt, never dropped. */
+  async #late(
+    dispatch: Dispatch,
+    report: ExecutorReport,
+    code: 'dispatch_settled' | 'stale_attempt',
+    why: string,
+  ): Promise<ReportAnswer> {
+    const at = this.#now().toISOString();
+    const recordedAs = dispatch.outcome?.code ?? dispatch.state;
+    await this.#o.store.transaction(async (tx) => {
+      if (!(await tx.dispatches.noteReport(dispatch.id, report.attempt, at))) return;
+      await tx.events.append({
+        projectId: dispatch.projectId,
+        type: EXECUTION_EVENTS.lateResult,
+        actorKind: 'system',
+        actorId: null,
+        actionId: dispatch.actionId,
+        payload: {
+          dispatchId: dispatch.id,
+          attempt: report.attempt,
+          status: report.status,
+          origin: 'executor',
+          ...(report.code ? { reason: { code: report.code, message: report.message ?? '' } } : {}),
+          ...(report.detail ? { detail: report.detail } : {}),
+          recordedAs,
+        },
+        createdAt: at,
+      });
+    });
+    const state = dispatch.state === 'executed' ? 'executed' : 'failed';
+    return {
+      recorded: 'late_result',
+      state,
+      code,
+      message: `${why}; this report is kept as action.late_result and does not change the outcome`,
+    };
+  }
+
+  /** The dispatch, checked to be this type's and claimed by this credential (or refused with a named code). */
+  async #claimedBy(type: string, dispatchId: string, who: ExecutorIdentity): Promise<Dispatch> {
+    const dispatch = await this.#o.store.read.dispatches.get(dispatchId);
+    if (!dispatch || (who.projectId !== null && dispatch.projectId !== who.projectId))
+      throw new ActionError('not_found', 'unknown_dispatch', `dispatch ${dispatchId} is not known to this executor`);
+    const action = await this.#o.store.read.actions.get(dispatch.actionId);
+    if (action?.actionType !== type)
+      throw new ActionError(
+        'conflict',
+        'dispatch_type_mismatch',
+        `dispatch ${dispatchId} is a ${String(action?.actionType)}, not a ${type}; report it on /api/executors/${String(action?.actionType)}/...`,
+      );
+    if (dispatch.state !== 'queued' && dispatch.target !== executorTarget(type, who.credentialId))
+      throw new ActionError(
+        'forbidden',
+        'not_claimant',
+        `dispatch ${dispatchId} was claimed by another executor credential (${dispatch.target ?? 'none'}); only the claimant reports it`,
+      );
+    return dispatch;
+  }
+
+  async #claimOne(type: string, who: ExecutorIdentity, leaseMs: number): Promise<ClaimedAction | null> {
+    const queued = await this.#o.store.read.dispatches.listQueuedOfType(type, who.projectId, CLAIM_BATCH);
+    for (const candidate of queued) {
+      const now = this.#now();
+      const at = now.toISOString();
+      const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+      const claimed = await this.#o.store.transaction(async (tx) => {
+        const claim = await tx.dispatches.claim(
+          candidate.id,
+          'sent',
+          executorTarget(type, who.credentialId),
+          leaseUntil,
+          at,
+          this.#o.nodeId,
+        );
+        if (!claim) return null;
+        const action = await tx.actions.get(claim.actionId);
+        if (!action) throw new Error(`dispatch ${claim.id} refers to a missing action`);
+        await tx.events.append({
+          projectId: claim.projectId,
+          type: EXECUTION_EVENTS.claimed,
+          actorKind: 'system',
+          actorId: null,
+          actionId: claim.actionId,
+          payload: {
+            dispatchId: claim.id,
+            attempt: claim.attempt,
+            actionType: type,
+            executor: who.name,
+            credentialId: who.credentialId,
+            leaseUntil,
+          },
+          createdAt: at,
+        });
+        return { claim, action };
+      });
+      if (!claimed) continue; // another executor won it
+      const { claim, action } = claimed;
+      this.#o.logger.info(
+        { code: 'executor_claimed', dispatchId: claim.id, actionId: action.id, actionType: type, executor: who.name },
+        'an external executor claimed an action',
+      );
+      return {
+        dispatchId: claim.id,
+        attempt: claim.attempt,
+        leaseUntil,
+        actionId: action.id,
+        projectId: action.projectId,
+        actionType: action.actionType,
+        payload: action.payload,
+        credentialRef: claim.credentialRef,
+        proposerId: action.proposerId,
+        decidedBy: action.decidedBy,
+      };
+    }
+    return null;
+  }
+
+  #waitForOffer(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#wakers.add(wake);
+    });
+  }
+
+  /**
+   * Claims whose lease ran out without a report become outcome_unknown (the executor may have
+   * acted). Fenced on the attempt and the in-flight states, so a report racing it wins or is
+   * judged against it; any node may run this. Not before one grace window after start-up.
+   */
+  async expireLeases(asOf?: Date): Promise<number> {
+    if (this.#sweeping || this.#closed) return 0;
+    const now = asOf ?? this.#now();
+    if (now.getTime() - this.#startedAt < this.#o.graceMs) return 0;
+    this.#sweeping = true;
+    let expired = 0;
+    try {
+      const due = await this.#o.store.read.dispatches.listLeaseExpired(EXECUTOR_TARGET_PREFIX, now.toISOString(), 100);
+      for (const dispatch of due) {
+        const [, type = 'unknown', claimedBy = 'unknown'] = (dispatch.target ?? '').split(':');
+        const outcome = {
+          ...executorLeaseExpired(dispatch.projectId, dispatch.attempt, { type, claimedBy }, dispatch.leaseUntil ?? ''),
+          origin: 'gateway' as const,
+        };
+        if (await this.#o.recorder.recordForDispatch(dispatch, { attempt: dispatch.attempt, from: IN_FLIGHT }, outcome))
+          expired += 1;
+      }
+    } catch (error) {
+      this.#o.logger.warn(
+        { code: 'executor_lease_sweep_failed', err: error },
+        'could not expire the leases of external executors; retrying on the next sweep',
+      );
+    } finally {
+      this.#sweeping = false;
+    }
+    return expired;
+  }
+}
+
+function requireExternalType(type: string): void {
+  if (!isExternallyExecuted(type))
+    throw new ActionError(
+      'invalid',
+      'not_an_executor_type',
+      `${type} is not an action type an external executor runs (the gateway runs terminal and container_* itself); see README "External executors"`,
+    );
+}
+
+const SNAKE = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** The report as an outcome, or a 400 naming what is missing. */
+function outcomeOfReport(report: ExecutorReport, who: ExecutorIdentity): ExecutionOutcome {
+  const executor = { name: who.name, credentialId: who.credentialId };
+  if (report.status === 'executed')
+    return {
+      status: 'executed',
+      origin: 'executor',
+      exitCode: null,
+      stdout: report.output ?? '',
+      stderr: '',
+      truncated: false,
+      executor,
+      ...(report.detail ? { detail: report.detail } : {}),
+    };
+  if (!report.code || !SNAKE.test(report.code) || !report.message?.trim())
+    throw new ActionError(
+      'invalid',
+      'failure_needs_code_and_message',
+      'a failed report carries `code` (snake_case, e.g. provider_rejected) and `message` (a sentence an operator can act on)',
+    );
+  return {
+    ...failedOutcome(report.code, report.message, { ...report.detail, executor }),
+    origin: 'executor',
+    ...(report.output !== undefined ? { stdout: report.output } : {}),
+  };
+}
+
+/** The same report again (a retry after a lost answer): same status and code. */
+const sameReport = (recorded: Record<string, unknown>, outcome: ExecutionOutcome): boolean =>
+  recorded.status === outcome.status && (outcome.status === 'executed' || recorded.code === outcome.code);
+
+/** A git_merge's report is the provider's answer: executed = merged (RN-628), failed = not merged (a retry may be proposed). */
+function mergeEffect(action: ProposedAction, outcome: ExecutionOutcome): RecordInput['within'] | undefined {
+  if (action.actionType !== 'git_merge') return undefined;
+  return async (tx, at) => {
+    await applyMergeResult(tx, action, outcome.status === 'executed', at);
+  };
+}
