@@ -8,7 +8,8 @@ import { listContainers, proposeContainerChange } from './containers.ts';
 import type { ActionDeps } from './deps.ts';
 import { recordMergeResult } from './merge.ts';
 import { getPermissions, putPermissions } from './permissions.ts';
-import { acceptInfraHandoff, activateExecution } from './presets.ts';
+import { acceptInfraHandoff } from './infra-handoff.ts';
+import { activateExecution } from './presets.ts';
 import {
   type CreateProjectInput,
   createProject,
@@ -28,7 +29,7 @@ export type { ActionExecutionPort, ActionObserver } from './ports.ts';
 export { NO_OBSERVER } from './ports.ts';
 export { HandoffNotifier } from './execution-handoff.ts';
 export { EVENT } from './events.ts';
-export { INFRA_AGENT_ID } from './presets.ts';
+export { INFRA_AGENT_ID } from './infra-handoff.ts';
 
 export function createActions(deps: ActionDeps) {
   return {

@@ -1,7 +1,6 @@
-// What is pre-seeded: activating execution (DEV_TERMINAL_ALLOW_PATTERNS into allow, git_commit
-// auto_approve for each dev-<module>, RN-689) and accepting the Infra handoff (container_start
-// auto_approve for the infra agent, then the server's own container_start with every field
-// omitted, RN-671 / RN-683).
+// What is pre-seeded when execution is activated: DEV_TERMINAL_ALLOW_PATTERNS into allow and
+// git_commit auto_approve for each dev-<module> (RN-689). The Infra handoff's pre-seed is in
+// infra-handoff.ts.
 import { DEV_TERMINAL_ALLOW_PATTERNS, mergePatterns } from '../policy/index.ts';
 import type { ActionType } from '../policy/index.ts';
 import type { Repositories } from '../store/types.ts';
@@ -10,9 +9,6 @@ import { type ActionDeps, nowIso } from './deps.ts';
 import { EVENT } from './events.ts';
 import { asActionError } from './permissions.ts';
 import { permissionsFolder } from './project-root.ts';
-import { propose, type ProposeOutcome } from './propose.ts';
-
-export const INFRA_AGENT_ID = 'infra';
 
 export interface ActivationResult {
   patternsAdded: string[];
@@ -59,38 +55,8 @@ export async function activateExecution(
   return { patternsAdded, devAgents };
 }
 
-export async function acceptInfraHandoff(deps: ActionDeps, projectId: string, userId: string): Promise<ProposeOutcome> {
-  await deps.store.transaction(async (tx) => {
-    await requireProject(tx, projectId);
-    await requireRole(tx, projectId, userId, 'maintainer', 'accepting the infra handoff');
-    const at = nowIso(deps);
-    const infra = await tx.members.get(projectId, INFRA_AGENT_ID);
-    if (!infra || infra.role === 'developer') {
-      // container_start needs maintainer: the infra agent proposes it on the server's behalf.
-      await tx.members.upsert({
-        projectId,
-        memberId: INFRA_AGENT_ID,
-        kind: 'agent',
-        role: 'maintainer',
-        updatedAt: at,
-      });
-    }
-    await seedAutonomy(tx, projectId, INFRA_AGENT_ID, 'container_start', userId, at);
-    await tx.events.append({
-      projectId,
-      type: EVENT.handoffAccepted,
-      actorKind: 'user',
-      actorId: userId,
-      actionId: null,
-      payload: { handoff: 'infra', agentId: INFRA_AGENT_ID },
-      createdAt: at,
-    });
-  });
-  return propose(deps, { projectId, proposerId: INFRA_AGENT_ID, actionType: 'container_start', payload: {} });
-}
-
 /** Pre-seeds only where nothing is configured: an explicit choice (even deny) is kept. */
-async function seedAutonomy(
+export async function seedAutonomy(
   tx: Repositories,
   projectId: string,
   agentId: string,

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { decide } from '../policy/index.ts';
-import type { ActionType, Decision } from '../policy/index.ts';
-import type { ActionStatus, MemberKind, Project, ProposedAction } from '../store/types.ts';
+import type { ActionType, Decision, ResolvedAutonomy } from '../policy/index.ts';
+import type { ActionStatus, MemberKind, Project, ProposedAction, Repositories } from '../store/types.ts';
 import { requireMember, requireProject } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';
 import { actorKindOf, EVENT } from './events.ts';
@@ -29,6 +29,16 @@ export interface ProposeOutcome {
   permissionsProblem: { code: string; message: string } | null;
 }
 
+/**
+ * For a proposal that ships with a write of its own (the Infra handoff's pre-seed, RN-671):
+ * `within` runs in the proposal's transaction, before the insert, so both land or neither does;
+ * `autonomy` is what the agent's autonomy will be once `within` has run, decided on up front.
+ */
+export interface ProposeAlongside {
+  autonomy: ResolvedAutonomy | null;
+  within: (tx: Repositories, at: string) => Promise<void>;
+}
+
 const STATUS_OF: Record<Decision['policy'], ActionStatus> = {
   auto_approve: 'auto_approved',
   require_approval: 'pending',
@@ -41,18 +51,23 @@ export function refuseIfNotExecutable(deps: ActionDeps, project: Project, action
   if (refusal) throw new ActionError('conflict', refusal.code, refusal.message);
 }
 
-export async function propose(deps: ActionDeps, input: ProposeInput): Promise<ProposeOutcome> {
+export async function propose(
+  deps: ActionDeps,
+  input: ProposeInput,
+  alongside?: ProposeAlongside,
+): Promise<ProposeOutcome> {
   const { read } = deps.store;
   const project = await requireProject(read, input.projectId);
   const proposer = await requireMember(read, project.id, input.proposerId);
   const prNumber = input.actionType === 'git_merge' ? prNumberOf(input.payload) : null;
   const scope = deriveScopeRoot(project, deps.roots);
 
-  const [container, autonomy, file] = await Promise.all([
+  const [container, resolved, file] = await Promise.all([
     read.containers.get(project.id),
     read.autonomy.resolve(project.id, proposer.memberId, input.actionType),
     deps.permissionsFile.read(permissionsFolder(project, deps.roots, scope)),
   ]);
+  const autonomy = alongside ? alongside.autonomy : resolved;
   if (file.broken) {
     deps.logger.warn(
       { projectId: project.id, code: file.problem?.code, problem: file.problem?.message },
@@ -93,6 +108,7 @@ export async function propose(deps: ActionDeps, input: ProposeInput): Promise<Pr
   };
 
   await deps.store.transaction(async (tx) => {
+    await alongside?.within(tx, at);
     if (prNumber !== null) await guardNewMerge(tx, project.id, prNumber);
     await tx.actions.insert({
       ...action,

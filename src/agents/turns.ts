@@ -5,7 +5,7 @@
 // queue with source `infra`, and a later decision is recorded with nobody left to wake.
 import { AGENT_EVENTS, type ActionSettled } from '../../runner-protocol/index.ts';
 import { EVENT } from '../actions/events.ts';
-import { INFRA_AGENT_ID } from '../actions/presets.ts';
+import { INFRA_AGENT_ID } from '../actions/infra-handoff.ts';
 import type { Logger } from '../logger.ts';
 import type { AgentTurn, Dispatch, ProposedAction, Repositories, Store } from '../store/types.ts';
 import { settlementOf, type SettlementState } from './settlement.ts';

@@ -11,7 +11,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, events, type Server, settled, startServer, waitUntil } from '../e2e/support.ts';
+import {
+  addInfraAgent,
+  allowCommands,
+  createProject,
+  events,
+  type Server,
+  settled,
+  startServer,
+  waitUntil,
+} from '../e2e/support.ts';
 import { docker, DockerSocketProxy, TEST_IMAGE, TEST_LABEL } from './helpers.ts';
 
 /** Failure codes that tell the agent the command was not run. */
@@ -80,6 +89,7 @@ describe('chaos: a proxy outage in front of dockerd', () => {
       'Terminal(sleep:*)',
       'Terminal(echo:*)',
     ]);
+    await addInfraAgent(server, project.id);
     const accepted = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     expect((await settled(server, accepted.body.id, 60_000)).settlement).toMatchObject({ status: 'executed' });
     const marker = (i: number) => join(project.root, 'markers', `m-${i}`);

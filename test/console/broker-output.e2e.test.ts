@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
 import {
+  addInfraAgent,
   createProject,
   serviceTokenOf,
   type DockerServer,
@@ -29,6 +30,7 @@ afterAll(async () => {
 describe('live output from the broker', () => {
   it('exec output streams to SSE and agent:<id> while the command runs, and equals the recorded outcome', async () => {
     const project = await createProject(server, { executionMode: 'container', moduleMap: { api: {} } });
+    await addInfraAgent(server, project.id);
     const started = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     expect((await settled(server, started.body.id, 60_000)).settlement.status).toBe('executed');
     writeFileSync(

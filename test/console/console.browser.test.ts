@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addInfraAgent,
   createProject,
   killAllChildren,
   type Project,
@@ -219,6 +220,7 @@ describe('the console in chromium', () => {
       moduleMap: { api: {} },
       name: 'Shop container',
     });
+    await addInfraAgent(server, project.id);
     const started = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     expect((await settled(server, started.body.id, 60_000)).settlement.status).toBe('executed');
     await goto('#/containers');

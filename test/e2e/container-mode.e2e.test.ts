@@ -6,7 +6,14 @@
 import { chmod, chown, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, type DockerServer, settled, startDockerServer } from './support.ts';
+import {
+  addInfraAgent,
+  allowCommands,
+  createProject,
+  type DockerServer,
+  settled,
+  startDockerServer,
+} from './support.ts';
 
 let server: DockerServer;
 
@@ -59,6 +66,7 @@ describe('container mode end to end (issue 11.5)', () => {
   });
 
   it('the Infra handoff starts it; a command writes a file that the host sees, owned by the container user', async () => {
+    await addInfraAgent(server, projectId);
     const accepted = await server.call('POST', `/api/projects/${projectId}/handoffs/infra/accept`, { userId: 'max' });
     expect(accepted.status).toBe(201);
     expect((await settled(server, accepted.body.id, 60_000)).settlement).toMatchObject({ status: 'executed' });
@@ -80,6 +88,7 @@ describe('container mode end to end (issue 11.5)', () => {
     const project = await createProject(server, { executionMode: 'container', name: 'Locked' });
     await chown(project.root, 0, 0);
     await chmod(project.root, 0o755);
+    await addInfraAgent(server, project.id);
     const accepted = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     const settlement = (await settled(server, accepted.body.id, 60_000)).settlement;
     expect(settlement).toMatchObject({ status: 'failed', reason: { code: 'workspace_not_writable' } });

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docker } from '../broker/helpers.ts';
-import { createProject, events, type DockerServer, settled, startDockerServer } from './support.ts';
+import { addInfraAgent, createProject, events, type DockerServer, settled, startDockerServer } from './support.ts';
 
 let server: DockerServer;
 
@@ -32,6 +32,7 @@ describe('container mode on the real broker', () => {
     });
     projectId = project.id;
     root = project.root;
+    await addInfraAgent(server, project.id);
     const accepted = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     expect(accepted.status).toBe(201);
     expect(accepted.body.status).toBe('auto_approved');

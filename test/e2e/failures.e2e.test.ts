@@ -4,7 +4,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowCommands, createProject, events, type Server, settled, startServer, tempDir } from './support.ts';
+import {
+  addInfraAgent,
+  allowCommands,
+  createProject,
+  events,
+  type Server,
+  settled,
+  startServer,
+  tempDir,
+} from './support.ts';
 
 let server: Server;
 let blockedBase: string;
@@ -25,6 +34,7 @@ afterAll(async () => {
 describe('named failures without runner or broker', () => {
   it('409 no_broker: container_start of a container project on a gateway without Docker is refused and nothing is written', async () => {
     const project = await createProject(server, { executionMode: 'container' });
+    await addInfraAgent(server, project.id);
     const accepted = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     expect(accepted.status).toBe(409);
     expect(accepted.body.error).toBe('no_broker');
@@ -36,6 +46,19 @@ describe('named failures without runner or broker', () => {
     });
     expect(direct).toMatchObject({ status: 409, body: { error: 'no_broker' } });
     expect((await events(server, project.id)).filter((e) => e.type === 'proposed_action.created')).toHaveLength(0);
+  });
+
+  it('RN-671: 409 no_broker on the Infra handoff leaves no autonomy row, no handoff.accepted event, the infra member as it was', async () => {
+    const project = await createProject(server, { executionMode: 'container' });
+    await addInfraAgent(server, project.id);
+    const before = await events(server, project.id);
+    const accepted = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
+    expect(accepted).toMatchObject({ status: 409, body: { error: 'no_broker' } });
+    expect((await server.call('GET', `/api/projects/${project.id}/agent-autonomy`)).body.rules).toEqual([]);
+    expect(await events(server, project.id)).toEqual(before);
+    expect((await server.call('GET', `/api/projects/${project.id}/members`)).body.members).toContainEqual(
+      expect.objectContaining({ memberId: 'infra', kind: 'agent', role: 'maintainer' }),
+    );
   });
 
   it('an auto-approved command in a container project without a broker answers at once: the dispatch stays queued (parked), the request is not held', async () => {
@@ -56,6 +79,7 @@ describe('named failures without runner or broker', () => {
 
   it('RN-501: an unwritable BRABO_PROJECTS_BASE fails container_start as workspace_not_writable, naming the variable, the path and the next step; no provisioning row', async () => {
     const project = await createProject(server, { executionMode: 'mounted' });
+    await addInfraAgent(server, project.id);
     const accepted = await server.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'max' });
     // The base is unreadable too, so permissions.json counts as broken and nothing is auto-approved
     // (fail closed): a human approves the start instead.

@@ -208,6 +208,15 @@ export async function createProject(
   return { id: created.body.id, root: created.body.root };
 }
 
+/** The Infra agent (agent, maintainer) the Infra handoff needs before it is accepted (RN-671). */
+export async function addInfraAgent(server: Api, projectId: string): Promise<void> {
+  const put = await server.call('PUT', `/api/projects/${projectId}/members/infra`, {
+    role: 'maintainer',
+    kind: 'agent',
+  });
+  if (put.status >= 300) throw new Error(`adding the infra agent failed: ${JSON.stringify(put.body)}`);
+}
+
 export async function allowCommands(server: Api, projectId: string, allow: string[]): Promise<void> {
   const put = await server.call('PUT', `/api/projects/${projectId}/permissions`, {
     userId: 'olivia',

@@ -291,8 +291,18 @@ describe('containers and handoffs', () => {
     expect((await t.call('POST', `/api/containers/${id}/stop`, { userId: 'dev' })).body.status).toBe('denied');
   });
 
+  it('RN-671: without the infra agent the accept is 409 infra_agent_missing and writes nothing', async () => {
+    const { id } = await seedProject(t);
+    const r = await t.call('POST', `/api/projects/${id}/handoffs/infra/accept`, { userId: 'max' });
+    expect(r).toMatchObject({ status: 409, body: { error: 'infra_agent_missing' } });
+    expect(r.body.message).toContain(`PUT /api/projects/${id}/members/infra`);
+    expect((await t.call('GET', `/api/projects/${id}/agent-autonomy`)).body.rules).toEqual([]);
+    expect((await eventsOf(t, id)).filter((e) => e.type === 'handoff.accepted')).toEqual([]);
+  });
+
   it('RN-671: accepting the infra handoff pre-seeds container_start auto_approve and proposes a start with every field omitted', async () => {
     const { id } = await seedProject(t);
+    await t.call('PUT', `/api/projects/${id}/members/infra`, { role: 'maintainer', kind: 'agent' });
     expect((await t.call('POST', `/api/projects/${id}/handoffs/infra/accept`, { userId: 'dev' })).status).toBe(403);
     const r = await t.call('POST', `/api/projects/${id}/handoffs/infra/accept`, { userId: 'max' });
     expect(r.status).toBe(201);
@@ -304,6 +314,9 @@ describe('containers and handoffs', () => {
       proposerId: 'infra',
       execution: { status: 'queued' },
     });
+    expect((await t.call('GET', `/api/projects/${id}/members`)).body.members).toContainEqual(
+      expect.objectContaining({ memberId: 'infra', kind: 'agent', role: 'maintainer' }),
+    );
     const rules = (await t.call('GET', `/api/projects/${id}/agent-autonomy`)).body.rules;
     expect(rules).toEqual([
       expect.objectContaining({ agentId: 'infra', actionType: 'container_start', mode: 'auto_approve' }),

@@ -47,6 +47,7 @@ describe('a broken permissions.json never auto-approves', () => {
   });
 
   it('accepting the infra handoff proposes container_start pending, not auto-approved', async () => {
+    await t.call('PUT', `/api/projects/${project.id}/members/infra`, { role: 'maintainer', kind: 'agent' });
     writeFileSync(fileOf(project.root), BROKEN[0] as string);
     const r = await t.call('POST', `/api/projects/${project.id}/handoffs/infra/accept`, { userId: 'olivia' });
     expect(r.status).toBe(201);
