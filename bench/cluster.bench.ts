@@ -51,7 +51,11 @@ interface Node {
   call(method: string, path: string, body?: unknown): Promise<any>;
 }
 
-async function startNode(databaseUrl: string, dir: string): Promise<Node> {
+/** The admin token only provisions (issue 12): proposals, approvals and reads use a service token. */
+const provisioning = (method: string, path: string): boolean =>
+  (method === 'POST' && path === '/api/projects') || /\/members\/|\/runner-tokens|^\/api\/credentials/.test(path);
+
+async function startNode(databaseUrl: string, dir: string, serviceToken: () => string | null): Promise<Node> {
   const config: AppConfig = {
     host: '127.0.0.1',
     port: 0,
@@ -78,7 +82,7 @@ async function startNode(databaseUrl: string, dir: string): Promise<Node> {
       const response = await fetch(`${base}${path}`, {
         method,
         headers: {
-          authorization: `Bearer ${TOKEN}`,
+          authorization: `Bearer ${provisioning(method, path) ? TOKEN : (serviceToken() ?? TOKEN)}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -105,9 +109,11 @@ async function topology(name: string, admin: pg.Pool, count: number, dir: string
   const url = `${PG}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const shared = join(dir, name);
   const nodes: Node[] = [];
-  for (let i = 0; i < count; i++) nodes.push(await startNode(url, shared));
+  let serviceToken: string | null = null;
+  for (let i = 0; i < count; i++) nodes.push(await startNode(url, shared, () => serviceToken));
   progress(`${name}: ${count} node(s) up`);
   const approveOn = nodes[0]!;
+  serviceToken = (await approveOn.call('POST', '/api/credentials', { kind: 'service', name: 'bench' })).token;
   const runnerOn = nodes[count > 1 ? 1 : 0]!;
   const machine = join(shared, 'machine');
   mkdirSync(machine, { recursive: true });
