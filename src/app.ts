@@ -211,6 +211,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
           roots,
           logger,
           capBytes: ex.limits.outputCapBytes,
+          ...(cluster ? { pubsub: cluster.pubsub } : {}),
           canWatch: (identity) => identity.kind === 'human' || identity.kind === 'service',
         }) // after the authorization table (src/auth/table.ts)
       : null;

@@ -2,7 +2,7 @@
 // `agent:<id>` `action.output`) and the console's per-project topic (ConsoleFeed). The app calls
 // `wrapActions` (use cases announce their changes), `observer` (the dispatcher's output and
 // settlements), `teeSink` (the runners' output pushes) and `attachGateway` once the socket exists.
-import type { RunnerGateway, RunnerSink } from '../../gateway/index.ts';
+import type { PubSub, RunnerGateway, RunnerSink } from '../../gateway/index.ts';
 import { AGENT_EVENTS, type ActionOutput } from '../../runner-protocol/index.ts';
 import type { Actions } from '../actions/index.ts';
 import type { ExecutionObserver } from '../execution/ports.ts';
@@ -10,6 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { Store } from '../store/types.ts';
 import { type CanWatch, ConsoleFeed } from './console-feed.ts';
 import { LiveOutput, type OutputTarget } from './live-output.ts';
+import { PubSubOutputRelay } from './output-relay.ts';
 import type { ReviewDeps } from './review.ts';
 
 export { CONSOLE_EVENTS, CONSOLE_TOPIC_PREFIX, consoleTopic, ConsoleFeed } from './console-feed.ts';
@@ -27,14 +28,25 @@ export interface Live {
 }
 
 export function createLive(
-  options: ReviewDeps & { store: Store; logger: Logger; capBytes: number; canWatch: CanWatch },
+  options: ReviewDeps & {
+    store: Store;
+    logger: Logger;
+    capBytes: number;
+    canWatch: CanWatch;
+    /** The cluster's pub/sub: output seen on one node reaches the SSE viewers of every node. */
+    pubsub?: PubSub;
+  },
 ): Live {
   const { store, logger } = options;
+  const relay = options.pubsub
+    ? new PubSubOutputRelay(options.pubsub, logger.child({ component: 'live-output' }))
+    : null;
   let gateway: RunnerGateway | null = null;
   const feed = new ConsoleFeed({ ...options, logger: logger.child({ component: 'console-feed' }) });
   const output = new LiveOutput({
     capBytes: options.capBytes,
     logger: logger.child({ component: 'live-output' }),
+    ...(relay ? { relay } : {}),
     async resolveDispatch(dispatchId) {
       const dispatch = await store.read.dispatches.get(dispatchId);
       if (!dispatch) return null;
@@ -56,6 +68,7 @@ export function createLive(
       feed.output(target.projectId, target.actionId, chunk);
     },
   });
+  relay?.attach(output);
   const changed = (actionId: string): void => void feed.actionChanged(actionId);
 
   return {

@@ -8,6 +8,9 @@
 // The stream ends when the action settles (executed, failed, denied). Settled buffers are kept
 // for a bounded number of actions so a late viewer still gets the replay; older ones fall back
 // to the recorded outcome (the route reads it from the store).
+// In a cluster the chunks arrive on the node holding the runner's socket (or running the broker
+// exec); `relay` hands every kept chunk and each end to the other nodes, which mirror them
+// (mirrorChunk, mirrorEnd) with the origin's seqs, so a viewer on any node sees the same stream.
 import { StringDecoder } from 'node:string_decoder';
 import type { Output } from '../../runner-protocol/index.ts';
 import type { Logger } from '../logger.ts';
@@ -45,6 +48,12 @@ export interface DispatchRef {
   attempt: number;
 }
 
+/** Where chunks kept here and ends seen here go for the other nodes (src/live/output-relay.ts). */
+export interface OutputRelay {
+  chunk(target: OutputTarget, chunk: OutputChunk, truncated: boolean): void;
+  end(actionId: string, status: SettledStatus, truncated: boolean): void;
+}
+
 export interface LiveOutputOptions {
   capBytes: number;
   /** Looks a dispatch up (store read); null when unknown. */
@@ -59,6 +68,8 @@ export interface LiveOutputOptions {
    * the least recently active one nobody watches is dropped (its output stays in the outcome).
    */
   maxOpen?: number;
+  /** Absent on a single node. */
+  relay?: OutputRelay;
 }
 
 interface Entry {
@@ -118,8 +129,28 @@ export class LiveOutput {
 
   /** The action settled: flush decoders, end every watch, keep the buffer for late viewers. */
   settled(actionId: string, status: SettledStatus): void {
+    const ended = this.#end(actionId, status, false);
+    if (ended) this.#relay((relay) => relay.end(actionId, ended.status, ended.truncated));
+  }
+
+  /** A chunk another node kept for this action (its seq is the origin's); published there already. */
+  mirrorChunk(target: OutputTarget, chunk: OutputChunk, truncated: boolean): void {
+    const entry = this.#entry(target.actionId, target);
+    if (entry.ended || !entry.buffer.accept(chunk, truncated)) return;
+    entry.lastActivity = Date.now();
+    for (const listener of [...entry.listeners]) this.#call(listener, { kind: 'chunk', chunk });
+  }
+
+  /** The action settled on another node (`truncated`: the origin dropped output past the cap). */
+  mirrorEnd(actionId: string, status: SettledStatus, truncated: boolean): void {
+    this.#end(actionId, status, truncated);
+  }
+
+  /** Null when the action had ended already. */
+  #end(actionId: string, status: SettledStatus, truncated: boolean): OutputEnd | null {
     const entry = this.#entries.get(actionId) ?? this.#entry(actionId, null);
-    if (entry.ended) return;
+    if (entry.ended) return null;
+    if (truncated) entry.buffer.truncated = true;
     for (const stream of ['stdout', 'stderr'] as const) {
       const rest = entry.decoders[stream]?.end();
       if (rest) this.#append(entry, stream, rest);
@@ -136,6 +167,20 @@ export class LiveOutput {
       const oldEntry = this.#entries.get(old);
       if (oldEntry?.ended && oldEntry.listeners.size === 0) this.#entries.delete(old);
     }
+    return entry.ended;
+  }
+
+  #relay(send: (relay: OutputRelay) => void): void {
+    const relay = this.#o.relay;
+    if (!relay) return;
+    try {
+      send(relay);
+    } catch (error) {
+      this.#o.logger.error(
+        { code: 'live_output_relay_failed', err: error },
+        'could not hand live output to the other nodes; viewers there get the outcome when it is recorded',
+      );
+    }
   }
 
   /** Whether output for this action is held here (running, or settled and still retained). */
@@ -151,13 +196,18 @@ export class LiveOutput {
     const entry = this.#entry(actionId, null);
     const replay = entry.buffer.since(after);
     if (entry.ended) return { replay, ended: entry.ended, truncated: entry.buffer.truncated, close() {} };
-    entry.listeners.add(listener);
+    // A viewer resuming after `after` on a node whose mirror is behind the one it read before must
+    // not get those seqs again when they arrive here.
+    const live: LiveListener = (event) => {
+      if (event.kind === 'end' || event.chunk.seq > after) listener(event);
+    };
+    entry.listeners.add(live);
     return {
       replay,
       ended: null,
       truncated: entry.buffer.truncated,
       close: () => {
-        entry.listeners.delete(listener);
+        entry.listeners.delete(live);
         // A watch on an action that never ran leaves nothing behind.
         if (entry.listeners.size === 0 && entry.target === null && !entry.ended && entry.buffer.since(-1).length === 0)
           this.#entries.delete(actionId);
@@ -176,6 +226,8 @@ export class LiveOutput {
     if (!chunk) return;
     for (const listener of [...entry.listeners]) this.#call(listener, { kind: 'chunk', chunk });
     if (entry.target) {
+      const target = entry.target;
+      this.#relay((relay) => relay.chunk(target, chunk, entry.buffer.truncated));
       try {
         this.#o.publish(entry.target, chunk);
       } catch (error) {

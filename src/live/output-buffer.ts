@@ -53,11 +53,39 @@ export class OutputBuffer {
     return chunk;
   }
 
+  /**
+   * A chunk another node kept (its seq is that node's): a mirror of the origin's buffer, so a
+   * viewer on this node replays the same seqs. Repeats and older seqs are ignored; a seq lost on
+   * the way leaves a gap (never a reorder). The cap still bounds what is kept here.
+   */
+  accept(chunk: OutputChunk, truncated: boolean): boolean {
+    if (truncated) this.truncated = true;
+    if (chunk.seq < this.#nextSeq || chunk.data.length === 0) return false;
+    const bytes = Buffer.byteLength(chunk.data, 'utf8');
+    if (this.#full[chunk.stream] || this.#kept[chunk.stream] + bytes > this.capBytes) {
+      this.#full[chunk.stream] = true;
+      this.truncated = true;
+      this.droppedBytes += bytes;
+      return false;
+    }
+    this.#kept[chunk.stream] += bytes;
+    this.#nextSeq = chunk.seq + 1;
+    this.#chunks.push({ seq: chunk.seq, stream: chunk.stream, data: chunk.data });
+    return true;
+  }
+
   /** Chunks with `seq` greater than `after` (-1 = all), in order. */
   since(after: number): OutputChunk[] {
     if (after < 0) return [...this.#chunks];
-    // seq equals the index: chunks are never removed, only appended.
-    return this.#chunks.slice(after + 1);
+    // Seqs increase with the index (a mirror may have gaps): the first one past `after`, by halving.
+    let low = 0;
+    let high = this.#chunks.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.#chunks[mid] as OutputChunk).seq <= after) low = mid + 1;
+      else high = mid;
+    }
+    return this.#chunks.slice(low);
   }
 
   get keptBytes(): number {

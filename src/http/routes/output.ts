@@ -22,8 +22,8 @@ import { ActionParams, errorResponses } from '../schemas.ts';
 const HEARTBEAT_MS = 15_000;
 /**
  * How often an open stream checks the store for a settlement it was not told about: in a cluster
- * the action may settle on another node (its chunks reach this node's viewers only through the
- * agent and console topics), and the stream must still end.
+ * the chunks and the end of an action running elsewhere are mirrored here (src/live/output-relay.ts),
+ * but pub/sub is at-most-once, and a lost end must not leave the stream open.
  */
 const SETTLE_CHECK_MS = 2_000;
 
