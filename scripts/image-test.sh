@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The server image end to end, as an operator runs it: builds it (on the local Node base of
 # scripts/image-base.sh; no registry here), runs it with a fresh named volume, waits until
-# Docker reports it healthy (HEALTHCHECK on /readyz), then creates a project, connects a runner
-# from this checkout and runs an approved command through it. Cleans up what it made.
+# Docker reports it healthy (HEALTHCHECK on /readyz), fetches the console (/ and its assets), then
+# creates a project, connects a runner from this checkout and runs an approved command through it.
+# Cleans up what it made.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/node-env.sh
@@ -52,6 +53,21 @@ port="$(docker port "$run_id" 4000/tcp | head -1 | sed 's/.*://')"
 base_url="http://127.0.0.1:$port"
 echo "image-test: healthy on $base_url (data in the named volume $volume, owned by the runtime user)"
 [ "$(curl -fsS "$base_url/readyz" | jq -r .status)" = ready ] || fail "/readyz is not ready"
+# The console, built into the image (npm run build -> dist/console) and served at /: the page,
+# then each script and stylesheet it names, all from the container itself (nothing external).
+page="$(curl -fsS "$base_url/")" || fail "GET / did not answer 2xx: the console is not in the image"
+grep -q '<title>brabo console</title>' <<<"$page" || fail "GET / is not the console page: $page"
+! grep -qE '(src|href)="(https?:)?//' <<<"$page" || fail "the console page loads something from another host: $page"
+assets="$(grep -oE '(src|href)="/assets/[^"]+"' <<<"$page" | sed -E 's/^[a-z]+="//; s/"$//')"
+[ -n "$assets" ] || fail "the console page names no /assets/ file: $page"
+for asset in $assets; do
+  type="$(curl -fsS -o /dev/null -w '%{content_type}' "$base_url$asset")" || fail "GET $asset did not answer 2xx"
+  case "$asset" in
+    *.js) [[ "$type" == text/javascript* ]] || fail "GET $asset answered $type, not JavaScript" ;;
+    *.css) [[ "$type" == text/css* ]] || fail "GET $asset answered $type, not CSS" ;;
+  esac
+done
+echo "image-test: the console answers at / with $(wc -w <<<"$assets") built assets"
 
 H="authorization: Bearer $token"
 J='content-type: application/json'
@@ -82,4 +98,4 @@ call -H "$S" -H "$J" -d '{"userId":"olivia"}' "$base_url/api/actions/$action/app
 settled="$(call -H "$S" "$base_url/api/actions/$action/settlement?wait=20")"
 [ "$(jq -r .settlement.status <<<"$settled")" = executed ] && [ "$(jq -r .settlement.result.stdout <<<"$settled")" = "hello from the image" ] ||
   fail "the action did not run through the runner: $settled"
-echo "image-test: ok: healthy image, project created, 'echo hello from the image' executed by a runner"
+echo "image-test: ok: healthy image, console at /, project created, 'echo hello from the image' executed by a runner"

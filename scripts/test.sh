@@ -53,7 +53,7 @@ fi
 if [ $# -eq 0 ]; then
   # The packages as users get them: build, pack, npx on a plain Node 22 (test/dist).
   step test:dist npm run --silent test:dist
-  # The server image on a local base: healthy, then a command through a runner.
+  # The server image on a local base: healthy, the console at /, then a command through a runner.
   step image bash scripts/image-test.sh
   # README's walkthrough, exactly as pasted (the block is this script's marked part).
   step walkthrough env BRABO_WALKTHROUGH_PORT="${BRABO_WALKTHROUGH_PORT:-4700}" bash scripts/walkthrough.sh
