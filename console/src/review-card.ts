@@ -5,25 +5,9 @@
 // A always allow, Enter open.
 import { ApiError } from './api.ts';
 import { actingUserOf, type Ctx } from './context.ts';
+import { describeVerdict } from '../../src/live/fragment-words.ts';
 import { ago, h, toast } from './dom.ts';
-import type { FragmentRow, ReviewEntry } from './types.ts';
-
-/** The same words `brabo check` uses for each fragment's verdict. */
-export function verdictText(f: FragmentRow): string {
-  const pattern = f.pattern ?? '';
-  switch (f.verdict) {
-    case 'deny':
-      return f.source === 'builtin' ? `denied by the built-in pattern ${pattern}` : `denied by deny ${pattern}`;
-    case 'ask':
-      return `asks for approval: ask ${pattern}`;
-    case 'allow':
-      return `allowed by allow ${pattern}`;
-    case 'cd-in-scope':
-      return 'cd inside the project folder (counts as allowed)';
-    case 'none':
-      return 'no rule matches';
-  }
-}
+import type { ReviewEntry } from './types.ts';
 
 export function fragmentTable(entry: ReviewEntry): HTMLElement | null {
   if (entry.fragments.length === 0) return null;
@@ -44,7 +28,7 @@ export function fragmentTable(entry: ReviewEntry): HTMLElement | null {
           { class: `verdict-${f.verdict}` },
           h('td', null, i + 1),
           h('td', null, h('code', null, f.text)),
-          h('td', null, verdictText(f) + (f.via ? ` (via ${f.via})` : '')),
+          h('td', null, describeVerdict(f) + (f.via ? ` (via ${f.via})` : '')),
           h('td', null, f.effect ?? ''),
         ),
       ),

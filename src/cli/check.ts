@@ -16,12 +16,12 @@ import type {
   ActionType,
   Decision,
   DecisionInput,
-  FragmentVerdict,
   Permissions,
   Policy,
   ResolvedAutonomy,
   Role,
 } from '../policy/index.ts';
+import { describeVerdict } from '../live/fragment-words.ts';
 
 const EXIT_OK = 0;
 const EXIT_USAGE = 2;
@@ -77,22 +77,6 @@ const DECISION_WORDS: Record<Policy, string> = {
   require_approval: 'require_approval (waits for a person to approve it)',
   deny: 'deny (refused; nothing can reverse it)',
 };
-
-export function describeVerdict(fragment: FragmentVerdict): string {
-  const pattern = fragment.pattern ?? '';
-  switch (fragment.verdict) {
-    case 'deny':
-      return fragment.source === 'builtin' ? `denied by the built-in pattern ${pattern}` : `denied by deny ${pattern}`;
-    case 'ask':
-      return `asks for approval: ask ${pattern}`;
-    case 'allow':
-      return `allowed by allow ${pattern}`;
-    case 'cd-in-scope':
-      return 'cd inside the project folder (counts as allowed)';
-    case 'none':
-      return 'no rule matches';
-  }
-}
 
 export function renderHuman(
   command: string,

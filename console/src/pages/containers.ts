@@ -4,6 +4,7 @@
 import { ApiError } from '../api.ts';
 import { actingUserOf, type Ctx } from '../context.ts';
 import { ago, clear, h, toast } from '../dom.ts';
+import { listPage } from '../grid.ts';
 
 interface ContainerRow {
   projectId: string;
@@ -15,30 +16,8 @@ interface ContainerRow {
 }
 
 export function containersPage(root: HTMLElement, ctx: Ctx): () => void {
-  clear(root);
-  const body = h('tbody');
+  const body = listPage(root, 'Containers', ['project', 'state', 'container', 'since', '']);
   const proposals = new Map<string, { id: string; status: string; change: string }>();
-  root.append(
-    h('div', { class: 'page-head' }, h('h1', null, 'Containers')),
-    h(
-      'table',
-      { class: 'grid' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', null, 'project'),
-          h('th', null, 'state'),
-          h('th', null, 'container'),
-          h('th', null, 'since'),
-          h('th', null, ''),
-        ),
-      ),
-      body,
-    ),
-  );
   const propose = async (row: ContainerRow, change: 'stop' | 'remove'): Promise<void> => {
     const userId = actingUserOf(ctx.me);
     if (userId === null) return;

@@ -3,6 +3,7 @@
 // denied when proposed).
 import type { Ctx } from '../context.ts';
 import { append, clear, h } from '../dom.ts';
+import { grid } from '../grid.ts';
 
 interface EventRow {
   id: number;
@@ -47,25 +48,7 @@ export function eventsPage(root: HTMLElement, ctx: Ctx, query: URLSearchParams):
       h('label', null, 'Actor ', actorSelect),
     ),
     counts,
-    h(
-      'table',
-      { class: 'grid events' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', null, '#'),
-          h('th', null, 'when'),
-          h('th', null, 'code'),
-          h('th', null, 'actor'),
-          h('th', null, 'action'),
-          h('th', null, 'detail'),
-        ),
-      ),
-      body,
-    ),
+    grid(['#', 'when', 'code', 'actor', 'action', 'detail'], body, 'grid events'),
   );
   const fillSelect = (select: HTMLSelectElement, values: string[], all: string, selected: string): void => {
     clear(select);

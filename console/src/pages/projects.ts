@@ -4,32 +4,11 @@
 import { ApiError } from '../api.ts';
 import { actingUserOf, type Ctx } from '../context.ts';
 import { ago, append, clear, h, toast } from '../dom.ts';
+import { grid, listPage } from '../grid.ts';
 import type { AutonomyRule, Member } from '../types.ts';
 
 export function projectsPage(root: HTMLElement, ctx: Ctx): () => void {
-  clear(root);
-  const body = h('tbody');
-  root.append(
-    h('div', { class: 'page-head' }, h('h1', null, 'Projects')),
-    h(
-      'table',
-      { class: 'grid' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', null, 'project'),
-          h('th', null, 'mode'),
-          h('th', null, 'owner'),
-          h('th', null, 'your role'),
-          h('th', null, 'runner'),
-        ),
-      ),
-      body,
-    ),
-  );
+  const body = listPage(root, 'Projects', ['project', 'mode', 'owner', 'your role', 'runner']);
   const render = (): void => {
     clear(body);
     for (const p of ctx.projects) {
@@ -104,10 +83,8 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
       ['human', 'agent'].map((k) => h('option', { value: k }, k)),
     );
     membersSlot.append(
-      h(
-        'table',
-        { class: 'grid' },
-        h('thead', null, h('tr', null, h('th', null, 'member'), h('th', null, 'kind'), h('th', null, 'role'))),
+      grid(
+        ['member', 'kind', 'role'],
         h(
           'tbody',
           null,

@@ -3,35 +3,13 @@
 // joining or leaving updates the row.
 import type { Ctx } from '../context.ts';
 import { ago, clear, h } from '../dom.ts';
+import { listPage } from '../grid.ts';
 import type { Presence } from '../types.ts';
 
 type RunnerRow = Presence & { projectId: string; projectName: string; executionMode: string };
 
 export function runnersPage(root: HTMLElement, ctx: Ctx): () => void {
-  clear(root);
-  const body = h('tbody');
-  root.append(
-    h('div', { class: 'page-head' }, h('h1', null, 'Runners')),
-    h(
-      'table',
-      { class: 'grid' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', null, 'project'),
-          h('th', null, 'presence'),
-          h('th', null, 'host'),
-          h('th', null, 'version'),
-          h('th', null, 'sandbox'),
-          h('th', null, 'last seen'),
-        ),
-      ),
-      body,
-    ),
-  );
+  const body = listPage(root, 'Runners', ['project', 'presence', 'host', 'version', 'sandbox', 'last seen']);
   const load = async (): Promise<void> => {
     const { runners } = await ctx.api.get<{ runners: RunnerRow[] }>('/api/console/runners');
     ctx.live.watch(ctx.projects.map((p) => p.id));
