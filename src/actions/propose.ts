@@ -3,9 +3,9 @@
 // transaction; an auto-approved action is handed to execution before the call returns.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { decide } from '../policy/index.ts';
+import { decide, factsOf } from '../policy/index.ts';
 import type { ActionType, Decision, ResolvedAutonomy } from '../policy/index.ts';
-import type { ActionStatus, MemberKind, Project, ProposedAction, Repositories } from '../store/types.ts';
+import type { ActionStatus, Member, MemberKind, Project, ProposedAction, Repositories } from '../store/types.ts';
 import { requireMember, requireProject } from './access.ts';
 import { type ActionDeps, nowIso } from './deps.ts';
 import { actorKindOf, EVENT } from './events.ts';
@@ -51,6 +51,21 @@ export function refuseIfNotExecutable(deps: ActionDeps, project: Project, action
   if (refusal) throw new ActionError('conflict', refusal.code, refusal.message);
 }
 
+/**
+ * RN-495: container_stop and container_remove are "always proposed by a human, never by an
+ * agent". The table of action types marks them `human_only`; every route that proposes comes
+ * through here, so the generic actions route and the socket refuse them as the containers page does.
+ */
+function refuseAgentForHumanOnly(project: Project, proposer: Member, actionType: ActionType): void {
+  if (proposer.kind === 'human' || factsOf(actionType).proposer !== 'human_only') return;
+  throw new ActionError(
+    'forbidden',
+    'agent_cannot_propose',
+    `${actionType} is always proposed by a human, never by an agent (RN-495); ${proposer.memberId} is an agent of project ${project.id}. A person proposes it from the containers page (POST /api/containers/${project.id}/${actionType === 'container_stop' ? 'stop' : 'remove'} with {"userId": "<member>"}).`,
+    { actionType, kind: proposer.kind },
+  );
+}
+
 export async function propose(
   deps: ActionDeps,
   input: ProposeInput,
@@ -59,6 +74,7 @@ export async function propose(
   const { read } = deps.store;
   const project = await requireProject(read, input.projectId);
   const proposer = await requireMember(read, project.id, input.proposerId);
+  refuseAgentForHumanOnly(project, proposer, input.actionType);
   const prNumber = input.actionType === 'git_merge' ? prNumberOf(input.payload) : null;
   const scope = deriveScopeRoot(project, deps.roots);
 

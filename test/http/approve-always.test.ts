@@ -93,8 +93,9 @@ describe('approve-always', () => {
     'TIPOS_SEM_SEMPRE_PERMITIR: %s is 400 teto_do_sempre_permitir, stays pending, writes nothing',
     async (actionType) => {
       const payload = actionType === 'git_merge' ? { branch: 'main', prNumber: 3 } : {};
+      // RN-495: container_remove is proposed by a human, never by an agent.
       const r = await t.call('POST', `/api/projects/${project.id}/actions`, {
-        agentId: 'agent-lead',
+        agentId: actionType === 'container_remove' ? 'max' : 'agent-lead',
         actionType,
         payload,
       });
