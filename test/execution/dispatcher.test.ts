@@ -15,7 +15,7 @@ import type { RunnerPort, RunnerResultSink } from '../../src/execution/ports.ts'
 import { createLogger } from '../../src/logger.ts';
 import { PermissionsFile } from '../../src/store/permissions-file.ts';
 import type { Store } from '../../src/store/types.ts';
-import { openTestStore, TEST_STORE } from '../support/store-mode.ts';
+import { openTestStore } from '../support/store-mode.ts';
 
 let dir: string;
 let store: Store;
@@ -48,9 +48,30 @@ function fakeRunner(overrides: Partial<RunnerPort> = {}): RunnerPort {
   };
 }
 
+/**
+ * The dispatcher's view of the store, each transaction's COMMIT held until `gate()` settles: what a
+ * port does during a transaction (a read on another session) is then seen before the commit on
+ * both stores, not raced against it.
+ */
+function commitAfter(base: Store, gate: () => Promise<void>): Store {
+  return new Proxy(base, {
+    get(target, property) {
+      if (property === 'transaction')
+        return <T>(work: (tx: Parameters<Parameters<Store['transaction']>[0]>[0]) => Promise<T>) =>
+          target.transaction(async (tx) => {
+            const value = await work(tx);
+            await gate();
+            return value;
+          });
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 async function setUp(
   mode: 'container' | 'runner',
-  ports: { broker?: ContainerBrokerPort | null; runners?: RunnerPort | null },
+  ports: { broker?: ContainerBrokerPort | null; runners?: RunnerPort | null; dispatcherStore?: Store },
 ) {
   const roots = {
     projectWorkspacesRoot: join(dir, 'ws'),
@@ -60,7 +81,7 @@ async function setUp(
   };
   const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
   const dispatcher = new Dispatcher({
-    store,
+    store: ports.dispatcherStore ?? store,
     logger,
     turns,
     roots,
@@ -217,9 +238,12 @@ describe('dispatcher with injected ports', () => {
     let early: Promise<unknown> | null = null;
     let stateAtPush: string | undefined;
     let sink: RunnerResultSink | null = null;
+    let readAtPush: Promise<unknown> = Promise.resolve();
     const runners = fakeRunner({
       execute: async (projectId, execute) => {
-        stateAtPush = (await store.read.dispatches.get(execute.dispatchId))?.state;
+        // The claim transaction commits only once this read is answered (commitAfter).
+        readAtPush = store.read.dispatches.get(execute.dispatchId);
+        stateAtPush = ((await readAtPush) as { state?: string } | null)?.state;
         early = sink!.onResult(projectId, {
           dispatchId: execute.dispatchId,
           attempt: execute.attempt,
@@ -230,14 +254,12 @@ describe('dispatcher with injected ports', () => {
         return { ok: true };
       },
     });
-    const { proposeApproved, settledOutcome, dispatcher } = await setUp('runner', { runners });
+    const dispatcherStore = commitAfter(store, () => readAtPush.then(() => {}));
+    const { proposeApproved, settledOutcome, dispatcher } = await setUp('runner', { runners, dispatcherStore });
     sink = dispatcher.sink;
     const dispatch = await settledOutcome(await proposeApproved('make a'));
-    // The committed view at the push: SQLite reads it synchronously, before the claim's fsync. On
-    // Postgres the read is a round trip on another session that may land after the COMMIT, so only
-    // the early result's handling below is deterministic there.
-    if (TEST_STORE === 'sqlite') expect(stateAtPush).toBe('queued');
-    else expect(['queued', 'sent']).toContain(stateAtPush);
+    // The committed view at the push, read on another session while the claim is still open.
+    expect(stateAtPush).toBe('queued');
     expect(await early).toEqual({ ok: true }); // not refused as a stale attempt of the queued row
     expect(dispatch).toMatchObject({ state: 'executed', attempt: 1, outcome: { status: 'executed', stdout: 'early' } });
     await dispatcher.close();
