@@ -11,11 +11,8 @@ const TypeParams = z.object({ type: z.string().min(1).max(64) });
 const DispatchParams = TypeParams.extend({ dispatchId: Id });
 /** The longest a claim long-poll holds the request. */
 const MAX_WAIT_S = 60;
-const LeaseSeconds = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(24 * 3600);
+/** At most an hour (the dispatcher's largest executor lease); extend for longer work. */
+const LeaseSeconds = z.coerce.number().int().min(1).max(3600);
 
 const ClaimedSchema = z.object({
   dispatchId: z.string(),
