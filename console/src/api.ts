@@ -15,7 +15,7 @@ export class ApiError extends Error {
 
 /** GET /api/me: the calling credential. A human token acts as `userId`. */
 export interface Me {
-  kind: 'admin' | 'human' | 'service' | 'agent' | 'runner';
+  kind: 'admin' | 'human' | 'service' | 'agent' | 'runner' | 'executor';
   userId: string | null;
 }
 

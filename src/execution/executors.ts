@@ -114,6 +114,11 @@ export class ExecutorService {
     for (const wake of [...this.#wakers]) wake();
   }
 
+  /** Claim long-polls waiting for an action now. */
+  get waitingClaims(): number {
+    return this.#wakers.size;
+  }
+
   /** A queued action nothing in the gateway runs was handed off: waiting long-polls look again. */
   offer(): void {
     for (const wake of [...this.#wakers]) wake();
@@ -123,17 +128,27 @@ export class ExecutorService {
   async claim(
     type: string,
     who: ExecutorIdentity,
-    options: { waitMs: number; leaseMs?: number | undefined },
+    options: { waitMs: number; leaseMs?: number | undefined; signal?: AbortSignal | undefined },
   ): Promise<ClaimedAction | null> {
     requireExternalType(type);
     const leaseMs = Math.min(options.leaseMs ?? this.#o.leaseMs.default, this.#o.leaseMs.max);
     const deadline = Date.now() + options.waitMs;
-    for (;;) {
-      const claimed = await this.#claimOne(type, who, leaseMs);
-      if (claimed || this.#closed) return claimed;
-      const left = deadline - Date.now();
-      if (left <= 0) return null;
-      await this.#waitForOffer(Math.min(left, this.#o.pollIntervalMs));
+    const { signal } = options;
+    const onAbort = () => this.offer();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      for (;;) {
+        // A long-poll whose caller went away claims nothing: no one would receive the action, and
+        // its lease would end as outcome_unknown for an action nobody could have run.
+        if (signal?.aborted || this.#closed) return null;
+        const claimed = await this.#claimOne(type, who, leaseMs);
+        if (claimed) return claimed;
+        const left = deadline - Date.now();
+        if (left <= 0) return null;
+        await this.#waitForOffer(Math.min(left, this.#o.pollIntervalMs));
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

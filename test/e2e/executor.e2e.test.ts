@@ -102,6 +102,31 @@ describe('the example executor (scripts/example-executor.sh)', () => {
     expect(settlement.body.settlement.reason.message).toContain('exited with 3: remote: Permission to shop.git denied');
   });
 
+  it('a claim long-poll whose executor hung up claims nothing; the action goes to the next claim', async () => {
+    const service = server.app.execution?.dispatcher.executors;
+    if (!service) throw new Error('no execution side');
+    const hangUp = new AbortController();
+    const abandoned = fetch(`${server.base}/api/executors/open_infra_pr/claim?wait=30`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${executorToken}` },
+      signal: hangUp.signal,
+    }).catch(() => 'aborted');
+    await waitUntil(() => service.waitingClaims === 1, 'the long-poll to wait');
+    hangUp.abort();
+    expect(await abandoned).toBe('aborted');
+    await waitUntil(() => service.waitingClaims === 0, 'the abandoned long-poll to stop');
+    const actionId = await proposeApproved('open_infra_pr', { title: 'infra' });
+    const claimed = await fetch(`${server.base}/api/executors/open_infra_pr/claim?wait=5`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${executorToken}` },
+    });
+    expect(claimed.status).toBe(200);
+    expect(await claimed.json()).toMatchObject({ actionId, attempt: 1 });
+    expect(
+      (await events(server, project.id)).filter((e) => e.type === 'action.claimed' && e.actionId === actionId),
+    ).toHaveLength(1);
+  });
+
   it('RN-628: a git_merge run by the example makes the task done once; the PR is then refused with pr_ja_mergeado', async () => {
     const task = await server.call('POST', `/api/projects/${project.id}/tasks`, { title: 'checkout', prNumber: 42 });
     const actionId = await proposeApproved('git_merge', { branch: 'feature/e2e', prNumber: 42 });

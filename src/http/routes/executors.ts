@@ -71,10 +71,19 @@ export const executorRoutes: FastifyPluginAsyncZod<{ executors?: () => ExecutorS
       const service = executors?.();
       if (!service) return disabled(reply);
       const { wait, leaseSeconds } = request.query;
-      const claimed = await service.claim(request.params.type, executorOf(request), {
-        waitMs: wait * 1000,
-        leaseMs: leaseSeconds === undefined ? undefined : leaseSeconds * 1000,
-      });
+      // The executor gave up waiting (closed its connection): stop before claiming for nobody.
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.sent) gone.abort();
+      };
+      reply.raw.on('close', onClose);
+      const claimed = await service
+        .claim(request.params.type, executorOf(request), {
+          waitMs: wait * 1000,
+          leaseMs: leaseSeconds === undefined ? undefined : leaseSeconds * 1000,
+          signal: gone.signal,
+        })
+        .finally(() => reply.raw.off('close', onClose));
       return claimed ? claimed : reply.code(204).send(null);
     },
   );
