@@ -12,6 +12,7 @@ import { classifyPath } from './path-class.ts';
 import type { PathWord } from './path-class.ts';
 import { resolveLexically } from './paths.ts';
 import { isReadOnly } from './read-only.ts';
+import { dataWords, PRINTS_ITS_DATA } from './argument-roles.ts';
 import { isAssignment, wordInfo } from './tokenizer.ts';
 import type { Fragment, Redirect, WordInfo } from './tokenizer.ts';
 import { isKnownWriter, writeTargets } from './write-targets.ts';
@@ -170,14 +171,17 @@ function walk(
       : null;
   const startDirs: Dirs = [start];
 
+  const feedsRunner = pipedIntoRunner(command);
   const visit = (fragment: Fragment, dirs: Dirs, analysed: AnalyzedFragment | null, moved: Dirs | null): void => {
     const known = fragment.argvInfo !== undefined;
     const info = (i: number): WordInfo | undefined => wordInfo(fragment.argv[i]!, fragment.argvInfo?.[i], known);
     const targetInfo = (r: Redirect): WordInfo | undefined => wordInfo(r.target!, r.targetInfo, known);
     const readOnly = isReadOnly(fragment.argv);
     const verbAt = firstNonAssignment(fragment.argv);
+    const data = notPaths(fragment, verbAt, feedsRunner.get(fragment) ?? true);
     for (const dir of dirs) {
-      if (!asWritten && result.outside === null) judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd);
+      if (!asWritten && result.outside === null)
+        judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd, data);
       // A directory change names a directory, it writes nothing: where it leads is what later
       // fragments are judged in (and a command run inside .git is caught there).
       if (result.protectedWrite === null)
@@ -194,6 +198,34 @@ function walk(
   return { ...result, cdInScope };
 }
 
+/**
+ * Per top-level fragment: whether its output reaches, through a pipe, a command that may run or
+ * open what it reads (`echo ../x | xargs cat`). Read-only commands pass it on without doing so.
+ */
+function pipedIntoRunner(command: AnalyzedCommand): Map<Fragment, boolean> {
+  const out = new Map<Fragment, boolean>();
+  const fragments = command.fragments;
+  let nextFeeds = false;
+  for (let i = fragments.length - 1; i >= 0; i--) {
+    const f = fragments[i]!.fragment;
+    const next = fragments[i + 1]?.fragment;
+    const piped = f.sep === '|' || f.sep === '|&';
+    const feeds: boolean = piped && (next === undefined || !isReadOnly(next.argv) || nextFeeds);
+    out.set(f, feeds);
+    nextFeeds = feeds;
+  }
+  return out;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
+/** The words of a fragment that are data, not paths (argument-roles.ts), unless they may become paths downstream. */
+function notPaths(fragment: Fragment, verbAt: number, feedsRunner: boolean): ReadonlySet<number> {
+  const verb = fragment.argv[verbAt];
+  if (verb === undefined || (feedsRunner && PRINTS_ITS_DATA.has(verb))) return NONE;
+  return dataWords(fragment.argv, verbAt);
+}
+
 function firstNonAssignment(argv: readonly string[]): number {
   let i = 0;
   while (i < argv.length && isAssignment(argv[i]!)) i++;
@@ -208,6 +240,7 @@ function judgeScope(
   targetInfo: (r: Redirect) => WordInfo | undefined,
   result: Walk,
   startCwd: string | null,
+  data: ReadonlySet<number>,
 ): void {
   if (dir === null || !dir.insideRoot()) {
     result.outside =
@@ -225,6 +258,9 @@ function judgeScope(
     for (let i = 0; i < fragment.argv.length && result.outside === null; i++) {
       const word = fragment.argv[i]!;
       const about = info(i);
+      // Literal data words are not read (`grep '../x' f`). A word the shell expands (`$HOME`,
+      // an unquoted `~`) is judged as before: what it becomes is unknown.
+      if (data.has(i) && about === undefined) continue;
       // The common case, decided without building a path: a plain word with no `/` and no `..`
       // names nothing outside a directory that is inside.
       if (about === undefined && !word.includes('/') && !word.includes('..')) continue;

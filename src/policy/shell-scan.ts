@@ -98,6 +98,31 @@ const RUN = new Uint8Array(128);
 // No blank: a digit after one starts a word (an fd number, `2>`), which the slow path reads.
 for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,+%@-=:') RUN[c.charCodeAt(0)] = 1;
 
+/** Characters of an arithmetic expansion made only of numbers and operators. */
+const ARITHMETIC = new Uint8Array(128);
+for (const c of '0123456789 \t+-*/%()<>=!~^&|?:,') ARITHMETIC[c.charCodeAt(0)] = 1;
+
+/**
+ * Where `$((…))` at command[at] ends (the index after its `))`), when its body holds only numbers,
+ * blanks and operators: a number, never a path nor a command. -1 otherwise (a name in it may be
+ * evaluated indirectly, `x='a[$(id)]'; $((x))` runs id in bash), and the `$(` is read as before.
+ */
+function pureArithmeticEnd(command: string, at: number): number {
+  if (command[at + 1] !== '(' || command[at + 2] !== '(') return -1;
+  let depth = 0;
+  for (let k = at + 3; k < command.length; k++) {
+    const c = command[k]!;
+    const code = c.charCodeAt(0);
+    if (code >= 128 || ARITHMETIC[code] !== 1) return -1;
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth > 0) depth--;
+      else return command[k + 1] === ')' ? k + 2 : -1;
+    }
+  }
+  return -1;
+}
+
 export function scanCommand(command: string): ScanResult {
   const lines: string[] = [];
   const found = new Set<UnsafeKind>();
@@ -166,6 +191,11 @@ export function scanCommand(command: string): ScanResult {
           emit(c + next);
           i++;
         }
+      } else if (c === '$' && pureArithmeticEnd(command, i) > 0) {
+        // `"$((1+2))"`: inside double quotes the operators are literal to the tokenizer.
+        const end = pureArithmeticEnd(command, i);
+        emit('\\$' + command.slice(i + 1, end));
+        i = end - 1;
       } else if (c === '$') {
         if (command[i + 1] === '(') {
           flag('command_substitution');
@@ -212,7 +242,15 @@ export function scanCommand(command: string): ScanResult {
         break;
       case '$': {
         const next = command[i + 1];
-        if (next === '(') {
+        const arithmetic = pureArithmeticEnd(command, i);
+        if (arithmetic > 0) {
+          // `$((1+2))`: one word, every operator escaped so the tokenizer keeps it whole.
+          let text = '\\$';
+          for (let k = i + 1; k < arithmetic; k++)
+            text += RUN[command.charCodeAt(k)] === 1 ? command[k] : '\\' + command[k];
+          emit(text);
+          i = arithmetic - 1;
+        } else if (next === '(') {
           flag('command_substitution');
           parenKinds.push('sub');
           emit(' (');

@@ -23,7 +23,7 @@ runCases('RN-075 tokens outside the root', MANUAL, [
   c('find .. -name x', S),
   c('cat --file=/etc/passwd', S, { note: '--opt=value: the value counts' }),
   c('grep --exclude-from=../../x y', S),
-  c('echo FOO=/etc/passwd', S, { note: 'name=value: the value counts' }),
+  c('ls FOO=/etc/passwd', S, { note: 'name=value: the value counts (echo prints data, issue 9 A.5)' }),
   c('cat ~/.ssh/id_rsa', S),
   c('ls ~', S),
   c('ls ~root', S),
