@@ -7,6 +7,7 @@ import { CEILING_COMMANDS } from './external-effect.ts';
 import { isActionType, TIPOS_SEM_SEMPRE_PERMITIR } from './labels.ts';
 import { MAX_COMMAND_LENGTH } from './limits.ts';
 import { typePattern } from './pattern.ts';
+import { basename } from './wrappers.ts';
 import { findProtectedWrite } from './scope.ts';
 import { isAssignment, renderWord } from './tokenizer.ts';
 import type { Fragment } from './tokenizer.ts';
@@ -110,7 +111,12 @@ export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
   'escript',
   'julia',
   'swift',
+  // `Terminal(find)` (the unit of `find . -name x`) allows `find . -fprint F` and `-exec` of
+  // whatever the rules allow.
+  'find',
 ]);
+/** Runners whose unit is safe with a target (`Terminal(make build)`), but not bare: `Terminal(make)` allows `make deploy`. */
+const NOT_BARE: ReadonlySet<string> = new Set(['make', 'gmake']);
 const WHOLE_FRAGMENT_PREFIXES: readonly string[] = ['python', 'pypy', 'ruby', 'perl', 'php', 'node'];
 /** Two-word runners (`npm exec x`, `pnpm dlx x`): the pair is a wrapper. */
 const WHOLE_FRAGMENT_PAIRS: ReadonlySet<string> = new Set([
@@ -127,16 +133,33 @@ const WHOLE_FRAGMENT_PAIRS: ReadonlySet<string> = new Set([
   'pipenv run',
   'cargo run',
   'go run',
+  // `Terminal(npm run)` allows every script; `Terminal(docker run)` any image, privileged or not.
+  'npm run',
+  'npm run-script',
+  'pnpm run',
+  'yarn run',
+  'docker run',
+  'docker exec',
+  'podman run',
+  'podman exec',
 ]);
+
+/**
+ * How many leading words make a fragment's pattern the whole fragment (issue 9 A.6): 1 for a
+ * wrapper or interpreter verb, 2 for a two-word runner, 0 when its unit is safe.
+ */
+function wholeVerbLength(argv: readonly string[]): number {
+  const first = argv[0];
+  if (first === undefined) return 0;
+  const slash = first.lastIndexOf('/');
+  const name = slash < 0 ? first : first.slice(slash + 1);
+  if (WHOLE_FRAGMENT_VERBS.has(name) || WHOLE_FRAGMENT_PREFIXES.some((prefix) => name.startsWith(prefix))) return 1;
+  return argv[1] !== undefined && WHOLE_FRAGMENT_PAIRS.has(`${name} ${argv[1]}`) ? 2 : 0;
+}
 
 /** Whether a fragment's pattern must be the whole fragment (issue 9 A.6). */
 export function keptWhole(argv: readonly string[]): boolean {
-  const first = argv[0];
-  if (first === undefined) return false;
-  const slash = first.lastIndexOf('/');
-  const name = slash < 0 ? first : first.slice(slash + 1);
-  if (WHOLE_FRAGMENT_VERBS.has(name) || WHOLE_FRAGMENT_PREFIXES.some((prefix) => name.startsWith(prefix))) return true;
-  return argv[1] !== undefined && WHOLE_FRAGMENT_PAIRS.has(`${name} ${argv[1]}`);
+  return wholeVerbLength(argv) > 0;
 }
 
 const refuse = (reason: AlwaysAllowRefusal, message: string): AlwaysAllowPlan => ({ kind: 'refused', reason, message });
@@ -230,6 +253,17 @@ export function patternsForAction(actionType: ActionType, payload: Record<string
     return refuse(
       'unsafe_command',
       `${smuggled} changes what git runs: approve this instance; "Always allow" writes nothing.`,
+    );
+  // A bare runner (`make`, `find`, `npm run`) as its own pattern would allow every use of it.
+  const bare = analysis.fragments.find((f) => {
+    const argv = f.fragment.argv;
+    const length = argv.length === 1 && NOT_BARE.has(basename(argv[0]!)) ? 1 : wholeVerbLength(argv);
+    return length > 0 && argv.length === length && f.fragment.redirects.length === 0;
+  });
+  if (bare !== undefined)
+    return refuse(
+      'unsafe_command',
+      `"${bare.fragment.text}" alone as a pattern would allow every ${bare.fragment.text} command: approve this instance; "Always allow" writes nothing.`,
     );
   const patterns: string[] = [];
   const whole: string[] = [];

@@ -295,9 +295,13 @@ describe('RN-675 always-allow refuses the new ceilings and keeps gh api exact', 
   });
   it('harmless commands still get their unit', () => {
     expect(plan('git config user.name bob')).toEqual({ kind: 'patterns', patterns: ['Terminal(git config)'] });
+  });
+  it('a find is written whole (issue 9 A.6): Terminal(find) would allow find . -fprint and any allowed -exec', () => {
+    const whole = 'Terminal(find . -name \\*.ts -exec grep -l x {} +)';
     expect(plan("find . -name '*.ts' -exec grep -l x {} +")).toEqual({
       kind: 'patterns',
-      patterns: ['Terminal(find)'],
+      patterns: [whole],
+      keptWhole: [whole],
     });
   });
 });

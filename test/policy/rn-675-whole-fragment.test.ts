@@ -103,3 +103,59 @@ describe('RN-675 issue 9 A.6: wrappers and interpreters are written whole', () =
     expect(plan('make build')).toEqual({ kind: 'patterns', patterns: ['Terminal(make build)'] });
   });
 });
+
+// Issue 9 A.6, second round: runners of arbitrary or project-defined work. `Terminal(find)`,
+// `Terminal(npm run)`, `Terminal(docker run)` and a bare `Terminal(make)` allowed far more than the
+// one command a human approved.
+const RUNNERS: Array<[string, string]> = [
+  ['find . -name x', 'Terminal(find . -name x)'],
+  ['find src -type f -exec wc -l {} +', 'Terminal(find src -type f -exec wc -l {} +)'],
+  ['find . -name "*.o" -delete', 'Terminal(find . -name \\*.o -delete)'],
+  ['npm run build', 'Terminal(npm run build)'],
+  ['npm run-script lint', 'Terminal(npm run-script lint)'],
+  ['pnpm run test:unit', 'Terminal(pnpm run test:unit)'],
+  ['yarn run dev', 'Terminal(yarn run dev)'],
+  ['docker run --rm alpine echo hi', 'Terminal(docker run --rm alpine echo hi)'],
+  ['docker exec api ls', 'Terminal(docker exec api ls)'],
+  ['podman run alpine true', 'Terminal(podman run alpine true)'],
+];
+
+describe('RN-675 issue 9 A.6: find, npm run, docker run and bare make are not written as a unit', () => {
+  it.each(RUNNERS)('RN-675 %s -> %s (kept whole)', (command, pattern) => {
+    expect(plan(command)).toEqual({ kind: 'patterns', patterns: [pattern], keptWhole: [pattern] });
+  });
+  it.each(['make', 'find', 'npm run', 'docker run', 'gmake', 'cd src && make'])(
+    'RN-675 a bare %s writes nothing (its pattern would allow every use)',
+    (command) => {
+      expect(plan(command)).toMatchObject({ kind: 'refused', reason: 'unsafe_command' });
+    },
+  );
+  it.each([
+    ['find . -name x', 'find . -fprint out.txt'],
+    ['find . -name x', 'find . -exec cat {} +'],
+    ['npm run build', 'npm run deploy'],
+    ['docker run --rm alpine echo hi', 'docker run --privileged alpine sh'],
+    ['docker exec api ls', 'docker exec api sh'],
+    ['pnpm run test:unit', 'pnpm run release'],
+    ['make build', 'make deploy'],
+  ])('RN-675 after always-allowing %s, %s still asks', (approved, other) => {
+    const p = plan(approved);
+    if (p.kind !== 'patterns') throw new Error('expected patterns');
+    expect(term(approved, allowing(...p.patterns)).policy).toBe('auto_approve');
+    expect(term(other, allowing(...p.patterns)).policy).not.toBe('auto_approve');
+  });
+  it('RN-675 property: an always-allowed runner never auto-approves another target of the same runner', () => {
+    const RUNNER = fc.constantFrom('npm run', 'pnpm run', 'yarn run', 'docker run --rm', 'docker exec api', 'find .');
+    const TARGET = fc.constantFrom('build', 'test', 'lint', 'dev', '-name', 'x');
+    fc.assert(
+      fc.property(RUNNER, TARGET, TARGET, (runner, approvedTarget, otherTarget) => {
+        fc.pre(approvedTarget !== otherTarget);
+        const approved = `${runner} ${approvedTarget}`;
+        const p = plan(approved);
+        if (p.kind !== 'patterns') return;
+        expect(term(`${runner} ${otherTarget}`, allowing(...p.patterns)).policy).not.toBe('auto_approve');
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
