@@ -31,6 +31,7 @@ export type {
   DeliveryOutcome,
   RunnerHubEvents,
   RunnerInfo,
+  RunnerReporter,
   RunnerSessions,
   RunnerSink,
   SinkAnswer,

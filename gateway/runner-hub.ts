@@ -27,17 +27,22 @@ export const RUNNER_TOPIC_PREFIX = 'runner:';
 
 export type SinkAnswer = { ok: true } | { ok: false; reason: Refusal };
 
+/** Which runner credential sent a message: what the events it causes record (never the secret). */
+export interface RunnerReporter {
+  tokenId: string;
+}
+
 /** Where incoming runner messages go (the execution dispatcher). */
 export interface RunnerSink {
   /** The answer becomes the reply: `{ok:false}` (e.g. stale attempt) is an error reply with the Refusal. */
-  onResult(projectId: string, result: Result): Promise<SinkAnswer>;
+  onResult(projectId: string, result: Result, from?: RunnerReporter): Promise<SinkAnswer>;
   /**
    * A `result` whose frame was over the socket's limit: the sink records what fits and answers
    * with the refusal (result_too_large) the runner acts on. Without it such frames close the socket.
    */
-  onOversizedResult?(projectId: string, result: Result, bytes: number): Promise<SinkAnswer>;
+  onOversizedResult?(projectId: string, result: Result, bytes: number, from?: RunnerReporter): Promise<SinkAnswer>;
   /** An answer `{ok:false}` (another project's dispatch) becomes an error reply, like onResult's. */
-  onOutput?(projectId: string, output: Output): void | Promise<void | SinkAnswer>;
+  onOutput?(projectId: string, output: Output, from?: RunnerReporter): void | Promise<void | SinkAnswer>;
 }
 
 export type DeliveryOutcome =
@@ -348,6 +353,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const connection = context.assigns['connection'] as Connection | undefined;
     if (!connection) return refusal(PUSH_ERRORS.notARunner, 'watchers cannot push on a runner topic');
     const { projectId } = connection.info;
+    const from: RunnerReporter = { tokenId: connection.info.tokenId };
     switch (event) {
       case RUNNER_EVENTS.ack: {
         const ack = ExecuteAck.safeParse(payload);
@@ -364,7 +370,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
         return this.#toSink(
           'output',
           projectId,
-          async (sink) => (await sink.onOutput?.(projectId, output.data)) ?? { ok: true },
+          async (sink) => (await sink.onOutput?.(projectId, output.data, from)) ?? { ok: true },
         );
       }
       case RUNNER_EVENTS.result: {
@@ -372,7 +378,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
         if (!result.success) return invalid('result', result.error.issues);
         if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId))
           return forbidden(projectId, result.data.dispatchId, 'result');
-        return this.#toSink('result', projectId, (sink) => sink.onResult(projectId, result.data));
+        return this.#toSink('result', projectId, (sink) => sink.onResult(projectId, result.data, from));
       }
       default:
         return refusal(
@@ -388,12 +394,12 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const result = Result.safeParse(payload);
     if (event !== RUNNER_EVENTS.result || !result.success)
       return refusal(PUSH_ERRORS.invalidPayload, `an oversized ${event.slice(0, 100)} is not a valid result`);
-    const { projectId } = connection.info;
+    const { projectId, tokenId } = connection.info;
     if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId))
       return forbidden(projectId, result.data.dispatchId, 'result');
     return this.#toSink('result', projectId, (sink) =>
       sink.onOversizedResult
-        ? sink.onOversizedResult(projectId, result.data, bytes)
+        ? sink.onOversizedResult(projectId, result.data, bytes, { tokenId })
         : Promise.resolve({ ok: true as const }),
     );
   }

@@ -18,6 +18,7 @@ import { registerClusterMetrics } from './cluster/metrics.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { CredentialService } from './auth/credentials.ts';
 import { withCredentialStamps } from './auth/event-stamp.ts';
+import { runnerSinkActingAsReporter } from './execution/runner-sink-credential.ts';
 import { AuthRateLimiter } from './auth/rate-limit.ts';
 import { joinAuthorizer, socketAuthenticator, startCredentialSweep } from './auth/socket.ts';
 import { type AppConfig, DEFAULT_AUTH_CONFIG } from './config.ts';
@@ -319,7 +320,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         },
       });
       const sink = dispatcher.sink;
-      if (sink) gateway.runners.setSink(live ? live.teeSink(sink) : sink);
+      if (sink) gateway.runners.setSink(runnerSinkActingAsReporter(live ? live.teeSink(sink) : sink));
       logRunnerPresence(gateway.runners, store, logger.child({ component: 'runners' }));
       turns.attachNotifier(gateway.agents);
       handoffs.subscribe((actionId) => dispatcher.notify(actionId));

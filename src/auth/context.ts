@@ -8,3 +8,7 @@ export interface CredentialContext extends CredentialStamp {
 }
 
 export const credentialContext = new AsyncLocalStorage<CredentialContext>();
+
+/** Runs `work` (and everything it starts, timers included) as `stamp`: its events record that credential. */
+export const actingAs = <T>(stamp: CredentialStamp, work: () => T): T =>
+  credentialContext.run({ ...stamp, actingUserId: null }, work);

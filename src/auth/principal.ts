@@ -29,10 +29,17 @@ export type Principal =
 /** What an event records about the credential that caused it: id and kind, never the secret. */
 export interface CredentialStamp {
   id: string;
-  kind: CredentialKind;
+  /** `system`: no credential acted (sweeps, lease expiry, the dispatcher's own moves); see SYSTEM_STAMP. */
+  kind: CredentialKind | 'system';
   /** `service:<name>` when a service token acted on a user's behalf. */
   via: string | null;
 }
+
+/**
+ * The explicit actor of work no credential started: the dispatcher claiming and delivering, the
+ * delivery timeout, a lost runner's grace running out, lease sweeps, start-up recovery.
+ */
+export const SYSTEM_STAMP: CredentialStamp = { id: 'system', kind: 'system', via: null };
 
 export const stampOf = (principal: Principal): CredentialStamp => ({
   id: principal.credentialId,

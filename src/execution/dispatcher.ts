@@ -6,6 +6,8 @@
 import type { ContainerBrokerPort } from '../../broker/port.ts';
 import type { ProjectRoots } from '../actions/deps.ts';
 import type { ActionExecutionPort } from '../actions/ports.ts';
+import { actingAs } from '../auth/context.ts';
+import { SYSTEM_STAMP } from '../auth/principal.ts';
 import { deriveScopeRoot } from '../actions/project-root.ts';
 import type { AgentTurns } from '../agents/turns.ts';
 import type { ClusterMembership } from '../cluster/membership.ts';
@@ -157,7 +159,9 @@ export class Dispatcher implements ActionExecutionPort {
   /** ActionExecutionPort: the approval committed a queued dispatch; run it now. Never throws. */
   notify(actionId: string): void {
     if (this.#closed) return;
-    this.#track(this.dispatchAction(actionId, 'live'));
+    // The dispatcher acts as the system actor (its events say so), not as the credential whose
+    // request committed the hand-off; everything it arms (delivery timeout, grace) inherits this.
+    actingAs(SYSTEM_STAMP, () => this.#track(this.dispatchAction(actionId, 'live')));
   }
 
   /** Resolves when this process has finished handling the dispatch (delivery settled, broker done). */
