@@ -1,4 +1,5 @@
 // Reading and replacing a project's permissions.json through the API (maintainer to write).
+import { describeIssue } from '../policy/index.ts';
 import type { Permissions } from '../policy/index.ts';
 import { type PermissionsProblem, PermissionsWriteError } from '../store/permissions-file.ts';
 import { requireProject, requireRole } from './access.ts';
@@ -13,6 +14,14 @@ export interface PermissionsView {
   broken: boolean;
   problem: PermissionsProblem | null;
   exists: boolean;
+  /** Entries kept but matching nothing (`GitPush(algo)`), each as one sentence. */
+  warnings: string[];
+}
+
+/** PUT permissions: what was written, and the entries in it that match nothing. */
+export interface PermissionsWritten {
+  permissions: Permissions;
+  warnings: string[];
 }
 
 export async function getPermissions(deps: ActionDeps, projectId: string): Promise<PermissionsView> {
@@ -23,6 +32,7 @@ export async function getPermissions(deps: ActionDeps, projectId: string): Promi
     broken: snapshot.broken,
     problem: snapshot.problem,
     exists: snapshot.exists,
+    warnings: snapshot.warnings.map(describeIssue),
   };
 }
 
@@ -31,16 +41,21 @@ export async function putPermissions(
   projectId: string,
   userId: string,
   raw: unknown,
-): Promise<Permissions> {
+): Promise<PermissionsWritten> {
   const project = await requireProject(deps.store.read, projectId);
   await requireRole(deps.store.read, project.id, userId, 'maintainer', 'editing permissions.json');
   const root = permissionsFolder(project, deps.roots);
   let written: Permissions;
+  let warnings: string[];
   try {
-    written = await deps.permissionsFile.replace(root, raw);
+    const replaced = await deps.permissionsFile.replace(root, raw);
+    written = replaced.permissions;
+    warnings = replaced.warnings.map(describeIssue);
   } catch (error) {
     throw asActionError(error);
   }
+  // Spec "Pattern format": `GitPush(algo)` matches nothing. Kept as written, and said so.
+  if (warnings.length > 0) deps.logger.warn({ projectId, warnings }, 'permissions.json has entries that match nothing');
   await deps.store.transaction(async (tx) => {
     await tx.events.append({
       projectId,
@@ -52,7 +67,7 @@ export async function putPermissions(
       createdAt: nowIso(deps),
     });
   });
-  return written;
+  return { permissions: written, warnings };
 }
 
 export function asActionError(error: unknown): unknown {

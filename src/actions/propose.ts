@@ -3,7 +3,7 @@
 // transaction; an auto-approved action is handed to execution before the call returns.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { decide, factsOf } from '../policy/index.ts';
+import { decide, describeIssue, factsOf } from '../policy/index.ts';
 import type { ActionType, Decision, ResolvedAutonomy } from '../policy/index.ts';
 import type { ActionStatus, Member, MemberKind, Project, ProposedAction, Repositories } from '../store/types.ts';
 import { requireMember, requireProject } from './access.ts';
@@ -84,6 +84,12 @@ export async function propose(
     deps.permissionsFile.read(permissionsFolder(project, deps.roots, scope)),
   ]);
   const autonomy = alongside ? alongside.autonomy : resolved;
+  if (file.warnings.length > 0) {
+    deps.logger.warn(
+      { projectId: project.id, warnings: file.warnings.map(describeIssue) },
+      'permissions.json has entries that match nothing',
+    );
+  }
   if (file.broken) {
     deps.logger.warn(
       { projectId: project.id, code: file.problem?.code, problem: file.problem?.message },

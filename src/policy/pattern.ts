@@ -8,9 +8,14 @@ import { tokenize } from './tokenizer.ts';
 import type { Fragment, Item } from './tokenizer.ts';
 import type { ActionType, Permissions } from './types.ts';
 
-export type PatternParse = { ok: true; type: ActionType; content: string } | { ok: false; problem: string };
+/**
+ * `inert` is set on an entry that is valid but matches nothing (spec "Pattern format": `GitPush(algo)`
+ * matches nothing): it is kept in the file, never matched, and the sentence is the warning shown.
+ */
+export type PatternParse =
+  { ok: true; type: ActionType; content: string; inert?: string } | { ok: false; problem: string };
 
-/** Parses one entry. The content keeps its quotes; non-Terminal content must be empty. */
+/** Parses one entry. The content keeps its quotes; non-Terminal content makes the entry inert. */
 export function parsePattern(text: string): PatternParse {
   const open = text.indexOf('(');
   if (open <= 0 || !text.endsWith(')')) {
@@ -23,7 +28,12 @@ export function parsePattern(text: string): PatternParse {
   if (!parenthesesBalanced(content)) return { ok: false, problem: 'unbalanced parentheses' };
   if (type !== 'terminal') {
     if (content !== '')
-      return { ok: false, problem: `only Terminal takes content; ${label}() matches any ${describe(type)}` };
+      return {
+        ok: true,
+        type,
+        content,
+        inert: `only Terminal takes content, so ${text} matches nothing; ${label}() matches any ${describe(type)}`,
+      };
     return { ok: true, type, content };
   }
   if (content.trim() === '') return { ok: false, problem: 'Terminal() needs a command, e.g. Terminal(pnpm test)' };
@@ -101,7 +111,7 @@ function compileList(entries: readonly unknown[] | undefined): CompiledList {
   for (const entry of entries) {
     if (typeof entry !== 'string') continue;
     const parsed = parsePattern(entry);
-    if (!parsed.ok) continue;
+    if (!parsed.ok || parsed.inert !== undefined) continue;
     if (parsed.type !== 'terminal') {
       if (!list.types.has(parsed.type)) list.types.set(parsed.type, entry);
       continue;

@@ -50,8 +50,13 @@ export function describeIssue(issue: PermissionsIssue): string {
   return `${issue.list}[${issue.index}]${entry}: ${issue.problem}`;
 }
 
+/**
+ * `warnings` name the entries that are kept but match nothing (`GitPush(algo)`, spec "Pattern
+ * format"): the file is valid, and whoever wrote it is told.
+ */
 export type PermissionsParse =
-  { ok: true; value: Permissions } | { ok: false; error: PermissionsError; salvaged: Permissions };
+  | { ok: true; value: Permissions; warnings: PermissionsIssue[] }
+  | { ok: false; error: PermissionsError; salvaged: Permissions };
 
 /**
  * Validates a JSON.parse'd permissions.json. Missing lists are empty. Any other key is an error
@@ -69,18 +74,20 @@ export function parsePermissions(raw: unknown): PermissionsParse {
   }
   const record = raw as Record<string, unknown>;
   const issues: PermissionsIssue[] = [];
+  const warnings: PermissionsIssue[] = [];
   const lists: Record<PermissionList, string[]> = { allow: [], deny: [], ask: [] };
   for (const key of Object.keys(record)) {
     if (!(PERMISSION_LISTS as readonly string[]).includes(key))
       issues.push({ list: null, index: null, problem: unknownKeyProblem(key, record[key]) });
   }
-  for (const list of PERMISSION_LISTS) readList(list, record[list], lists, issues);
+  for (const list of PERMISSION_LISTS) readList(list, record[list], lists, issues, warnings);
   // Claude Code's shape: its deny/ask entries still count while the file is broken (never allow).
   const nested = record['permissions'];
   if (typeof nested === 'object' && nested !== null && !Array.isArray(nested)) {
-    for (const list of ['deny', 'ask'] as const) readList(list, (nested as Record<string, unknown>)[list], lists, []);
+    for (const list of ['deny', 'ask'] as const)
+      readList(list, (nested as Record<string, unknown>)[list], lists, [], []);
   }
-  if (issues.length === 0) return { ok: true, value: lists };
+  if (issues.length === 0) return { ok: true, value: lists, warnings };
   return {
     ok: false,
     error: new PermissionsError('permissions_invalid', issues),
@@ -93,6 +100,7 @@ function readList(
   value: unknown,
   lists: Record<PermissionList, string[]>,
   issues: PermissionsIssue[],
+  warnings: PermissionsIssue[],
 ): void {
   if (value === undefined) return;
   if (!Array.isArray(value)) {
@@ -123,6 +131,7 @@ function readList(
       issues.push({ list, index, entry, problem: parsed.problem });
       return;
     }
+    if (parsed.inert !== undefined) warnings.push({ list, index, entry, problem: parsed.inert });
     lists[list].push(entry);
   });
 }

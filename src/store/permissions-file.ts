@@ -5,7 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EMPTY_PERMISSIONS, parsePermissions, parsePermissionsText, type PermissionsError } from '../policy/index.ts';
+import {
+  EMPTY_PERMISSIONS,
+  parsePermissions,
+  parsePermissionsText,
+  type PermissionsError,
+  type PermissionsIssue,
+} from '../policy/index.ts';
 import type { Permissions } from '../policy/index.ts';
 
 export const PERMISSIONS_FILE_NAME = 'permissions.json';
@@ -24,6 +30,8 @@ export interface PermissionsSnapshot {
   problem: PermissionsProblem | null;
   exists: boolean;
   path: string;
+  /** Entries kept but matching nothing (`GitPush(algo)`), to warn about; empty otherwise. */
+  warnings: PermissionsIssue[];
 }
 
 /** A write refused before touching the file; `code` is the wire code. */
@@ -99,7 +107,7 @@ export class PermissionsFile {
       text = readRegularFile(path);
     } catch (error) {
       if (errnoOf(error) === 'ENOENT')
-        return { permissions: EMPTY_PERMISSIONS, broken: false, problem: null, exists: false, path };
+        return { permissions: EMPTY_PERMISSIONS, broken: false, problem: null, exists: false, path, warnings: [] };
       if (error instanceof NotARegularFileError) {
         return {
           permissions: EMPTY_PERMISSIONS,
@@ -107,6 +115,7 @@ export class PermissionsFile {
           problem: { code: 'permissions_not_regular_file', message: error.message },
           exists: true,
           path,
+          warnings: [],
         };
       }
       const message = `${path} cannot be read (${errnoOf(error) ?? String(error)}); nothing is auto-approved until the gateway can read it`;
@@ -116,26 +125,29 @@ export class PermissionsFile {
         problem: { code: 'permissions_unreadable', message },
         exists: true,
         path,
+        warnings: [],
       };
     }
     const parsed = parsePermissionsText(text);
-    if (parsed.ok) return { permissions: parsed.value, broken: false, problem: null, exists: true, path };
+    if (parsed.ok)
+      return { permissions: parsed.value, broken: false, problem: null, exists: true, path, warnings: parsed.warnings };
     return {
       permissions: parsed.salvaged,
       broken: true,
       problem: { code: parsed.error.code, message: `${path}: ${parsed.error.message}`, issues: parsed.error.issues },
       exists: true,
       path,
+      warnings: [],
     };
   }
 
-  /** Replaces the whole file with `raw` after validating it. */
-  async replace(root: string, raw: unknown): Promise<Permissions> {
+  /** Replaces the whole file with `raw` after validating it; returns it with its warnings. */
+  async replace(root: string, raw: unknown): Promise<{ permissions: Permissions; warnings: PermissionsIssue[] }> {
     const parsed = parsePermissions(raw);
     if (!parsed.ok) throw new PermissionsWriteError(parsed.error.code, parsed.error.message, parsed.error.issues);
     return this.#serialized(root, async () => {
       await this.#write(root, parsed.value);
-      return parsed.value;
+      return { permissions: parsed.value, warnings: parsed.warnings };
     });
   }
 

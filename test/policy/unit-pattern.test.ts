@@ -43,8 +43,6 @@ describe('parsePattern', () => {
     ['Terminal(echo ( )', 'unbalanced parentheses'],
     ["Terminal(echo ')", 'unbalanced parentheses'],
     ['Terminal(echo ")', 'unbalanced parentheses'],
-    ['GitCommit(x)', 'only Terminal takes content; GitCommit() matches any git commit'],
-    ['GitPush(x)', 'only Terminal takes content; GitPush() matches any push'],
     ['Terminal(   )', 'Terminal() needs a command, e.g. Terminal(pnpm test)'],
     [
       'Terminal(a; b)',
@@ -52,6 +50,51 @@ describe('parsePattern', () => {
     ],
   ])('%s is refused: %s', (text, problem) => {
     expect(parsePattern(text)).toEqual({ ok: false, problem });
+  });
+});
+
+describe('Pattern format: Label(x) on a non-Terminal type is valid and matches nothing (issue 15.5)', () => {
+  it.each([
+    [
+      'GitCommit(x)',
+      'git_commit',
+      'x',
+      'only Terminal takes content, so GitCommit(x) matches nothing; GitCommit() matches any git commit',
+    ],
+    [
+      'GitPush(x)',
+      'git_push',
+      'x',
+      'only Terminal takes content, so GitPush(x) matches nothing; GitPush() matches any push',
+    ],
+    [
+      'GitPush(algo)',
+      'git_push',
+      'algo',
+      'only Terminal takes content, so GitPush(algo) matches nothing; GitPush() matches any push',
+    ],
+    [
+      'ContainerStart(big)',
+      'container_start',
+      'big',
+      'only Terminal takes content, so ContainerStart(big) matches nothing; ContainerStart() matches any container start',
+    ],
+    ['Spend( )', 'spend', ' ', 'only Terminal takes content, so Spend( ) matches nothing; Spend() matches any spend'],
+  ])('%s parses as inert', (text, type, content, inert) => {
+    expect(parsePattern(text)).toEqual({ ok: true, type, content, inert });
+  });
+  it('an inert entry compiles to nothing in any list, while Label() of the same type still matches', () => {
+    const compiled = compilePermissions(perms({ allow: ['GitPush(x)'], deny: ['GitCommit(y)'], ask: ['Spend(z)'] }));
+    for (const list of [compiled.allow, compiled.deny, compiled.ask]) {
+      expect(list.types.size).toBe(0);
+      expect(list.terminal).toEqual([]);
+    }
+    expect(compilePermissions(perms({ allow: ['GitPush(x)', 'GitPush()'] })).allow.types.get('git_push')).toBe(
+      'GitPush()',
+    );
+  });
+  it('unbalanced parentheses in a non-Terminal label are still refused', () => {
+    expect(parsePattern('GitPush(a))')).toEqual({ ok: false, problem: 'unbalanced parentheses' });
   });
 });
 

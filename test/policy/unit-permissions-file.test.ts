@@ -23,8 +23,8 @@ describe('parsePermissions', () => {
       deny: ['Terminal(curl:*)'],
       ask: ['GitPush()'],
     };
-    expect(parsePermissions(example)).toEqual({ ok: true, value: example });
-    expect(parsePermissions({})).toEqual({ ok: true, value: { allow: [], deny: [], ask: [] } });
+    expect(parsePermissions(example)).toEqual({ ok: true, value: example, warnings: [] });
+    expect(parsePermissions({})).toEqual({ ok: true, value: { allow: [], deny: [], ask: [] }, warnings: [] });
   });
   it.each([[null], [[]], ['x'], [3]])('not an object (%j) is a named error', (raw) => {
     const r = failure(raw);
@@ -53,9 +53,32 @@ describe('parsePermissions', () => {
     const r = failure({ allow: ['Termnal(ls)'] });
     expect(r.error.message).toBe('allow[0] "Termnal(ls)": unknown label Termnal');
   });
-  it('content on a non-Terminal label', () => {
-    const r = failure({ deny: ['Terminal(a)', 'Terminal(b)', 'GitPush(algo)'] });
-    expect(r.error.message).toBe('deny[2] "GitPush(algo)": only Terminal takes content; GitPush() matches any push');
+  it('Pattern format: content on a non-Terminal label is kept, valid, and named in a warning', () => {
+    const raw = { allow: ['GitCommit(x)'], deny: ['Terminal(a)', 'Terminal(b)', 'GitPush(algo)'] };
+    const r = parsePermissions(raw);
+    expect(r).toEqual({
+      ok: true,
+      value: { allow: ['GitCommit(x)'], deny: ['Terminal(a)', 'Terminal(b)', 'GitPush(algo)'], ask: [] },
+      warnings: [
+        {
+          list: 'allow',
+          index: 0,
+          entry: 'GitCommit(x)',
+          problem: 'only Terminal takes content, so GitCommit(x) matches nothing; GitCommit() matches any git commit',
+        },
+        {
+          list: 'deny',
+          index: 2,
+          entry: 'GitPush(algo)',
+          problem: 'only Terminal takes content, so GitPush(algo) matches nothing; GitPush() matches any push',
+        },
+      ],
+    });
+  });
+  it('an inert entry next to a broken one: the file is broken for the broken one only', () => {
+    const r = failure({ deny: ['GitPush(algo)', 'Nope(x)'] });
+    expect(r.error.issues.map((i) => i.index)).toEqual([1]);
+    expect(r.salvaged.deny).toEqual(['GitPush(algo)']);
   });
   it('unbalanced parentheses, empty Terminal(), not Label(...), several commands', () => {
     expect(failure({ allow: ['Terminal(echo (x)'] }).error.issues[0]?.problem).toBe('unbalanced parentheses');
@@ -100,6 +123,7 @@ describe('parsePermissionsText', () => {
     expect(parsePermissionsText('{"deny":["Terminal(curl:*)"]}')).toEqual({
       ok: true,
       value: { allow: [], deny: ['Terminal(curl:*)'], ask: [] },
+      warnings: [],
     });
   });
 });

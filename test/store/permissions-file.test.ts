@@ -26,7 +26,7 @@ describe('PermissionsFile', () => {
 
   it("replace validates with the engine's named errors and leaves the file untouched on error", async () => {
     await file.replace(root, { allow: ['Terminal(ls)'], deny: [], ask: [] });
-    const error = await file.replace(root, { allow: ['GitPush(algo)'] }).catch((e: unknown) => e);
+    const error = await file.replace(root, { allow: ['GitPush(algo'] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionsWriteError);
     expect(error).toMatchObject({ code: 'permissions_invalid' });
     expect((error as PermissionsWriteError).issues?.[0]).toMatchObject({ list: 'allow', index: 0 });

@@ -135,6 +135,7 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
       broken: boolean;
       problem: { code: string; message: string } | null;
       exists: boolean;
+      warnings?: string[];
     }>(`/api/projects/${projectId}/permissions`);
     clear(permissionsSlot);
     const areas = Object.fromEntries(
@@ -152,6 +153,13 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
       LISTS.map((list) => [list, h('ul', { class: 'issues', 'data-list': list })]),
     ) as Record<ListName, HTMLUListElement>;
     const general = h('ul', { class: 'issues' });
+    // Entries kept but matching nothing (`GitPush(algo)`, spec "Pattern format").
+    const warningList = h('ul', { class: 'warnings' });
+    const showWarnings = (warnings: readonly string[]): void => {
+      clear(warningList);
+      for (const warning of warnings) warningList.append(h('li', null, warning));
+    };
+    showWarnings(view.warnings ?? []);
     for (const list of LISTS) areas[list].value = view.permissions[list].join('\n');
     const linesOf = (list: ListName): string[] =>
       areas[list].value
@@ -200,6 +208,7 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
         ),
       ),
       general,
+      warningList,
       h(
         'button',
         {
@@ -208,14 +217,19 @@ export function projectPage(root: HTMLElement, ctx: Ctx, projectId: string): () 
             const userId = actingUserOf(ctx.me);
             if (userId === null) return;
             try {
-              await ctx.api.put(`/api/projects/${projectId}/permissions`, {
+              const saved = await ctx.api.put<{ warnings?: string[] }>(`/api/projects/${projectId}/permissions`, {
                 userId,
                 allow: linesOf('allow'),
                 deny: linesOf('deny'),
                 ask: linesOf('ask'),
               });
               showIssues([]);
-              toast('permissions.json saved');
+              showWarnings(saved.warnings ?? []);
+              toast(
+                saved.warnings && saved.warnings.length > 0
+                  ? `permissions.json saved; ${saved.warnings.length} entr${saved.warnings.length === 1 ? 'y matches' : 'ies match'} nothing`
+                  : 'permissions.json saved',
+              );
             } catch (error) {
               const e = error as ApiError;
               const issues = Array.isArray(e.body?.['issues'])

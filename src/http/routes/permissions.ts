@@ -38,6 +38,7 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
             problem: z
               .object({ code: z.string(), message: z.string(), issues: z.array(z.unknown()).optional() })
               .nullable(),
+            warnings: z.array(z.string()),
           }),
           ...errorResponses,
         },
@@ -65,12 +66,17 @@ export const permissionRoutes: FastifyPluginAsyncZod<{ actions: Actions }> = asy
             ask: z.unknown().optional(),
           })
           .loose(),
-        response: { 200: z.object({ permissions: PermissionsSchema }), ...errorResponses },
+        // warnings: entries kept but matching nothing (`GitPush(algo)`), one sentence each.
+        response: {
+          200: z.object({ permissions: PermissionsSchema, warnings: z.array(z.string()) }),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
       const { userId: _userId, actingUserId: _actingUserId, ...raw } = request.body;
-      return { permissions: plain(await actions.putPermissions(request.params.id, actingUserOf(request), raw)) };
+      const written = await actions.putPermissions(request.params.id, actingUserOf(request), raw);
+      return { permissions: plain(written.permissions), warnings: written.warnings };
     },
   );
 
