@@ -72,6 +72,7 @@ export function createRunnerGateway(
   const presence = options.presence ?? new LocalPresence(pubsub);
   const runners = new RunnerHub({
     presence,
+    pubsub,
     logger,
     ...(options.sink ? { sink: options.sink } : {}),
     ...(options.sessions ? { sessions: options.sessions } : {}),

@@ -1,12 +1,16 @@
 // The gateway side of `runner:<projectId>`: who is connected for which project (presence), handing
 // an `execute` to a runner and waiting for its ack, and passing `output`/`result` to a pluggable
 // sink whose answer becomes the reply. Knows runner-protocol messages, nothing about actions.
+// Delivery goes through the PubSub interface (runner-delivery.ts) and reachability through the
+// PresenceTracker: on a cluster both are Postgres-backed, so `execute` reaches the project's
+// runner from any node. This node's own sockets are kept only for the one-runner join check.
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import {
   DELIVERY_ERRORS,
   Execute,
+  type RunnerSandbox,
   ExecuteAck,
   JOIN_ERRORS,
   Output,
@@ -17,11 +21,14 @@ import {
   RUNNER_PROTOCOL_VERSION,
   RunnerJoin,
   type RunnerJoinReply,
-  type RunnerSandbox,
 } from '../runner-protocol/index.ts';
 import { error, ok, type ChannelContext, type ChannelModule, type Reply } from './channel.ts';
 import { InvalidOutgoingPayloadError } from './errors.ts';
 import { PRESENCE_EVENTS, type PresenceTracker } from './presence.ts';
+import type { PubSub } from './pubsub.ts';
+import { deliveryKey, type DeliveryOutcome, RunnerDelivery } from './runner-delivery.ts';
+
+export type { DeliveryOutcome } from './runner-delivery.ts';
 
 export const RUNNER_TOPIC_PREFIX = 'runner:';
 
@@ -44,9 +51,6 @@ export interface RunnerSink {
   /** An answer `{ok:false}` (another project's dispatch) becomes an error reply, like onResult's. */
   onOutput?(projectId: string, output: Output, from?: RunnerReporter): void | Promise<void | SinkAnswer>;
 }
-
-export type DeliveryOutcome =
-  { ok: true } | { ok: false; code: (typeof DELIVERY_ERRORS)[keyof typeof DELIVERY_ERRORS]; message: string };
 
 export interface RunnerInfo {
   projectId: string;
@@ -81,12 +85,6 @@ interface Connection {
   context: ChannelContext;
 }
 
-interface PendingDelivery {
-  connection: Connection;
-  resolve: (outcome: DeliveryOutcome) => void;
-  timer: NodeJS.Timeout;
-}
-
 const refusal = (code: string, message: string): Reply => error({ code, message } satisfies Refusal);
 
 const invalid = (what: string, issues: z.core.$ZodIssue[]): Reply =>
@@ -98,12 +96,11 @@ const invalid = (what: string, issues: z.core.$ZodIssue[]): Reply =>
 export class RunnerHub extends EventEmitter<RunnerHubEvents> {
   readonly #presence: PresenceTracker;
   readonly #logger: Logger;
-  readonly #deliveryTimeoutMs: number;
+  readonly #delivery: RunnerDelivery;
   #sink: RunnerSink | null;
-  /** projectId -> live runner channels, most recently joined last. */
+  /** projectId -> this node's runner channels (the join check and metrics; never the delivery route). */
   readonly #connections = new Map<string, Connection[]>();
   readonly #lastSeen = new Map<string, number>();
-  readonly #pending = new Map<string, PendingDelivery>();
   readonly #sessions: RunnerSessions | null;
   /** Projects with a join waiting for the cluster lock: a second local join is refused meanwhile. */
   readonly #joining = new Set<string>();
@@ -113,6 +110,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
 
   constructor(options: {
     presence: PresenceTracker;
+    pubsub: PubSub;
     logger: Logger;
     deliveryTimeoutMs?: number;
     sink?: RunnerSink;
@@ -122,7 +120,11 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     this.#sessions = options.sessions ?? null;
     this.#presence = options.presence;
     this.#logger = options.logger;
-    this.#deliveryTimeoutMs = options.deliveryTimeoutMs ?? 10_000;
+    this.#delivery = new RunnerDelivery({
+      pubsub: options.pubsub,
+      logger: options.logger,
+      timeoutMs: options.deliveryTimeoutMs ?? 10_000,
+    });
     this.#sink = options.sink ?? null;
     this.channel = {
       join: (topic, payload, context) => this.#join(topic, payload, context),
@@ -140,8 +142,20 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     this.#sink = sink;
   }
 
+  /** A runner of the project is connected to this node. */
   isConnected(projectId: string): boolean {
     return (this.#connections.get(projectId)?.length ?? 0) > 0;
+  }
+
+  /** A runner of the project is connected to some node (presence): `execute` can reach it. */
+  isReachable(projectId: string): boolean {
+    return Object.keys(this.#presence.list(`${RUNNER_TOPIC_PREFIX}${projectId}`)).length > 0;
+  }
+
+  /** The sandbox state the project's runner reported in its join, wherever it is connected (presence). */
+  sandboxOf(projectId: string): RunnerSandbox | null {
+    const metas = Object.values(this.#presence.list(`${RUNNER_TOPIC_PREFIX}${projectId}`)).flatMap((p) => p.metas);
+    return (metas.at(-1)?.['sandbox'] as RunnerSandbox | null | undefined) ?? null;
   }
 
   /** Now while a runner is connected; otherwise when the last one left. Null if none since start. */
@@ -155,52 +169,21 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     return [...this.#connections.values()].flat().map((connection) => ({ ...connection.info }));
   }
 
-  /** Pushes `execute` to the project's runner (one live runner per project) and waits for its ack. */
+  /** Pushes `execute` to the project's runner (one live runner per project, on any node) and waits for its ack. */
   execute(projectId: string, execute: Execute): Promise<DeliveryOutcome> {
     const parsed = Execute.safeParse(execute);
     if (!parsed.success)
       throw new InvalidOutgoingPayloadError(
         `execute does not match the runner protocol: ${z.prettifyError(parsed.error)}`,
       );
-    const connection = this.#connections.get(projectId)?.at(-1);
-    if (!connection) {
+    if (!this.isReachable(projectId)) {
       return Promise.resolve({
         ok: false,
         code: DELIVERY_ERRORS.runnerNotConnected,
         message: `no runner is connected for project ${projectId}`,
       });
     }
-    const key = deliveryKey(parsed.data);
-    this.#pending.get(key)?.resolve({
-      ok: false,
-      code: DELIVERY_ERRORS.deliveryTimeout,
-      message: 'superseded by a new delivery of the same attempt',
-    });
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#settle(key, {
-          ok: false,
-          code: DELIVERY_ERRORS.deliveryTimeout,
-          message: `runner for project ${projectId} did not acknowledge dispatch ${parsed.data.dispatchId} within ${this.#deliveryTimeoutMs} ms`,
-        });
-      }, this.#deliveryTimeoutMs);
-      this.#pending.set(key, { connection, resolve, timer });
-      connection.context.push(RUNNER_EVENTS.execute, parsed.data);
-    });
-  }
-
-  /**
-   * `from`: the project whose runner answered. A runner never settles another project's delivery
-   * (false: refuse it as forbidden_dispatch).
-   */
-  #settle(key: string, outcome: DeliveryOutcome, from?: string): boolean {
-    const pending = this.#pending.get(key);
-    if (!pending) return true;
-    if (from !== undefined && pending.connection.info.projectId !== from) return false;
-    this.#pending.delete(key);
-    clearTimeout(pending.timer);
-    pending.resolve(outcome);
-    return true;
+    return this.#delivery.send(projectId, parsed.data);
   }
 
   #join(topic: string, payload: unknown, context: ChannelContext): Reply | Promise<Reply> {
@@ -308,6 +291,10 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const { projectId, tokenId } = info;
     const connection: Connection = { info, context };
     context.assigns['connection'] = connection;
+    // Subscribed before it is tracked: whoever sees it in presence can deliver to it.
+    context.assigns['detach'] = this.#delivery.attach(projectId, context.socketId, (execute) =>
+      context.push(RUNNER_EVENTS.execute, execute),
+    );
     context.assigns['untrack'] = this.#presence.track(topic, tokenId, {
       socket_id: context.socketId,
       runner_version: info.runnerVersion,
@@ -330,21 +317,13 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     const connection = context.assigns['connection'] as Connection | undefined;
     if (!connection) return;
     (context.assigns['untrack'] as () => void)();
+    (context.assigns['detach'] as (reason: string) => void)(reason);
     this.#sessions?.release(connection.info);
     const { projectId } = connection.info;
     const list = (this.#connections.get(projectId) ?? []).filter((other) => other !== connection);
     if (list.length > 0) this.#connections.set(projectId, list);
     else this.#connections.delete(projectId);
     this.#lastSeen.set(projectId, Date.now());
-    for (const [key, pending] of this.#pending) {
-      if (pending.connection === connection) {
-        this.#settle(key, {
-          ok: false,
-          code: DELIVERY_ERRORS.runnerNotConnected,
-          message: `runner disconnected (${reason}) before acknowledging the dispatch`,
-        });
-      }
-    }
     this.#logger.info({ code: 'runner_left', projectId, socketId: context.socketId, reason }, 'runner disconnected');
     this.emit('runnerLeft', { ...connection.info, reason });
   }
@@ -358,14 +337,14 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       case RUNNER_EVENTS.ack: {
         const ack = ExecuteAck.safeParse(payload);
         if (!ack.success) return invalid('ack', ack.error.issues);
-        if (!this.#settle(deliveryKey(ack.data), { ok: true }, projectId))
+        if (!this.#delivery.acknowledge(deliveryKey(ack.data), projectId))
           return forbidden(projectId, ack.data.dispatchId, 'ack');
         return ok();
       }
       case RUNNER_EVENTS.output: {
         const output = Output.safeParse(payload);
         if (!output.success) return invalid('output', output.error.issues);
-        if (!this.#settle(deliveryKey(output.data), { ok: true }, projectId))
+        if (!this.#delivery.acknowledge(deliveryKey(output.data), projectId))
           return forbidden(projectId, output.data.dispatchId, 'output');
         return this.#toSink(
           'output',
@@ -376,7 +355,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
       case RUNNER_EVENTS.result: {
         const result = Result.safeParse(payload);
         if (!result.success) return invalid('result', result.error.issues);
-        if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId))
+        if (!this.#delivery.acknowledge(deliveryKey(result.data), projectId))
           return forbidden(projectId, result.data.dispatchId, 'result');
         return this.#toSink('result', projectId, (sink) => sink.onResult(projectId, result.data, from));
       }
@@ -395,7 +374,7 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     if (event !== RUNNER_EVENTS.result || !result.success)
       return refusal(PUSH_ERRORS.invalidPayload, `an oversized ${event.slice(0, 100)} is not a valid result`);
     const { projectId, tokenId } = connection.info;
-    if (!this.#settle(deliveryKey(result.data), { ok: true }, projectId))
+    if (!this.#delivery.acknowledge(deliveryKey(result.data), projectId))
       return forbidden(projectId, result.data.dispatchId, 'result');
     return this.#toSink('result', projectId, (sink) =>
       sink.onOversizedResult
@@ -426,6 +405,3 @@ const forbidden = (projectId: string, dispatchId: string, what: string): Reply =
     PUSH_ERRORS.forbiddenDispatch,
     `dispatch ${dispatchId.slice(0, 100)} does not belong to project ${projectId}; this ${what} was refused`,
   );
-
-const deliveryKey = (message: { dispatchId: string; attempt: number }): string =>
-  `${message.dispatchId}#${message.attempt}`;

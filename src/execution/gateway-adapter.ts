@@ -10,7 +10,7 @@ export function runnerPortOf(hub: RunnerHub, directory: RunnerDirectory | null =
     isConnected: (projectId) => hub.isConnected(projectId),
     lastSeen: (projectId) => hub.lastSeen(projectId),
     execute: (projectId, execute) => hub.execute(projectId, execute),
-    sandboxOf: (projectId) => hub.connectedRunners().find((runner) => runner.projectId === projectId)?.sandbox ?? null,
+    sandboxOf: (projectId) => hub.sandboxOf(projectId),
     onJoined(listener) {
       const handler = (info: { projectId: string }): void => listener(info.projectId);
       hub.on('runnerJoined', handler);
