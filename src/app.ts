@@ -29,6 +29,7 @@ import { runnerPortOf } from './execution/gateway-adapter.ts';
 import { isContainerAction } from './execution/plan.ts';
 import { reconcileContainers } from './execution/reconcile.ts';
 import { createExecutionApi } from './execution/service.ts';
+import { ExecutorChannel } from './execution/executor-channel.ts';
 import { type AdminToken, resolveAdminToken } from './http/admin-token.ts';
 import { Metrics } from './http/metrics.ts';
 import type { RunnerPresence } from './http/routes/console.ts';
@@ -268,6 +269,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     let stopSweep = (): void => {};
     if (ex) {
       if (!cluster) throw new Error('unreachable: execution is configured, so the cluster was opened');
+      const executorChannel = new ExecutorChannel(() => appExecution?.dispatcher.executors ?? null);
       gateway = createRunnerGateway({
         server: http.server,
         path: '/socket/websocket',
@@ -278,7 +280,10 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         pubsub: cluster.pubsub,
         presence: cluster.presence,
         ...(cluster.directory ? { sessions: cluster.directory } : {}),
-        ...(live ? { extraChannels: [{ topic: 'project:*', module: live.feed.channel }] } : {}),
+        extraChannels: [
+          ...(live ? [{ topic: 'project:*', module: live.feed.channel }] : []),
+          { topic: 'executor:*', module: executorChannel.channel },
+        ],
       });
       live?.attachGateway(gateway);
       const runnerGateway = gateway;

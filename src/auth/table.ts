@@ -280,7 +280,7 @@ export const isOpenRoute = (method: string, url: string | undefined): boolean =>
 
 export interface TopicRule {
   /** `runner:*`: the suffix is the project id; `agent:*`: the agent id (`agent:*` itself = every agent). */
-  topic: 'runner:*' | 'agent:*' | 'agent:all' | 'project:*';
+  topic: 'runner:*' | 'agent:*' | 'agent:all' | 'project:*' | 'executor:*';
   access: Record<CredentialKind, Access | { allow: 'own-agent' }>;
 }
 
@@ -330,6 +330,11 @@ export const TOPIC_TABLE: readonly TopicRule[] = [
       executor: deny(DENY.executorScope),
     },
   },
+  {
+    // External executors: offers of one action type, and its claims and reports (src/execution/executor-channel.ts).
+    topic: 'executor:*',
+    access: executorOnly,
+  },
 ];
 
 export function topicRuleFor(topic: string): TopicRule | null {
@@ -337,5 +342,6 @@ export function topicRuleFor(topic: string): TopicRule | null {
   if (topic === 'agent:*') return TOPIC_TABLE.find((r) => r.topic === 'agent:all') ?? null;
   if (topic.startsWith('agent:')) return TOPIC_TABLE.find((r) => r.topic === 'agent:*') ?? null;
   if (topic.startsWith('runner:')) return TOPIC_TABLE.find((r) => r.topic === 'runner:*') ?? null;
+  if (topic.startsWith('executor:')) return TOPIC_TABLE.find((r) => r.topic === 'executor:*') ?? null;
   return null;
 }

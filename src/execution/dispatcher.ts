@@ -348,7 +348,7 @@ export class Dispatcher implements ActionExecutionPort {
     }
     if (plan.kind === 'elsewhere') {
       this.#park(action.id);
-      this.#executors.offer();
+      this.#executors.offer(action.actionType);
       logger.debug(
         { actionId: action.id, actionType: action.actionType },
         'the gateway does not run this action type; it stays queued until an external executor claims it',

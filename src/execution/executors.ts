@@ -93,6 +93,7 @@ export class ExecutorService {
   readonly #now: () => Date;
   readonly #startedAt: number;
   readonly #wakers = new Set<() => void>();
+  readonly #offerListeners = new Set<(actionType: string | null) => void>();
   #sweep: NodeJS.Timeout | null = null;
   #sweeping = false;
   #closed = false;
@@ -119,9 +120,27 @@ export class ExecutorService {
     return this.#wakers.size;
   }
 
-  /** A queued action nothing in the gateway runs was handed off: waiting long-polls look again. */
-  offer(): void {
+  /** A queued action nothing in the gateway runs was handed off: waiting long-polls look again, socket executors of its type are told. */
+  offer(actionType?: string): void {
     for (const wake of [...this.#wakers]) wake();
+    for (const listener of [...this.#offerListeners]) {
+      try {
+        listener(actionType ?? null);
+      } catch (error) {
+        this.#o.logger.error({ code: 'executor_offer_listener_failed', err: error }, 'an offer listener threw');
+      }
+    }
+  }
+
+  /** Told of every offer (the action type, or null when unknown); returns the unsubscribe. */
+  onOffer(listener: (actionType: string | null) => void): () => void {
+    this.#offerListeners.add(listener);
+    return () => this.#offerListeners.delete(listener);
+  }
+
+  /** Whether an action of `type` waits to be claimed by this executor (a socket executor joining is told at once). */
+  async hasQueued(type: string, who: ExecutorIdentity): Promise<boolean> {
+    return (await this.#o.store.read.dispatches.listQueuedOfType(type, who.projectId, 1)).length > 0;
   }
 
   /** Claims the oldest queued dispatch of `type` this executor may take, waiting up to `waitMs`; null when none came. */
@@ -134,7 +153,9 @@ export class ExecutorService {
     const leaseMs = Math.min(options.leaseMs ?? this.#o.leaseMs.default, this.#o.leaseMs.max);
     const deadline = Date.now() + options.waitMs;
     const { signal } = options;
-    const onAbort = () => this.offer();
+    const onAbort = () => {
+      for (const wake of [...this.#wakers]) wake();
+    };
     signal?.addEventListener('abort', onAbort);
     try {
       for (;;) {

@@ -40,6 +40,7 @@ beforeAll(async () => {
   tokens.human = (await mint({ kind: 'human', memberId: 'olivia' })).token;
   tokens.runner = (await mint({ kind: 'runner', projectId: p })).token;
   tokens.service = (await mint({ kind: 'service', name: 'upstream' })).token;
+  tokens.executor = (await mint({ kind: 'executor', name: 'git-bot' })).token;
 });
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
@@ -93,6 +94,16 @@ describe('every topic with every kind', () => {
     [`project:${q}`, 'human', 'not_a_member'],
     [`project:${p}`, 'runner', 'runner_token_socket_only'],
     [`project:${p}`, 'service', 'ok'],
+    [`runner:${p}`, 'executor', 'executor_token_scope'],
+    ['agent:agent-dev', 'executor', 'executor_token_scope'],
+    ['agent:*', 'executor', 'executor_token_scope'],
+    [`project:${p}`, 'executor', 'executor_token_scope'],
+    ['executor:git_push', 'executor', 'ok'],
+    ['executor:git_push', 'admin', 'executor_token_required'],
+    ['executor:git_push', 'agent', 'executor_token_required'],
+    ['executor:git_push', 'human', 'executor_token_required'],
+    ['executor:git_push', 'runner', 'runner_token_socket_only'],
+    ['executor:git_push', 'service', 'executor_token_required'],
   ];
 
   it('joins exactly what the table allows, and names the reason of every refusal', async () => {

@@ -5,37 +5,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ExecutorIdentity, ExecutorService } from '../../execution/executors.ts';
+import {
+  ClaimedSchema,
+  ExtendFields,
+  LeaseSeconds,
+  ReportedSchema,
+  ReportFields,
+} from '../../execution/executor-wire.ts';
 import { errorResponses, FreeObject, Id } from '../schemas.ts';
 
 const TypeParams = z.object({ type: z.string().min(1).max(64) });
 const DispatchParams = TypeParams.extend({ dispatchId: Id });
 /** The longest a claim long-poll holds the request. */
 const MAX_WAIT_S = 60;
-/** At most an hour (the dispatcher's largest executor lease); extend for longer work. */
-const LeaseSeconds = z.coerce.number().int().min(1).max(3600);
-
-const ClaimedSchema = z.object({
-  dispatchId: z.string(),
-  attempt: z.number(),
-  leaseUntil: z.string(),
-  actionId: z.string(),
-  projectId: z.string(),
-  actionType: z.string(),
-  payload: z.record(z.string(), z.unknown()),
-  credentialRef: z.string().nullable(),
-  proposerId: z.string(),
-  decidedBy: z.string().nullable(),
-});
-
-const ReportBody = z.object({
-  attempt: z.number().int().min(1),
-  status: z.enum(['executed', 'failed']),
-  code: z.string().min(1).max(64).optional(),
-  message: z.string().min(1).max(4000).optional(),
-  output: z.string().max(1_000_000).optional(),
-  detail: FreeObject.optional(),
-});
-
 const disabled = (reply: FastifyReply) =>
   reply.code(503).send({
     error: 'execution_disabled',
@@ -95,7 +77,7 @@ export const executorRoutes: FastifyPluginAsyncZod<{ executors?: () => ExecutorS
         tags: ['executors'],
         description: 'Extends the lease of a claimed attempt (still working on it). 409 once it is settled or stale.',
         params: DispatchParams,
-        body: z.object({ attempt: z.number().int().min(1), leaseSeconds: LeaseSeconds.optional() }),
+        body: z.object(ExtendFields),
         response: {
           200: z.object({ dispatchId: z.string(), attempt: z.number(), leaseUntil: z.string() }),
           ...errorResponses,
@@ -124,14 +106,8 @@ export const executorRoutes: FastifyPluginAsyncZod<{ executors?: () => ExecutorS
         description:
           'Reports a claimed attempt: `executed`, or `failed` with `code` and `message`. Settles the action and wakes the agent (task.action_settled); a git_merge report records the merge (RN-628). A report after the lease ended replaces its outcome_unknown. 409 dispatch_settled / stale_attempt: the report could not change the outcome and is kept as action.late_result; do not resend it.',
         params: DispatchParams,
-        body: ReportBody,
-        response: {
-          200: z.object({
-            recorded: z.enum(['settled', 'replaced_outcome_unknown', 'duplicate']),
-            state: z.enum(['executed', 'failed']),
-          }),
-          ...errorResponses,
-        },
+        body: z.object({ ...ReportFields, detail: FreeObject.optional() }),
+        response: { 200: ReportedSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
