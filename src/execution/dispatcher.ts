@@ -357,7 +357,6 @@ export class Dispatcher implements ActionExecutionPort {
     }
 
     let resources: Resources | null = null;
-    let verifiedAt: string | null = null;
     if (plan.kind === 'container' && plan.actionType === 'container_start') {
       const prepared = await prepareContainerStart(project, plan.requested, {
         projectsBase: this.#o.roots.projectsBase,
@@ -371,7 +370,11 @@ export class Dispatcher implements ActionExecutionPort {
         return;
       }
       resources = prepared.resources;
-      verifiedAt = prepared.verifiedAt;
+      // RN-501: stamped as soon as the folder is proven writable, before any claim or lifecycle
+      // transition; a start that then waits for its runner, or fails later, leaves a true stamp.
+      const verifiedAt = prepared.verifiedAt;
+      if (verifiedAt)
+        await this.#o.store.transaction((tx) => tx.projects.markWorkspaceVerified(project.id, verifiedAt));
     }
 
     const job: TargetJob = { dispatch, action, project, plan, scopeRoot, resources, mode, progress };
@@ -383,11 +386,11 @@ export class Dispatcher implements ActionExecutionPort {
     };
     if (!(await target.ready(job, controls))) return;
     this.#o.faults?.beforeClaim?.(dispatch.id);
-    await target.run(job, (shape, handOff) => this.#claim(dispatch, project, plan, shape, verifiedAt, handOff));
+    await target.run(job, (shape, handOff) => this.#claim(dispatch, project, plan, shape, handOff));
   }
 
   /**
-   * queued -> the target's claimed state, with the workspace stamp and `provisioning` in the same
+   * queued -> the target's claimed state, with `provisioning` in the same
    * transaction; `handOff` runs inside it once the claim has won, before the commit.
    */
   async #claim<H>(
@@ -395,14 +398,12 @@ export class Dispatcher implements ActionExecutionPort {
     project: Project,
     plan: ExecutionPlan,
     shape: ClaimShape,
-    verifiedAt: string | null,
     handOff: (claim: Dispatch) => H,
   ): Promise<Claimed<H> | null> {
     const now = this.#now();
     const at = now.toISOString();
     const leaseUntil = shape.leaseMs === null ? null : new Date(now.getTime() + shape.leaseMs).toISOString();
     return this.#o.store.transaction(async (tx) => {
-      if (verifiedAt) await tx.projects.markWorkspaceVerified(project.id, verifiedAt);
       const previousContainerId = (await tx.containers.get(project.id))?.containerId ?? null;
       const claim = await tx.dispatches.claim(
         dispatch.id,

@@ -14,7 +14,7 @@ import type {
   Store,
 } from '../store/types.ts';
 import { EXECUTION_EVENTS } from './events.ts';
-import { lifecycleAfter } from './lifecycle.ts';
+import { lifecycleAfter, writeLifecycle } from './lifecycle.ts';
 import { capOutcome, type ExecutionOutcome } from './outcome.ts';
 import { isContainerAction } from './plan.ts';
 
@@ -88,8 +88,7 @@ export class OutcomeRecorder {
         },
         createdAt: at,
       });
-      if (input.lifecycle)
-        await tx.containers.setState(action.projectId, input.lifecycle.state, input.lifecycle.containerId, at);
+      if (input.lifecycle) await writeLifecycle(tx, action.projectId, action.actionType, input.lifecycle, at);
       await input.within?.(tx, at);
       const turnEnded = await tx.turns.end(action.id, 'settled', at);
       return { applied: true, turnEnded };
@@ -180,7 +179,7 @@ export class OutcomeRecorder {
         },
         createdAt: at,
       });
-      if (lifecycle) await tx.containers.setState(action.projectId, lifecycle.state, lifecycle.containerId, at);
+      if (lifecycle) await writeLifecycle(tx, action.projectId, action.actionType, lifecycle, at);
       await within?.(tx, at);
       return true;
     });
