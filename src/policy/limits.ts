@@ -5,9 +5,11 @@
 /**
  * Commands longer than this many UTF-16 code units are not parsed at all: the answer is
  * require_approval with reason `command_too_long` (a human reads it). Agents' real commands are a
- * few hundred characters; 64 KiB leaves room for long generated argument lists.
+ * few hundred characters; 16 KiB leaves room for long generated argument lists, and keeps the
+ * slowest shape under 50 ms of one core (bench:policy). Here-documents, the usual way to send
+ * long text, are never auto-approved anyway.
  */
-export const MAX_COMMAND_LENGTH = 65_536;
+export const MAX_COMMAND_LENGTH = 16_384;
 
 /**
  * Characters analysed below the top-level command in all (`sh -c` strings, `eval`, substitutions):

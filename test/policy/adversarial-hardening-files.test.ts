@@ -132,11 +132,11 @@ runCases('RN-075 paths glued to short options', MANUAL, [
 // 1. Long cd chains: the effective cwd follows every cd (correctness; speed is in bench/).
 const chain = (n: number): string => Array.from({ length: n }, () => 'cd sub').join(' && ');
 runCases('RN-075 long cd chains are followed exactly', MANUAL, [
-  c(`${chain(2000)} && cat x.ts`, auto('permissions_allow')),
-  c(`${chain(2000)} && cat ${'../'.repeat(2000)}x.ts`, auto('permissions_allow')),
-  c(`${chain(2000)} && cat ${'../'.repeat(2001)}x.ts`, S),
-  c(`${chain(2000)} && cd ${'../'.repeat(2001)} && ls`, ask(), { note: 'a cd outside the root is not cd-in-scope' }),
-  c(`${chain(1000)} && cd /etc && ${chain(1000)} && ls`, ask()),
+  c(`${chain(1200)} && cat x.ts`, auto('permissions_allow')),
+  c(`${chain(1200)} && cat ${'../'.repeat(1200)}x.ts`, auto('permissions_allow')),
+  c(`${chain(1200)} && cat ${'../'.repeat(1201)}x.ts`, S),
+  c(`${chain(1200)} && cd ${'../'.repeat(1201)} && ls`, ask(), { note: 'a cd outside the root is not cd-in-scope' }),
+  c(`${chain(700)} && cd /etc && ${chain(700)} && ls`, ask()),
   c(`cd /etc && cd ${ROOT} && ${chain(500)} && ls`, ask()),
   c(`${chain(1000)} && echo x > ${'../'.repeat(1000)}permissions.json`, P),
   c(`${chain(1000)} && echo x > ${'../'.repeat(999)}permissions.json`, auto('permissions_allow')),

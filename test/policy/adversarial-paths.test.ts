@@ -70,15 +70,15 @@ runCases('RN-075 the cwd itself', MANUAL, [
   c('cat /projects/app/x', ALLOWED, { root: '/projects/app/' }),
 ]);
 
-// Issue 9 A.7: commands over the 65 536-character cap are not parsed (require_approval,
+// Issue 9 A.7: commands over the 16 384-character cap are not parsed (require_approval,
 // command_too_long); these shapes keep their meaning just below the cap.
-runCases('60 000 slashes and deep relative paths (linear, still correct)', MANUAL, [
-  c(`cat ${'/'.repeat(60_000)}`, S),
+runCases('15 000 slashes and deep relative paths (linear, still correct)', MANUAL, [
+  c(`cat ${'/'.repeat(15_000)}`, S),
   c(`cat ${'/'.repeat(10_000)}`, S),
-  c(`cat /projects/app${'/'.repeat(60_000)}x`, ALLOWED),
-  c(`cat ${'a/'.repeat(13_000)}${'../'.repeat(13_000)}x`, ALLOWED),
-  c(`cat ${'a/'.repeat(13_000)}${'../'.repeat(13_001)}x`, S),
-  c(`cat /projects/app/${'./'.repeat(30_000)}x`, ALLOWED),
+  c(`cat /projects/app${'/'.repeat(15_000)}x`, ALLOWED),
+  c(`cat ${'a/'.repeat(3_250)}${'../'.repeat(3_250)}x`, ALLOWED),
+  c(`cat ${'a/'.repeat(3_250)}${'../'.repeat(3_251)}x`, S),
+  c(`cat /projects/app/${'./'.repeat(7_500)}x`, ALLOWED),
   c('ls', ALLOWED, { cwd: `/projects/app${'/'.repeat(100_000)}` }),
 ]);
 runCases('over the command cap: not parsed, a human decides (issue 9 A.7)', MANUAL, [

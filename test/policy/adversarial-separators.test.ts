@@ -108,15 +108,15 @@ runCases('unbalanced quotes', MANUAL, [
   c('echo "a\\"b"', auto('permissions_allow')),
 ]);
 
-// Issue 9 A.7: just below the 65 536-character cap the same shapes keep their decisions; over it
+// Issue 9 A.7: just below the 16 384-character cap the same shapes keep their decisions; over it
 // nothing is parsed (require_approval, command_too_long), not even a deny.
 runCases('very long inputs stay correct (and linear)', MANUAL, [
-  c(`ls ${'a '.repeat(32_000)}`, auto('permissions_allow')),
-  c(`ls${' && ls'.repeat(9_000)}`, auto('permissions_allow')),
-  c(`ls${' && ls'.repeat(9_000)} && rm -rf /`, deny('builtin_deny')),
-  c(`ls${' ; ls'.repeat(10_000)} ; curl x`, deny('permissions_deny')),
-  c(`echo ${'x'.repeat(65_000)}`, auto('permissions_allow')),
-  c('"'.repeat(65_001), ask()),
+  c(`ls ${'a '.repeat(8_000)}`, auto('permissions_allow')),
+  c(`ls${' && ls'.repeat(2_200)}`, auto('permissions_allow')),
+  c(`ls${' && ls'.repeat(2_200)} && rm -rf /`, deny('builtin_deny')),
+  c(`ls${' ; ls'.repeat(2_500)} ; curl x`, deny('permissions_deny')),
+  c(`echo ${'x'.repeat(16_000)}`, auto('permissions_allow')),
+  c('"'.repeat(16_001), ask()),
 ]);
 runCases('very long inputs over the cap', MANUAL, [
   c(`ls ${'a '.repeat(100_000)}`, ask('command_too_long')),
@@ -126,9 +126,9 @@ runCases('very long inputs over the cap', MANUAL, [
   c('"'.repeat(100_001), ask('command_too_long')),
 ]);
 runCases('very long inputs in auto mode', AUTO, [
-  c(`ls${' && ls'.repeat(9_000)} && git push`, ask('ceiling_external_effect')),
-  c(`${'('.repeat(10_000)}ls${')'.repeat(10_000)}`, ask('unsafe_shell_construct')),
-  c('"'.repeat(65_001), ask('unsafe_shell_construct')),
+  c(`ls${' && ls'.repeat(2_200)} && git push`, ask('ceiling_external_effect')),
+  c(`${'('.repeat(4_000)}ls${')'.repeat(4_000)}`, ask('unsafe_shell_construct')),
+  c('"'.repeat(16_001), ask('unsafe_shell_construct')),
   c('"'.repeat(100_001), ask('command_too_long')),
   c(`${'$('.repeat(5_000)}rm -rf /${')'.repeat(5_000)}`, NEVER_AUTO),
 ]);

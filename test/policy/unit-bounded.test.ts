@@ -7,8 +7,8 @@ import { decide, explainFragments, MAX_COMMAND_LENGTH, patternsForAction } from 
 import { allowing, AUTO_MODE, term } from './unit-fixtures.ts';
 
 describe('issue 9 A.7 the command cap', () => {
-  it('is 65 536 characters', () => {
-    expect(MAX_COMMAND_LENGTH).toBe(65_536);
+  it('is 16 384 characters', () => {
+    expect(MAX_COMMAND_LENGTH).toBe(16_384);
   });
   it('over the cap: require_approval command_too_long, a named reason, nothing parsed', () => {
     const over = 'rm -rf / ' + 'x'.repeat(MAX_COMMAND_LENGTH);
@@ -30,17 +30,17 @@ describe('issue 9 A.7 the command cap', () => {
   });
   it('the crafted shapes of the issue decide correctly just below the cap', () => {
     const ls = allowing('Terminal(ls)', 'Terminal(echo)');
-    expect(term('A=1 '.repeat(16_000) + 'ls', ls).reasonCode).toBe('default_require_approval');
-    expect(term('A=1 '.repeat(16_000) + 'ls', allowing('Terminal(A=1)')).policy).toBe('auto_approve');
-    expect(term('echo ' + 'word '.repeat(13_000), ls).policy).toBe('auto_approve');
-    expect(term('echo "' + '$('.repeat(30_000) + '"', ls).reasonCode).toBe('unsafe_shell_construct');
-    expect(term('echo a' + '#'.repeat(60_000), ls).policy).toBe('auto_approve');
-    expect(term('#'.repeat(60_000), ls).reasonCode).toBe('invalid_payload');
-    expect(term('echo ' + 'a# '.repeat(20_000), ls).policy).toBe('auto_approve');
-    expect(term('cd a && '.repeat(8_000) + 'ls', ls).policy).toBe('auto_approve');
-    expect(term('cd a; '.repeat(10_000) + 'ls', ls).policy).toBe('require_approval');
-    expect(term('echo x > ' + '.?/'.repeat(20_000) + 'y', ls).policy).toBe('require_approval');
-    expect(term('cat ' + '['.repeat(60_000), allowing('Terminal(cat)')).policy).toBe('auto_approve');
+    expect(term('A=1 '.repeat(4_000) + 'ls', ls).reasonCode).toBe('default_require_approval');
+    expect(term('A=1 '.repeat(4_000) + 'ls', allowing('Terminal(A=1)')).policy).toBe('auto_approve');
+    expect(term('echo ' + 'word '.repeat(3_200), ls).policy).toBe('auto_approve');
+    expect(term('echo "' + '$('.repeat(8_000) + '"', ls).reasonCode).toBe('unsafe_shell_construct');
+    expect(term('echo a' + '#'.repeat(16_000), ls).policy).toBe('auto_approve');
+    expect(term('#'.repeat(16_000), ls).reasonCode).toBe('invalid_payload');
+    expect(term('echo ' + 'a# '.repeat(5_000), ls).policy).toBe('auto_approve');
+    expect(term('cd a && '.repeat(2_000) + 'ls', ls).policy).toBe('auto_approve');
+    expect(term('cd a; '.repeat(2_500) + 'ls', ls).policy).toBe('require_approval');
+    expect(term('echo x > ' + '.?/'.repeat(5_000) + 'y', ls).policy).toBe('require_approval');
+    expect(term('cat ' + '['.repeat(16_000), allowing('Terminal(cat)')).policy).toBe('auto_approve');
   });
   it('property: any string up to the cap gets a decision, never a throw, and over it command_too_long', () => {
     fc.assert(
