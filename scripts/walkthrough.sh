@@ -33,7 +33,7 @@ curl -sf -X PUT -H "$OLIVIA" -H "$J" -d '{"allow":["Terminal(ls)"],"deny":["Term
 export BRABO_RUNNER_TOKEN=$(curl -sf -X POST -H "$H" "$B/api/projects/$PROJECT/runner-tokens" | jq -r .token)
 ./bin/brabo runner --url "ws://127.0.0.1:${PORT:-4700}/socket" --project "$PROJECT" --root "$DEMO/project" >"$DEMO/runner.log" 2>&1 &
 RUNNER=$!
-until grep -q 'connected, joined' "$DEMO/runner.log"; do sleep 0.5; done
+until grep -qs 'connected, joined' "$DEMO/runner.log"; do sleep 0.5; done   # -s: the log may not exist yet
 # 4. the agent proposes with its token; olivia approves with hers; the runner runs it
 ACTION=$(curl -sf -H "$AGENT" -H "$J" -d "{\"agentId\":\"agent-1\",\"actionType\":\"terminal\",\"payload\":{\"command\":\"echo hello from the runner > hello.txt && cat hello.txt\",\"cwd\":\"$DEMO/project\"}}" "$B/api/projects/$PROJECT/actions" | jq -r .id)
 curl -sf -H "$AGENT" "$B/api/actions/$ACTION" | jq -r .status                      # pending

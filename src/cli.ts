@@ -13,7 +13,10 @@ interface CommandEntry {
 }
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  serve: { module: `./cli/serve${MODULE_EXT}`, summary: 'run the HTTP API and the Phoenix socket for runners' },
+  serve: {
+    module: `./cli/serve${MODULE_EXT}`,
+    summary: 'run the console, the HTTP API and the Phoenix socket for runners',
+  },
   runner: { module: `./cli/runner${MODULE_EXT}`, summary: 'run the local runner for one project on this machine' },
   check: {
     module: `./cli/check${MODULE_EXT}`,

@@ -1,16 +1,18 @@
 // `brabo serve [--port 4000] [--host 127.0.0.1] [--data-dir ./.brabo] [--docker] [--container-image IMG]
 //   [--runner-grace-ms N] [--delivery-timeout-ms N]`: HTTP API and the Phoenix socket on one port.
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../app.ts';
 import { loadConfig, parsePositive } from '../config.ts';
+import { CONSOLE_DIST } from '../http/console-assets.ts';
 import { EXIT_USAGE, reportStartupFailure } from './startup-failure.ts';
 
 export const SERVE_HELP = `Usage: brabo serve [options]
 
-Runs the brabo gateway: the HTTP API (/api, /docs, /healthz, /readyz, /metrics) and the Phoenix
-socket for runners and agents (/socket), on one port. Flags win over variables, variables over
-the defaults.
+Runs the brabo gateway: the operator console (/, built by npm run build), the HTTP API (/api,
+/docs, /healthz, /readyz, /metrics) and the Phoenix socket for runners and agents (/socket), on
+one port. Flags win over variables, variables over the defaults.
 
 Options:
   --port N                  TCP port (default 4000; 0 = any free port)          BRABO_PORT
@@ -116,6 +118,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(
       `brabo serve: listening on ${address} (data dir ${config.dataDir}; store ${config.databaseUrl ? 'Postgres (BRABO_DATABASE_URL)' : 'SQLite'})\n` +
         `brabo serve: runner socket at ${address.replace(/^http/, 'ws')}/socket (${docker})\n` +
+        (existsSync(join(CONSOLE_DIST, 'index.html'))
+          ? `brabo serve: console at ${address}/ (log in with a human token: brabo token mint --kind human --member ID)\n`
+          : `brabo serve: console not built: / answers 503 until \`npm run build\` writes dist/console (then restart)\n`) +
         `brabo serve: admin token in ${where}\n`,
     );
   } catch (error) {

@@ -19,15 +19,19 @@ interface Run {
   stderr: string;
 }
 
+/** This environment without any brabo variable (new or old name): what a user's shell has. */
+function userEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(BRABO_|HOST$|PORT$|LOG_LEVEL$|DATABASE_URL$|PROJECT_WORKSPACES_ROOT$)/.test(name),
+    ),
+  );
+}
+
 /** Runs brabo until it exits, or until `until` matches its stdout (then SIGTERM). */
 function brabo(args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
-    const clean = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^(BRABO_|HOST$|PORT$|LOG_LEVEL$|DATABASE_URL$|PROJECT_WORKSPACES_ROOT$)/.test(name),
-      ),
-    );
-    const child = spawn(BRABO, args, { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(BRABO, args, { env: { ...userEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -75,12 +79,34 @@ describe('brabo --version / --help', () => {
     },
   );
 
-  it("top-level help names the commands that exist (no console) and how to get each one's options", async () => {
+  it("top-level help names the commands that exist (serve runs the console) and how to get each one's options", async () => {
     const run = await brabo(['--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/serve.*\n.*runner.*\n.*check/);
+    expect(run.stdout).toMatch(/serve .*console.*\n.*runner.*\n.*check/);
     expect(run.stdout).toContain('--version');
-    expect(run.stdout).not.toMatch(/console/);
+  });
+
+  it('serve says where the console is, and / answers as that line says (the page, or 503 naming the build)', async () => {
+    const child = spawn(BRABO, ['serve', '--port', '0', '--data-dir', join(dir, 'console')], {
+      env: { ...userEnv(), BRABO_ADMIN_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      let out = '';
+      for await (const chunk of child.stdout) {
+        out += String(chunk);
+        if (out.includes('admin token in')) break;
+      }
+      const address = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      expect(address, out).toBeDefined();
+      const built = out.includes(`brabo serve: console at ${address}/ (log in with a human token`);
+      if (!built) expect(out).toContain('brabo serve: console not built: / answers 503 until `npm run build`');
+      const response = await fetch(`${address}/`);
+      expect(response.status).toBe(built ? 200 : 503);
+      expect(await response.text()).toContain(built ? '<title>brabo console</title>' : 'npm run build');
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('serve --help lists every flag it accepts and the variables behind them', async () => {
