@@ -12,7 +12,8 @@ Environment:
   BRABO_RUNNER_TOKEN     the runner token (instead of --token; kept out of the process list and
                          removed from the environment of the commands the runner starts)
   XDG_STATE_HOME         where the default journal goes (default ~/.local/state)
-  DOCKER_HOST            the Docker engine for container actions (needs the optional dockerode)
+  DOCKER_HOST            the Docker engine for container actions; they need dockerode, which the
+                         runner package does not install: npx -p <runner .tgz> -p dockerode brabo-runner …
   NO_COLOR               plain output even on a terminal
   BRABO_DEBUG=1          print the stack trace of an unexpected failure
 

@@ -18,8 +18,9 @@ export function lazyBroker(options: BrokerLoaderOptions): () => Promise<BrokerRe
   };
 }
 
-// The broker (and dockerode, an optional dependency of the runner package) is imported on first
-// use: a runner installed without dockerode still runs terminal commands.
+// The broker (and dockerode, an optional peer of the runner package that npm leaves out unless
+// asked) is imported on first use: a runner installed without dockerode still runs terminal
+// commands, and scripts/pack-runner.ts refuses a build that imports it at start-up.
 async function build(options: BrokerLoaderOptions): Promise<BrokerResult<ContainerBrokerPort>> {
   let createDockerBroker: typeof import('../../broker/index.ts').createDockerBroker;
   try {
@@ -29,7 +30,7 @@ async function build(options: BrokerLoaderOptions): Promise<BrokerResult<Contain
       ok: false,
       failure: {
         code: 'broker_unavailable',
-        message: `this runner cannot use Docker: the Docker client did not load (${(error as Error).message}); install the optional dependency dockerode next to the runner; terminal commands still work`,
+        message: `this runner cannot use Docker: the Docker client did not load (${(error as Error).message}); to use container actions, start the runner with dockerode next to it (npx -p ./brabo-runner-<version>.tgz -p dockerode brabo-runner …); terminal commands still work`,
       },
     };
   }
