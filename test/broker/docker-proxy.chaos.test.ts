@@ -7,7 +7,7 @@
 // - exactly one settling event per action, and nothing left running in the container.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ import {
   startServer,
   waitUntil,
 } from '../e2e/support.ts';
-import { docker, DockerSocketProxy, TEST_IMAGE, TEST_LABEL } from './helpers.ts';
+import { cleanUp, docker, DockerSocketProxy, TEST_IMAGE, TEST_LABEL } from './helpers.ts';
 
 /** Failure codes that tell the agent the command was not run. */
 const NOT_RUN = new Set([
@@ -66,16 +66,7 @@ afterAll(async () => {
   else process.env.DOCKER_HOST = previousDockerHost;
   await server?.close();
   await proxy?.close();
-  const rows = await docker.listContainers({ all: true, filters: { label: [`${TEST_LABEL}=${runId}`] } });
-  await Promise.all(
-    rows.map((row) =>
-      docker
-        .getContainer(row.Id)
-        .remove({ force: true })
-        .catch(() => undefined),
-    ),
-  );
-  await rm(socketDir, { recursive: true, force: true });
+  await cleanUp(runId, [socketDir]);
 });
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -147,15 +147,7 @@ describe('through the gateway: a container_start just above the maximum is cappe
   });
   afterAll(async () => {
     await server?.close();
-    const rows = await docker.listContainers({ all: true, filters: { label: [`${TEST_LABEL}=${runId}`] } });
-    await Promise.all(
-      rows.map((row) =>
-        docker
-          .getContainer(row.Id)
-          .remove({ force: true })
-          .catch(() => undefined),
-      ),
-    );
+    await cleanUp(runId, []);
   });
 
   it('the engine gets the maxima and the recorded outcome says so', async () => {
