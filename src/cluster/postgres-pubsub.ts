@@ -1,14 +1,17 @@
 // Phoenix.PubSub over Postgres alone: a broadcast is delivered to this node's subscribers at once
 // and appended to cluster_messages; NOTIFY nudges the other nodes, which read the log by id and
-// deliver to theirs. LISTEN is only a nudge: every node also polls the log, so a notification lost
-// to a dropped LISTEN connection costs one poll interval. A message is delivered once per node
-// (ids are remembered, and ids committed out of order are re-read until they show up or expire).
+// deliver to theirs. A batch small enough rides in the NOTIFY itself and is delivered from it
+// without reading the log (unless a read is under way: then the read delivers it, in order).
+// LISTEN is only a nudge: every node also polls the log, so a notification lost to a dropped LISTEN
+// connection costs one poll interval. A message is delivered once per node (ids are remembered,
+// and ids committed out of order are re-read until they show up or expire).
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { type BroadcastMessage, LocalPubSub, type PubSub, type Subscriber } from '../../gateway/pubsub.ts';
 import type { Logger } from '../logger.ts';
+import { parseNote } from './notify-note.ts';
 import { publishMessages, type OutgoingMessage } from './sql/publish-message.ts';
-import { lastMessageId, pruneMessages, readMessages } from './sql/read-messages.ts';
+import { type LoggedMessage, lastMessageId, pruneMessages, readMessages } from './sql/read-messages.ts';
 
 /** A PubSub that can also deliver to this node only (replicated state applying a remote change). */
 export interface ClusterPubSub extends PubSub {
@@ -157,23 +160,36 @@ export class PostgresPubSub implements ClusterPubSub {
     for (const [id, expires] of this.#gaps) if (expires < now) this.#gaps.delete(id);
     for (;;) {
       const messages = await readMessages(this.#pool, this.#after, [...this.#gaps.keys()], READ_BATCH);
-      for (const message of messages) {
-        if (message.id > this.#after) {
-          // Ids skipped here may still be committing; a jump too large to be that is a rollback or a restart of the sequence.
-          if (message.id - this.#after <= MAX_GAP)
-            for (let missing = this.#after + 1; missing < message.id; missing++)
-              this.#gaps.set(missing, now + GAP_TTL_MS);
-          this.#after = message.id;
-        } else if (!this.#gaps.delete(message.id)) continue; // already delivered
-        if (message.originNode === this.nodeId) continue; // delivered locally when broadcast
-        this.#local.broadcast({ topic: message.topic, event: message.event, payload: decodePayload(message.payload) });
-      }
+      for (const message of messages) this.#accept(message, now);
       if (messages.length < READ_BATCH) break;
     }
     if (now - this.#lastPrune > PRUNE_AFTER_MS) {
       this.#lastPrune = now;
       await pruneMessages(this.#pool, PRUNE_AFTER_MS);
     }
+  }
+
+  /** Delivers a logged message to this node's subscribers unless it was delivered already. */
+  #accept(message: LoggedMessage, now: number): void {
+    if (message.id > this.#after) {
+      // Ids skipped here may still be committing; a jump too large to be that is a rollback or a restart of the sequence.
+      if (message.id - this.#after <= MAX_GAP)
+        for (let missing = this.#after + 1; missing < message.id; missing++) this.#gaps.set(missing, now + GAP_TTL_MS);
+      this.#after = message.id;
+    } else if (!this.#gaps.delete(message.id)) return; // already delivered
+    if (message.originNode === this.nodeId) return; // delivered locally when broadcast
+    this.#local.broadcast({ topic: message.topic, event: message.event, payload: decodePayload(message.payload) });
+  }
+
+  /** A NOTIFY: its messages at once when it carries them and no read is under way; otherwise read the log. */
+  #notified(body: string | undefined): void {
+    const messages = this.#closed || this.#reading ? null : parseNote(body);
+    if (!messages) {
+      this.#read();
+      return;
+    }
+    const now = Date.now();
+    for (const message of messages) this.#accept(message, now);
   }
 
   async #listen(): Promise<void> {
@@ -191,7 +207,7 @@ export class PostgresPubSub implements ClusterPubSub {
     };
     client.on('error', lost);
     client.on('end', () => lost());
-    client.on('notification', () => this.#read());
+    client.on('notification', (note) => this.#notified(note.payload));
     this.#listener = client;
     try {
       await client.connect();
