@@ -1,33 +1,34 @@
 // External executors: the action types the gateway does not run itself (git, PRs, plans:
 // external-types.ts) wait `queued` until an executor with its own credential (kind `executor`)
-// claims them over HTTP long-poll. A claim is the runner's: queued -> sent, attempt + 1, a lease,
-// target `executor:<type>:<credentialId>` (only that credential may report the attempt). The
-// report settles the dispatch through the OutcomeRecorder (fenced on the attempt; the agent is
-// woken with task.action_settled), and a git_merge's report records the merge (RN-628) in the
-// same transaction.
+// claims them (HTTP long-poll, or the socket topic executor:<type>). A claim is like a runner's:
+// queued -> sent, attempt + 1, a lease, target `executor:<type>:<credentialId>` (only that
+// credential may report the attempt). The report settles the dispatch through the
+// OutcomeRecorder (fenced on the attempt; the agent is woken with task.action_settled), and a
+// git_merge's report records the merge (RN-628) in the same transaction.
 //
 // Outcomes stay true (issue 10): an executor that does not report before its lease ends may have
 // acted, so the dispatch becomes `outcome_unknown`, never "not run", and is never offered again;
 // its later report replaces that outcome. A report that cannot change the recorded outcome is
 // kept as one action.late_result per attempt; the same report sent twice adds nothing.
-import { applyMergeResult } from '../actions/merge.ts';
 import { ActionError } from '../actions/errors.ts';
 import type { Logger } from '../logger.ts';
 import { type Dispatch, OUTCOME_UNKNOWN, type ProposedAction, type Store } from '../store/types.ts';
 import { EXECUTION_EVENTS } from './events.ts';
-import { isExternallyExecuted } from './external-types.ts';
+import {
+  type ExecutorIdentity,
+  type ExecutorReport,
+  mergeEffect,
+  outcomeOfReport,
+  requireExternalType,
+  sameReport,
+} from './executor-report.ts';
 import { executorLeaseExpired } from './failures.ts';
-import { type ExecutionOutcome, failedOutcome } from './outcome.ts';
+import { keepLateReport } from './late-report.ts';
+import type { ExecutionOutcome } from './outcome.ts';
 import type { OutcomeRecorder, RecordInput } from './recorder.ts';
-import { IN_FLIGHT } from './runner-route.ts';
 
-/** The executor credential that claims or reports. */
-export interface ExecutorIdentity {
-  credentialId: string;
-  name: string;
-  /** Bound to one project, or null for all. */
-  projectId: string | null;
-}
+export type { ExecutorIdentity, ExecutorReport };
+import { IN_FLIGHT } from './runner-route.ts';
 
 /** What an executor receives: the action, and whose provider credential to act with (RN-082). */
 export interface ClaimedAction {
@@ -43,18 +44,6 @@ export interface ClaimedAction {
   proposerId: string;
   /** Who approved (null when auto-approved); for the record only, never whose credential is used. */
   decidedBy: string | null;
-}
-
-export interface ExecutorReport {
-  attempt: number;
-  status: 'executed' | 'failed';
-  /** Required when failed: a snake_case code and an operator-actionable sentence. */
-  code?: string | undefined;
-  message?: string | undefined;
-  /** What the executor printed or the provider answered (capped like command output). */
-  output?: string | undefined;
-  /** Structured facts (a PR number, a URL, a commit); kept with the outcome. */
-  detail?: Record<string, unknown> | undefined;
 }
 
 export type ReportAnswer =
@@ -275,28 +264,18 @@ export class ExecutorService {
     code: 'dispatch_settled' | 'stale_attempt',
     why: string,
   ): Promise<ReportAnswer> {
-    const at = this.#now().toISOString();
-    const recordedAs = dispatch.outcome?.code ?? dispatch.state;
-    await this.#o.store.transaction(async (tx) => {
-      if (!(await tx.dispatches.noteReport(dispatch.id, report.attempt, at))) return;
-      await tx.events.append({
-        projectId: dispatch.projectId,
-        type: EXECUTION_EVENTS.lateResult,
-        actorKind: 'system',
-        actorId: null,
-        actionId: dispatch.actionId,
-        payload: {
-          dispatchId: dispatch.id,
-          attempt: report.attempt,
-          status: report.status,
-          origin: 'executor',
-          ...(report.code ? { reason: { code: report.code, message: report.message ?? '' } } : {}),
-          ...(report.detail ? { detail: report.detail } : {}),
-          recordedAs,
-        },
-        createdAt: at,
-      });
-    });
+    await keepLateReport(
+      this.#o.store,
+      dispatch,
+      report.attempt,
+      {
+        status: report.status,
+        origin: 'executor',
+        ...(report.code ? { reason: { code: report.code, message: report.message ?? '' } } : {}),
+        ...(report.detail ? { detail: report.detail } : {}),
+      },
+      this.#now().toISOString(),
+    );
     const state = dispatch.state === 'executed' ? 'executed' : 'failed';
     return {
       recorded: 'late_result',
@@ -429,54 +408,4 @@ export class ExecutorService {
     }
     return expired;
   }
-}
-
-function requireExternalType(type: string): void {
-  if (!isExternallyExecuted(type))
-    throw new ActionError(
-      'invalid',
-      'not_an_executor_type',
-      `${type} is not an action type an external executor runs (the gateway runs terminal and container_* itself); see README "External executors"`,
-    );
-}
-
-const SNAKE = /^[a-z][a-z0-9_]{0,63}$/;
-
-/** The report as an outcome, or a 400 naming what is missing. */
-function outcomeOfReport(report: ExecutorReport, who: ExecutorIdentity): ExecutionOutcome {
-  const executor = { name: who.name, credentialId: who.credentialId };
-  if (report.status === 'executed')
-    return {
-      status: 'executed',
-      origin: 'executor',
-      exitCode: null,
-      stdout: report.output ?? '',
-      stderr: '',
-      truncated: false,
-      executor,
-      ...(report.detail ? { detail: report.detail } : {}),
-    };
-  if (!report.code || !SNAKE.test(report.code) || !report.message?.trim())
-    throw new ActionError(
-      'invalid',
-      'failure_needs_code_and_message',
-      'a failed report carries `code` (snake_case, e.g. provider_rejected) and `message` (a sentence an operator can act on)',
-    );
-  return {
-    ...failedOutcome(report.code, report.message, { ...report.detail, executor }),
-    origin: 'executor',
-    ...(report.output !== undefined ? { stdout: report.output } : {}),
-  };
-}
-
-/** The same report again (a retry after a lost answer): same status and code. */
-const sameReport = (recorded: Record<string, unknown>, outcome: ExecutionOutcome): boolean =>
-  recorded.status === outcome.status && (outcome.status === 'executed' || recorded.code === outcome.code);
-
-/** A git_merge's report is the provider's answer: executed = merged (RN-628), failed = not merged (a retry may be proposed). */
-function mergeEffect(action: ProposedAction, outcome: ExecutionOutcome): RecordInput['within'] | undefined {
-  if (action.actionType !== 'git_merge') return undefined;
-  return async (tx, at) => {
-    await applyMergeResult(tx, action, outcome.status === 'executed', at);
-  };
 }

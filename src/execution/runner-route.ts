@@ -19,7 +19,6 @@ import {
   type Store,
 } from '../store/types.ts';
 import type { ExecutionLimits } from './config.ts';
-import { EXECUTION_EVENTS } from './events.ts';
 import {
   deliveryFailed,
   outcomeUnknown,
@@ -32,6 +31,7 @@ import { capText, type ExecutionOutcome } from './outcome.ts';
 import type { ExecutionPlan } from './plan.ts';
 import type { Delivery, RunnerPort, RunnerResultSink } from './ports.ts';
 import type { OutcomeRecorder } from './recorder.ts';
+import { keepLateReport } from './late-report.ts';
 import type { Resources } from './resources.ts';
 
 export const IN_FLIGHT: readonly DispatchState[] = ['sent', 'accepted', 'running'];
@@ -412,27 +412,18 @@ export class RunnerRoute implements RunnerResultSink {
   ): Promise<SinkAnswer> {
     const at = this.#now().toISOString();
     const recordedAs = dispatch.outcome?.code ?? dispatch.state;
-    const first = await this.#store.transaction(async (tx) => {
-      if (!(await tx.dispatches.noteReport(dispatch.id, result.attempt, at))) return false;
-      await tx.events.append({
-        projectId: dispatch.projectId,
-        type: EXECUTION_EVENTS.lateResult,
-        actorKind: 'system',
-        actorId: null,
-        actionId: dispatch.actionId,
-        payload: {
-          dispatchId: dispatch.id,
-          attempt: result.attempt,
-          status: result.status,
-          exitCode: result.exitCode ?? null,
-          ...(result.reason ? { reason: result.reason } : {}),
-          ...(result.fromJournal ? { fromJournal: true } : {}),
-          recordedAs,
-        },
-        createdAt: at,
-      });
-      return true;
-    });
+    const first = await keepLateReport(
+      this.#store,
+      dispatch,
+      result.attempt,
+      {
+        status: result.status,
+        exitCode: result.exitCode ?? null,
+        ...(result.reason ? { reason: result.reason } : {}),
+        ...(result.fromJournal ? { fromJournal: true } : {}),
+      },
+      at,
+    );
     if (first) {
       this.#logger.warn(
         {
