@@ -3,6 +3,7 @@
 // (teto_do_sempre_permitir), external effects, privileged commands, unsafe constructs.
 import { analyzeCommand } from './analysis.ts';
 import { firstEffect, firstGitOverride, firstGitSmuggling } from './ceilings.ts';
+import { unitHasDestructiveForms } from './destructive-forms.ts';
 import { CEILING_COMMANDS } from './external-effect.ts';
 import { isActionType, TIPOS_SEM_SEMPRE_PERMITIR } from './labels.ts';
 import { MAX_COMMAND_LENGTH } from './limits.ts';
@@ -198,6 +199,10 @@ function unitFor(fragment: Fragment): string | null {
   else if (isWord(argv[1]!)) unit = [argv[0]!, argv[1]!];
   else unit = [argv[0]!];
   if (isCeilingPrefix(unit)) return argv.length === unit.length ? null : exact();
+  // `git branch -a` stays exact: `Terminal(git branch)` would also match `git branch -D main`.
+  // The bare unit itself (`git branch`, `docker image`) writes nothing, like `git` alone.
+  if (unitHasDestructiveForms(unit))
+    return argv.length === unit.length && fragment.redirects.length === 0 ? null : fragment.text;
   return render(unit);
 }
 

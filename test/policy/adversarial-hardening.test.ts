@@ -293,8 +293,11 @@ describe('RN-675 always-allow refuses the new ceilings and keeps gh api exact', 
       patterns: ['Terminal(gh api repos/o/r/pulls)'],
     });
   });
-  it('harmless commands still get their unit', () => {
-    expect(plan('git config user.name bob')).toEqual({ kind: 'patterns', patterns: ['Terminal(git config)'] });
+  it('harmless commands still get a pattern; git config keeps the exact fragment (issue 15.7: Terminal(git config) would match git config --unset-all)', () => {
+    expect(plan('git config user.name bob')).toEqual({
+      kind: 'patterns',
+      patterns: ['Terminal(git config user.name bob)'],
+    });
   });
   it('a find is written whole (issue 9 A.6): Terminal(find) would allow find . -fprint and any allowed -exec', () => {
     const whole = 'Terminal(find . -name \\*.ts -exec grep -l x {} +)';
