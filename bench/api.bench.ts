@@ -195,6 +195,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<RateSummary[]> {
   let admin: pg.Client | null = null;
   if (kind === 'postgres') {
     admin = new pg.Client({ connectionString: POSTGRES_URL });
+    admin.on('error', () => {}); // a session closed by the server: the next query says so
     await admin.connect();
     schema = `brabo_bench_${randomBytes(5).toString('hex')}`;
     await admin.query(`CREATE SCHEMA ${schema}`);

@@ -245,6 +245,7 @@ async function holdRunners(t: Topology, round: number): Promise<{ joinsPerSecond
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'brabo-bench-cluster-'));
   const admin = new pg.Pool({ connectionString: PG, max: 2 });
+  admin.on('error', () => {}); // an idle session closed by the server: the pool opens a new one
   const topologies: Topology[] = [];
   try {
     const single = await topology('single', admin, 1, dir);

@@ -10,7 +10,7 @@ import { DEFAULT_EXECUTION_LIMITS } from '../../src/execution/config.ts';
 import { Dispatcher } from '../../src/execution/dispatcher.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.ts';
-import { TestSchemas } from '../store/contract-postgres.ts';
+import { quiet, TestSchemas } from '../store/contract-postgres.ts';
 
 const schemas = new TestSchemas();
 const logger = createLogger('silent');
@@ -22,7 +22,7 @@ const nodes: PostgresNode[] = [];
 beforeEach(async () => {
   schema = await schemas.create();
   store = await openPostgresStore(schema.url, { maxWriters: 2, maxReaders: 2 });
-  pool = new pg.Pool({ connectionString: schema.url, max: 4 });
+  pool = quiet(new pg.Pool({ connectionString: schema.url, max: 4 }));
 });
 afterEach(async () => {
   for (const node of nodes.splice(0)) await node.close();

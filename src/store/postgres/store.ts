@@ -256,14 +256,20 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await shutDown();
     throw connectError(endpoint, error);
   }
+  // Checked out, the session has no pool listener: a backend terminated during the migrations
+  // would otherwise be an unhandled 'error' (the failing query rejects and names it).
+  const ignoreLost = (): void => {};
+  client.on('error', ignoreLost);
   let applied: number[];
   try {
     applied = await applyPostgresMigrations(client as Queryable);
   } catch (error) {
+    client.removeListener('error', ignoreLost);
     client.release(true);
     await shutDown();
     throw new PostgresStartError(endpoint, 'migrate', (error as Error).message, sqlStateOf(error), { cause: error });
   }
+  client.removeListener('error', ignoreLost);
   client.release();
   const warn: Warn | undefined = options.logger ? options.logger.warn.bind(options.logger) : undefined;
   return new PostgresStore(writes, reads, endpoint, applied, {
