@@ -72,15 +72,23 @@ export async function propose(
   alongside?: ProposeAlongside,
 ): Promise<ProposeOutcome> {
   const { read } = deps.store;
-  const project = await requireProject(read, input.projectId);
-  const proposer = await requireMember(read, project.id, input.proposerId);
+  // The reads go out together (on Postgres each is a round trip, and on a loaded machine round
+  // trips are the latency); the answers are judged in order, so an unknown project is still
+  // not_found before anything about its members.
+  const projectRead = requireProject(read, input.projectId);
+  const proposerRead = requireMember(read, input.projectId, input.proposerId);
+  const containerRead = read.containers.get(input.projectId);
+  const autonomyRead = read.autonomy.resolve(input.projectId, input.proposerId, input.actionType);
+  for (const pending of [proposerRead, containerRead, autonomyRead]) pending.catch(() => {}); // awaited below, or moot
+  const project = await projectRead;
+  const proposer = await proposerRead;
   refuseAgentForHumanOnly(project, proposer, input.actionType);
   const prNumber = input.actionType === 'git_merge' ? prNumberOf(input.payload) : null;
   const scope = deriveScopeRoot(project, deps.roots);
 
   const [container, resolved, file] = await Promise.all([
-    read.containers.get(project.id),
-    read.autonomy.resolve(project.id, proposer.memberId, input.actionType),
+    containerRead,
+    autonomyRead,
     deps.permissionsFile.read(permissionsFolder(project, deps.roots, scope)),
   ]);
   const autonomy = alongside ? alongside.autonomy : resolved;
