@@ -12,7 +12,8 @@
 //    double quotes, long runs of `#`, cd chains that may fail, globs. Same target as 2.
 // 4. The largest time one decision blocks the event loop, over worst-case shapes at the command
 //    cap (16 384 characters; longer commands are not parsed). decide() is synchronous, so its
-//    duration is the block. Target: under 50 ms. Median of 3 attempts, with the spread.
+//    duration is the block. Target: under 50 ms. Per shape the median of 5 calls; the largest
+//    over the shapes, median of 3 attempts, with the spread (and the slowest single call).
 import { loadavg } from 'node:os';
 import { parse } from 'shell-quote';
 import { DEV_TERMINAL_ALLOW_PATTERNS, decide, MAX_COMMAND_LENGTH } from '../src/policy/index.ts';
@@ -216,30 +217,43 @@ function largestBlock(rows: Row[]): void {
   for (const [, i] of inputs) sink += decide(i).reason.length; // warm-up
   // Wall time is the block; CPU time (process.cpuUsage) is printed beside it because on a
   // shared, overloaded machine wall time also counts the time other processes held the core.
+  // One call can also carry a garbage collection that earlier calls' garbage caused: each shape
+  // is timed 5 times and its median counts, and the single slowest call is printed too.
+  const CALLS = 5;
+  // Judged on CPU time like the rest of this bench (BENCH_CLOCK=wall judges wall time).
+  const block = (a: { ms: number; cpu: number }): number => (WALL ? a.ms : a.cpu);
   const attempts: Array<{ ms: number; cpu: number; shape: string }> = [];
+  let slowest = { ms: 0, cpu: 0, shape: '' };
   for (let attempt = 0; attempt < 3; attempt++) {
     let worst = { ms: 0, cpu: 0, shape: '' };
     for (const [name, i] of inputs) {
-      const cpuStart = process.cpuUsage();
-      const start = performance.now();
-      sink += decide(i).reason.length;
-      const ms = performance.now() - start;
-      const used = process.cpuUsage(cpuStart);
-      if (ms > worst.ms) worst = { ms, cpu: (used.user + used.system) / 1000, shape: name };
+      const walls: number[] = [];
+      const cpus: number[] = [];
+      for (let k = 0; k < CALLS; k++) {
+        const cpuStart = process.cpuUsage();
+        const start = performance.now();
+        sink += decide(i).reason.length;
+        walls.push(performance.now() - start);
+        const used = process.cpuUsage(cpuStart);
+        cpus.push((used.user + used.system) / 1000);
+        if (walls[k]! > slowest.ms) slowest = { ms: walls[k]!, cpu: cpus[k]!, shape: name };
+      }
+      const here = { ms: median(walls), cpu: median(cpus), shape: name };
+      if (block(here) > block(worst)) worst = here;
     }
     attempts.push(worst);
   }
-  const sorted = [...attempts].sort((a, b) => a.ms - b.ms);
+  const sorted = [...attempts].sort((a, b) => block(a) - block(b));
   const med = sorted[1]!;
   console.log(
-    `largest event-loop block at the cap (${inputs.length} shapes, 3 attempts): ${attempts.map((a) => `${a.ms.toFixed(1)} ms wall / ${a.cpu.toFixed(1)} ms cpu (${a.shape})`).join(', ')}`,
+    `largest event-loop block at the cap (${inputs.length} shapes, median of ${CALLS} calls, 3 attempts): ${attempts.map((a) => `${a.ms.toFixed(1)} ms wall / ${a.cpu.toFixed(1)} ms cpu (${a.shape})`).join(', ')}; slowest single call ${slowest.ms.toFixed(1)} ms wall / ${slowest.cpu.toFixed(1)} ms cpu (${slowest.shape})`,
   );
   rows.push({
     name: 'largest block of one decision',
-    value: `${med.ms.toFixed(1)} ms`,
+    value: `${block(med).toFixed(1)} ms`,
     target: '< 50 ms',
-    pass: med.ms < 50,
-    spread: `${sorted[0]!.ms.toFixed(1)}-${sorted[2]!.ms.toFixed(1)} ms`,
+    pass: block(med) < 50,
+    spread: `${block(sorted[0]!).toFixed(1)}-${block(sorted[2]!).toFixed(1)} ms`,
   });
 }
 

@@ -51,6 +51,8 @@ const SPECS: ReadonlyMap<string, DataSpec> = new Map([
 /** Commands whose words are all data: they print them and read no file. */
 const ALL_DATA: ReadonlySet<string> = new Set(['echo', 'printf']);
 
+const NO_WORDS: ReadonlySet<number> = new Set();
+
 /** Verbs whose data words could become another command's paths when their output is piped on. */
 export const PRINTS_ITS_DATA: ReadonlySet<string> = new Set([...ALL_DATA, 'sed', 'awk', 'gawk', 'mawk', 'nawk']);
 
@@ -58,16 +60,15 @@ export const PRINTS_ITS_DATA: ReadonlySet<string> = new Set([...ALL_DATA, 'sed',
  * The indexes of argv (verb at `verbAt`) that are data, not paths; empty for other commands.
  * One pass over the words.
  */
-export function dataWords(argv: readonly string[], verbAt: number): Set<number> {
-  const out = new Set<number>();
+export function dataWords(argv: readonly string[], verbAt: number): ReadonlySet<number> {
   const verb = argv[verbAt];
-  if (verb === undefined) return out;
+  if (verb === undefined || (!ALL_DATA.has(verb) && !SPECS.has(verb))) return NO_WORDS;
+  const out = new Set<number>();
   if (ALL_DATA.has(verb)) {
     for (let i = verbAt + 1; i < argv.length; i++) out.add(i);
     return out;
   }
-  const spec = SPECS.get(verb);
-  if (spec === undefined) return out;
+  const spec = SPECS.get(verb)!;
   let replaced = false;
   let firstPositional = -1;
   let optionsOver = false;
