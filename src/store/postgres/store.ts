@@ -103,37 +103,31 @@ export class PostgresStore implements Store {
 
   /** A read on the read pool; retried with backoff when the session died under it (reads are idempotent). */
   async #read(text: string, values?: unknown[]): Promise<{ rows: pg.QueryResultRow[]; rowCount: number | null }> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.#reads.query(text, values);
-      } catch (error) {
-        if (isPoolTimeout(error)) throw new StoreBusyError(this.#waitMs, { cause: error });
-        if (!isConnectionFault(error)) throw error;
-        if (attempt + 1 >= RECONNECT_ATTEMPTS || this.#closed)
-          throw new StoreUnavailableError(describe(error), { cause: error });
-        this.#warn(
-          { code: 'postgres_reconnecting', attempt: attempt + 1, err: error },
-          'a read lost its Postgres session; retrying on a new one',
-        );
-        await sleep(backoffMs(attempt));
-      }
-    }
+    return this.#reconnecting(
+      () => this.#reads.query(text, values),
+      'a read lost its Postgres session; retrying on a new one',
+    );
   }
 
   /** A write session, reconnecting with backoff while the server is away; pool exhaustion is store_busy. */
   async #checkOut(): Promise<pg.PoolClient> {
+    return this.#reconnecting(() => this.#writes.connect(), 'could not open a Postgres session; retrying with backoff');
+  }
+
+  /**
+   * `open` again with backoff while the Postgres session is away (RECONNECT_ATTEMPTS, then
+   * store_unavailable); a pool with no free session is store_busy at once; any other error as is.
+   */
+  async #reconnecting<T>(open: () => Promise<T>, retrying: string): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.#writes.connect();
+        return await open();
       } catch (error) {
         if (isPoolTimeout(error)) throw new StoreBusyError(this.#waitMs, { cause: error });
         if (!isConnectionFault(error)) throw error;
         if (attempt + 1 >= RECONNECT_ATTEMPTS || this.#closed)
           throw new StoreUnavailableError(describe(error), { cause: error });
-        this.#warn(
-          { code: 'postgres_reconnecting', attempt: attempt + 1, err: error },
-          'could not open a Postgres session; retrying with backoff',
-        );
+        this.#warn({ code: 'postgres_reconnecting', attempt: attempt + 1, err: error }, retrying);
         await sleep(backoffMs(attempt));
       }
     }
