@@ -50,13 +50,22 @@ export const TIPOS_SEM_SEMPRE_PERMITIR: readonly ActionType[] = Object.freeze(ty
 export const PROTECTED_BRANCHES: readonly string[] = Object.freeze(['dev', 'qa', 'rc', 'main']);
 
 /**
- * Whether a merge target is protected. Spellings git accepts for the same branch
- * (`refs/heads/main`, surrounding blanks, other letter case on case-insensitive disks) count too:
- * protecting too much costs a click, protecting too little costs production.
+ * Whether a merge target is protected. Spellings git accepts for the same branch count too:
+ * `refs/heads/main`, a remote-tracking name (`origin/main`, `remotes/upstream/main`,
+ * `refs/remotes/origin/main`), a revision suffix (`main^{}`, `main~0`, `main@{u}`), a refspec
+ * (`+main`, `HEAD:main`), surrounding blanks and other letter case (case-insensitive disks).
+ * Any name whose last path segment is protected is protected: a local branch that happens to be
+ * called `fix/main` then costs a click; protecting too little costs production.
  */
 export function isProtectedBranch(branch: string): boolean {
-  let name = branch.trim();
-  const refsPrefix = 'refs/heads/';
-  if (name.startsWith(refsPrefix)) name = name.slice(refsPrefix.length);
-  return PROTECTED_BRANCHES.includes(name.toLowerCase());
+  let name = branch.trim().toLowerCase();
+  // `src:dst` pushes into dst; `main:` (no destination) names main.
+  const colon = name.lastIndexOf(':');
+  if (colon >= 0) name = name.slice(colon + 1).trim() || name.slice(0, colon);
+  name = name.replace(/^\++/, '');
+  const suffix = name.search(/[\^~]|@\{/);
+  if (suffix >= 0) name = name.slice(0, suffix);
+  const segments = name.split('/').filter((segment) => segment !== '');
+  const last = segments[segments.length - 1];
+  return last !== undefined && PROTECTED_BRANCHES.includes(last.trim());
 }

@@ -32,6 +32,40 @@ describe('RN-006 protected branches', () => {
       expect(d.reasonCode).toBe('ceiling_protected_branch_merge');
     },
   );
+  it.each([
+    'origin/main',
+    'refs/remotes/origin/main',
+    'remotes/origin/main',
+    'upstream/dev',
+    'ORIGIN/MAIN',
+    'origin/Main',
+    ' origin/main ',
+    'origin//main',
+    'refs/remotes/fork/rc',
+    'origin/qa',
+    'refs/heads/MAIN',
+    '+main',
+    'HEAD:main',
+    'feature/x:refs/heads/main',
+    'main:',
+    'main^{}',
+    'origin/main~0',
+    'main@{upstream}',
+  ])('RN-006 git_merge into %j (a remote or ref spelling of a protected branch) is never auto-approved', (branch) => {
+    const d = typed(
+      'git_merge',
+      { branch, prNumber: 1 },
+      { autonomy: AUTO_MODE, permissions: { allow: ['GitMerge()'] } },
+    );
+    expect(d.reasonCode).toBe('ceiling_protected_branch_merge');
+    expect(d.policy).toBe('require_approval');
+  });
+  it.each(['feature/x', 'origin/feature-main', 'main-fix', 'origin/maintenance', 'release/1.0', 'devel', 'qa-env/x'])(
+    'RN-006 git_merge into %j (not a protected branch) can still be auto-approved',
+    (branch) => {
+      expect(typed('git_merge', { branch, prNumber: 1 }, { autonomy: AUTO_MODE }).policy).toBe('auto_approve');
+    },
+  );
   it('RN-006 git_merge into a feature branch can be auto-approved', () => {
     expect(typed('git_merge', { branch: 'feature/x' }, { autonomy: AUTO_MODE }).policy).toBe('auto_approve');
   });
