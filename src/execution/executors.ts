@@ -104,6 +104,11 @@ export class ExecutorService {
     for (const wake of [...this.#wakers]) wake();
   }
 
+  /** Until when (epoch ms) no lease is expired: one grace window after this process started. */
+  get graceEndsAt(): number {
+    return this.#startedAt + this.#o.graceMs;
+  }
+
   /** Claim long-polls waiting for an action now. */
   get waitingClaims(): number {
     return this.#wakers.size;

@@ -15,8 +15,14 @@ export interface ExecutorFixture {
   events(type: string, actionId?: string): Promise<Array<{ type: string; actionId: string | null; payload: any }>>;
 }
 
-export async function executorFixture(): Promise<ExecutorFixture> {
-  const t = await startTestApp({ execution: loadExecutionConfig({}, {}) });
+/** `runnerGraceMs`: the start-up grace before leases are expired (default: the configuration's). */
+export async function executorFixture(options: { runnerGraceMs?: number } = {}): Promise<ExecutorFixture> {
+  const t = await startTestApp({
+    execution: loadExecutionConfig(
+      options.runnerGraceMs === undefined ? {} : { runnerGraceMs: options.runnerGraceMs },
+      {},
+    ),
+  });
   await t.app.start();
   const { id: projectId } = await seedProject(t);
   const executor = await t.mint({ kind: 'executor', name: 'git-bot' });

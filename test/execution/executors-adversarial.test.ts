@@ -11,10 +11,10 @@ beforeEach(async () => {
 });
 afterEach(async () => f.t.close());
 
-/** An approved git_push claimed by git-bot: its dispatch id. */
-async function claimedPush(): Promise<{ actionId: string; dispatchId: string }> {
+/** An approved git_push claimed by git-bot (with a lease of `leaseSeconds`, else the default). */
+async function claimedPush(leaseSeconds?: number): Promise<{ actionId: string; dispatchId: string }> {
   const actionId = await f.approved('git_push', { branch: 'x' });
-  const claimed = await f.claim('git_push');
+  const claimed = await f.claim('git_push', undefined, leaseSeconds ? `wait=0&leaseSeconds=${leaseSeconds}` : 'wait=0');
   expect(claimed.status).toBe(200);
   return { actionId, dispatchId: claimed.body.dispatchId };
 }
@@ -218,6 +218,20 @@ describe('attempts, repeats and late reports', () => {
     expect((await dispatchOf(actionId)).outcome).toMatchObject({ code: 'push_rejected', origin: 'executor' });
     // Expiring again finds nothing: the lease sweep never touches a settled dispatch.
     expect(await service?.expireLeases(AFTER_EVERY_LEASE())).toBe(0);
+  });
+
+  it('issue 10.6: no lease is expired before one grace window after the gateway started, however old it is', async () => {
+    await f.t.close();
+    f = await executorFixture({ runnerGraceMs: 120_000 });
+    const { actionId } = await claimedPush(1);
+    const service = f.t.app.execution?.dispatcher.executors;
+    if (!service) throw new Error('no execution side');
+    const leaseEnded = await f.t.app.store.read.dispatches.getByAction(actionId);
+    expect(Date.parse(leaseEnded?.leaseUntil ?? '')).toBeLessThan(service.graceEndsAt - 1_000);
+    expect(await service.expireLeases(new Date(service.graceEndsAt - 1_000))).toBe(0);
+    expect((await dispatchOf(actionId)).status).toBe('dispatched');
+    expect(await service.expireLeases(new Date(service.graceEndsAt + 1_000))).toBe(1);
+    expect((await dispatchOf(actionId)).outcome).toMatchObject({ code: 'outcome_unknown' });
   });
 
   it.each([
