@@ -152,8 +152,10 @@ export class RunnerHub extends EventEmitter<RunnerHubEvents> {
     return Object.keys(this.#presence.list(`${RUNNER_TOPIC_PREFIX}${projectId}`)).length > 0;
   }
 
-  /** The sandbox state the project's runner reported in its join, wherever it is connected (presence). */
+  /** The sandbox state the project's runner reported in its join: this node's socket first, else presence. */
   sandboxOf(projectId: string): RunnerSandbox | null {
+    const here = this.#connections.get(projectId)?.at(-1);
+    if (here) return here.info.sandbox;
     const metas = Object.values(this.#presence.list(`${RUNNER_TOPIC_PREFIX}${projectId}`)).flatMap((p) => p.metas);
     return (metas.at(-1)?.['sandbox'] as RunnerSandbox | null | undefined) ?? null;
   }

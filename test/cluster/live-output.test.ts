@@ -4,18 +4,10 @@
 // bounded mirror, so a viewer on A streams live, in order, and a late reader on A gets the replay.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
-import {
-  createProject,
-  killAllChildren,
-  serviceTokenOf,
-  settled,
-  startRunner,
-  tempDir,
-  waitUntil,
-} from '../e2e/support.ts';
+import { joinTopic as joinTopicOf, readSse } from '../console/live-clients.ts';
+import type { PhoenixSocket } from '../gateway/phoenix-clients.ts';
+import { createProject, killAllChildren, settled, startRunner, tempDir, waitUntil } from '../e2e/support.ts';
 import { TestSchemas } from '../store/contract-postgres.ts';
 import { type Node, startNode } from './support.ts';
 
@@ -24,63 +16,8 @@ let nodes: Node[] = [];
 let shared = '';
 const sockets: PhoenixSocket[] = [];
 
-interface SseEvent {
-  id: string | null;
-  event: string;
-  data: any;
-}
-
-function readSse(base: string, actionId: string) {
-  const events: SseEvent[] = [];
-  const done = (async () => {
-    const response = await fetch(`${base}/api/actions/${actionId}/output`, {
-      headers: { authorization: `Bearer ${await serviceTokenOf(base)}` },
-    });
-    if (response.status !== 200) throw new Error(`SSE answered ${response.status}: ${await response.text()}`);
-    const decoder = new TextDecoder();
-    let text = '';
-    for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(part, { stream: true });
-      let cut: number;
-      while ((cut = text.indexOf('\n\n')) >= 0) {
-        const block = text.slice(0, cut);
-        text = text.slice(cut + 2);
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((l) => !l.startsWith(':'))
-            .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
-        );
-        if (fields['event'])
-          events.push({ id: fields['id'] ?? null, event: fields['event'], data: JSON.parse(fields['data'] ?? 'null') });
-      }
-    }
-    return events;
-  })();
-  return { events, done };
-}
-
-async function joinTopic(node: Node, topic: string, events: string[]) {
-  const socket = new Socket18(node.wsUrl, {
-    transport: WebSocket,
-    params: { token: await serviceTokenOf(node.base) },
-    timeout: 10_000,
-    reconnectAfterMs: () => 100,
-  });
-  sockets.push(socket);
-  socket.connect();
-  const channel = socket.channel(topic, {});
-  const received: Array<{ event: string; payload: any }> = [];
-  for (const event of events) channel.on(event, (payload) => received.push({ event, payload }));
-  await new Promise<void>((resolve, reject) => {
-    channel
-      .join()
-      .receive('ok', () => resolve())
-      .receive('error', (e) => reject(new Error(JSON.stringify(e))))
-      .receive('timeout', () => reject(new Error('join timed out')));
-  });
-  return received;
-}
+const joinTopic = (node: Node, topic: string, events: string[]) =>
+  joinTopicOf(node.base, node.wsUrl, topic, events, sockets);
 
 beforeAll(async () => {
   const schema = await schemas.create();

@@ -3,9 +3,9 @@
 // fetch reading `GET /api/actions/:id/output` as Server-Sent Events.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
+import type { PhoenixSocket } from '../gateway/phoenix-clients.ts';
+import { joinTopic as joinTopicOf, readSse as readSseOf } from './live-clients.ts';
 import {
   createProject,
   serviceTokenOf,
@@ -24,67 +24,9 @@ let project: Project;
 let root: string;
 const sockets: PhoenixSocket[] = [];
 
-interface SseEvent {
-  id: string | null;
-  event: string;
-  data: any;
-}
-
-/** Reads an SSE response into events as they arrive; `done` resolves when the server ends it. */
-function readSse(actionId: string, headers: Record<string, string> = {}, query = '') {
-  const events: SseEvent[] = [];
-  const controller = new AbortController();
-  const done = (async () => {
-    const response = await fetch(`${server.base}/api/actions/${actionId}/output${query}`, {
-      headers: { authorization: `Bearer ${await serviceTokenOf(server.base)}`, ...headers },
-      signal: controller.signal,
-    });
-    if (response.status !== 200) throw new Error(`SSE answered ${response.status}: ${await response.text()}`);
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const decoder = new TextDecoder();
-    let text = '';
-    for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(part, { stream: true });
-      let cut: number;
-      while ((cut = text.indexOf('\n\n')) >= 0) {
-        const block = text.slice(0, cut);
-        text = text.slice(cut + 2);
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((l) => !l.startsWith(':'))
-            .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
-        );
-        if (fields['event'])
-          events.push({ id: fields['id'] ?? null, event: fields['event'], data: JSON.parse(fields['data'] ?? 'null') });
-      }
-    }
-    return events;
-  })();
-  return { events, done, abort: () => controller.abort() };
-}
-
-async function joinTopic(topic: string, events: string[]): Promise<Array<{ event: string; payload: any }>> {
-  const socket = new Socket18(server.wsUrl, {
-    transport: WebSocket,
-    params: { token: await serviceTokenOf(server.base) },
-    timeout: 5_000,
-    reconnectAfterMs: () => 100,
-  });
-  sockets.push(socket);
-  socket.connect();
-  const channel = socket.channel(topic, {});
-  const received: Array<{ event: string; payload: any }> = [];
-  for (const event of events) channel.on(event, (payload) => received.push({ event, payload }));
-  await new Promise<void>((resolve, reject) => {
-    channel
-      .join()
-      .receive('ok', () => resolve())
-      .receive('error', (e) => reject(new Error(JSON.stringify(e))))
-      .receive('timeout', () => reject(new Error('join timed out')));
-  });
-  return received;
-}
+const readSse = (actionId: string, headers: Record<string, string> = {}, query = '') =>
+  readSseOf(server.base, actionId, headers, query);
+const joinTopic = (topic: string, events: string[]) => joinTopicOf(server.base, server.wsUrl, topic, events, sockets);
 
 const propose = (command: string) =>
   server.call('POST', `/api/projects/${project.id}/actions`, {
