@@ -98,8 +98,12 @@ describe('brabo-gateway package', () => {
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
   });
 
-  it('npx brabo-gateway serve runs on plain Node 22: /healthz answers, --version names the package version', async () => {
+  it('npx brabo-gateway serve runs on plain Node 22: /healthz answers, the console is at /, --version names the package version', async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(tarList(packages.server)).toContain('package/dist/console/index.html');
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>brabo console</title>');
     const { version } = rootPackage();
     const out = execFileSync('npx', ['--yes', `./${path.basename(packages.server)}`, '--version'], { env: cleanEnv(), cwd: path.dirname(packages.server), encoding: 'utf8' });
     expect(out).toContain(`brabo ${version} (node 22.`);
