@@ -273,11 +273,10 @@ describe('containers and handoffs', () => {
     expect((await t.call('GET', '/api/containers')).body.containers).toEqual([
       expect.objectContaining({ projectId: id, projectName: 'Shop API', state: 'running' }),
     ]);
-    await t.call('PUT', `/api/projects/${id}/agent-autonomy`, {
+    // A person's proposals follow permissions.json (agent autonomy is for agents only).
+    await t.call('PUT', `/api/projects/${id}/permissions`, {
       userId: 'max',
-      agentId: 'max',
-      actionType: '*',
-      mode: 'auto_approve',
+      allow: ['ContainerStop()', 'ContainerRemove()'],
     });
     const stop = await t.call('POST', `/api/containers/${id}/stop`, { userId: 'max' });
     expect(stop.body.status).toBe('auto_approved');
