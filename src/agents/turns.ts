@@ -10,6 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { AgentTurn, Dispatch, ProposedAction, Repositories, Store } from '../store/types.ts';
 import { settlementOf, type SettlementState } from './settlement.ts';
 import type { SettlementWaiters } from './waiters.ts';
+import { type WaitingFor, waitingFor } from './waiting-for.ts';
 
 /** Where `task.action_settled` goes (the gateway's AgentNotifier). */
 export interface AgentNotifierPort {
@@ -38,6 +39,8 @@ export interface ActionSettlementView {
   state: SettlementState;
   settlement: ActionSettled | null;
   turn: TurnView | null;
+  /** While executing: what it waits for (an external executor's claim or report); null otherwise. */
+  waiting: WaitingFor | null;
 }
 
 export class AgentTurns {
@@ -192,7 +195,13 @@ export class AgentTurns {
     if (!action) return null;
     const [dispatch, turn] = await Promise.all([read.dispatches.getByAction(actionId), read.turns.get(actionId)]);
     const { state, settlement } = settlementOf(action, dispatch);
-    return { actionId, state, settlement, turn: turn ? describeTurn(turn) : null };
+    return {
+      actionId,
+      state,
+      settlement,
+      turn: turn ? describeTurn(turn) : null,
+      waiting: state === 'executing' ? waitingFor(action, dispatch) : null,
+    };
   }
 
   /**

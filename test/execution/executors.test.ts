@@ -20,7 +20,12 @@ describe('external executors', () => {
   it('RN-073: an approved git_push waits queued for an executor; its report settles the action and ends the turn', async () => {
     const actionId = await f.approved('git_push', { branch: 'feature/x' });
     const before = await f.t.call('GET', `/api/actions/${actionId}/settlement`);
-    expect(before.body).toMatchObject({ state: 'executing', turn: { state: 'awaiting_approval' } });
+    expect(before.body).toMatchObject({
+      state: 'executing',
+      turn: { state: 'awaiting_approval' },
+      waiting: { for: 'external_executor' },
+    });
+    expect(before.body.waiting.message).toContain('With no executor attached it never runs');
 
     const claimed = await f.claim('git_push');
     expect(claimed.status).toBe(200);
@@ -30,6 +35,8 @@ describe('external executors', () => {
       actionType: 'git_push',
       payload: { branch: 'feature/x' },
     });
+    const claimedView = await f.t.call('GET', `/api/actions/${actionId}/settlement`);
+    expect(claimedView.body.waiting).toMatchObject({ for: 'executor_report' });
     // The agent's long-poll is waiting when the report lands: it is woken with the settlement.
     const waiting = f.t.call('GET', `/api/actions/${actionId}/settlement?wait=30`);
     const report = await f.report('git_push', claimed.body.dispatchId, {
@@ -44,6 +51,7 @@ describe('external executors', () => {
       state: 'settled',
       settlement: { status: 'executed', result: { stdout: 'pushed feature/x to origin' } },
       turn: { state: 'settled' },
+      waiting: null,
     });
     expect(await f.events('action.claimed', actionId)).toHaveLength(1);
     const executed = await f.events('action.executed', actionId);

@@ -52,6 +52,8 @@ const SettlementSchema = z.object({
   state: z.enum(['pending', 'executing', 'settled']),
   settlement: z.record(z.string(), z.unknown()).nullable(),
   turn: TurnSchema,
+  /** While executing: an external executor's claim or report it waits for (README "External executors"). */
+  waiting: z.object({ for: z.enum(['external_executor', 'executor_report']), message: z.string() }).nullable(),
 });
 
 const Desfecho = z.enum(['aprovada', 'ja_aprovada', 'recusada', 'ja_recusada']);
