@@ -5,6 +5,7 @@ import { LocalPresence, type PresenceTracker } from '../../gateway/presence.ts';
 import { LocalPubSub, type PubSub } from '../../gateway/pubsub.ts';
 import { SettlementWaiters } from '../agents/waiters.ts';
 import type { Logger } from '../logger.ts';
+import { guardPoolClients } from '../store/postgres/client-guard.ts';
 import type { Store } from '../store/types.ts';
 import { clusterConfigFrom, type ClusterConfig } from './config.ts';
 import type { ClusterMembership } from './membership.ts';
@@ -73,6 +74,11 @@ export async function openCluster(options: {
       { code: 'postgres_connection_lost', err },
       'an idle cluster connection was closed; the pool opens a new one on demand',
     ),
+  );
+  // pool.query users and the node's own checkouts (postgres-node.ts) share this pool: a session
+  // handed from one to the other inside its own socket read has no listener for a moment.
+  guardPoolClients(pool, (err) =>
+    logger.warn({ code: 'postgres_connection_lost', err }, 'a cluster session was closed by the server or the network'),
   );
   const node = new PostgresNode({ pool, nodeId: config.nodeId, logger, timings: config.timings });
   const pubsub = new PostgresPubSub({

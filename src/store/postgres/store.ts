@@ -23,6 +23,7 @@ import type { Repositories, RunnerTokenRepository, Store } from '../types.ts';
 import { PostgresActions } from './actions.ts';
 import { PostgresAgentAutonomy } from './autonomy.ts';
 import { PostgresDispatches } from './dispatches.ts';
+import { guardPoolClients } from './client-guard.ts';
 import { connectError, endpointOf, type PostgresEndpoint, PostgresStartError, sqlStateOf } from './errors.ts';
 import { backoffMs, isConnectionFault, isPoolTimeout, RECONNECT_ATTEMPTS, sleep } from './faults.ts';
 import { PostgresEvents } from './events.ts';
@@ -239,6 +240,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       options.logger?.warn(
         { code: 'postgres_connection_lost', host: endpoint.host, port: endpoint.port, err },
         'an idle Postgres connection was closed by the server or the network; the pool opens a new one on demand',
+      ),
+    );
+    // Sessions in hand-over between a release and the next holder (client-guard.ts): their query
+    // rejects with the cause, so this one only records it.
+    guardPoolClients(pool, (err) =>
+      options.logger?.warn(
+        { code: 'postgres_connection_lost', host: endpoint.host, port: endpoint.port, err },
+        'a Postgres session was closed by the server or the network',
       ),
     );
   }
