@@ -69,6 +69,8 @@ interface Progress {
   claim: Dispatch | null;
   /** `execute` may have reached the runner (pushed inside the claim transaction). */
   sent: boolean;
+  /** Already handed to the node holding the project's runner. */
+  forwarded: boolean;
 }
 
 export class Dispatcher implements ActionExecutionPort {
@@ -170,7 +172,7 @@ export class Dispatcher implements ActionExecutionPort {
     const dispatch = await this.#o.store.read.dispatches.getByAction(actionId);
     if (!dispatch || dispatch.state !== 'queued' || this.#active.has(dispatch.id)) return;
     this.#active.add(dispatch.id);
-    const progress: Progress = { claim: null, sent: false };
+    const progress: Progress = { claim: null, sent: false, forwarded: this.#forwardEarly(dispatch) };
     try {
       await this.#run(dispatch, mode, progress);
     } catch (error) {
@@ -204,6 +206,20 @@ export class Dispatcher implements ActionExecutionPort {
     } finally {
       this.#active.delete(dispatch.id);
     }
+  }
+
+  /**
+   * A project's runner held by another node: that node claims the dispatch, so it gets it before
+   * this node's own reads and planning (they took half of the cross-node approve -> start time,
+   * issue 13.7). This node still plans it, so what only it decides (parking a type no executor
+   * here runs, failing a bad plan) is unchanged; both are fenced on `queued`, one claim wins.
+   */
+  #forwardEarly(dispatch: Dispatch): boolean {
+    const runners = this.#o.runners;
+    const where = runners?.locate?.(dispatch.projectId) ?? null;
+    if (where?.at !== 'node' || !runners?.forward) return false;
+    runners.forward(where.nodeId, dispatch.actionId);
+    return true;
   }
 
   /**

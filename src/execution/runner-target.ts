@@ -37,8 +37,9 @@ export class RunnerTarget implements ExecutionTarget {
         ? { at: 'here' as const }
         : null;
     if (where?.at === 'node' && runners?.forward) {
-      // The node holding the runner's socket claims and delivers it (src/cluster).
-      runners.forward(where.nodeId, job.action.id);
+      // The node holding the runner's socket claims and delivers it (src/cluster), unless the
+      // dispatcher handed it over already, to that same node.
+      if (!job.progress.forwarded) runners.forward(where.nodeId, job.action.id);
       return false;
     }
     if (where === null) {

@@ -33,7 +33,7 @@ export interface TargetJob {
   scopeRoot: string;
   resources: Resources | null;
   mode: 'live' | 'resume';
-  progress: { claim: Dispatch | null; sent: boolean };
+  progress: { claim: Dispatch | null; sent: boolean; forwarded: boolean };
 }
 
 /** What a target may do instead of running now; each ends the dispatcher's handling of the job. */

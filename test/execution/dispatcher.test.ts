@@ -185,6 +185,25 @@ describe('dispatcher with injected ports', () => {
     await dispatcher.close();
   });
 
+  it('a runner held by another node: each action is handed there exactly once (early, not again after planning); this node claims nothing', async () => {
+    const forwarded: Array<{ nodeId: string; actionId: string }> = [];
+    let executed = 0;
+    const { proposeApproved, dispatcher } = await setUp('runner', {
+      runners: fakeRunner({
+        locate: () => ({ at: 'node', nodeId: 'node-b' }),
+        forward: (nodeId, actionId) => void forwarded.push({ nodeId, actionId }),
+        execute: async () => (executed++, { ok: true }),
+      }),
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await proposeApproved(`make ${i}`));
+    await dispatcher.close(); // waits for the work it started
+    expect(forwarded).toEqual(ids.map((actionId) => ({ nodeId: 'node-b', actionId })));
+    expect(executed).toBe(0);
+    for (const id of ids)
+      expect(await store.read.dispatches.getByAction(id)).toMatchObject({ state: 'queued', attempt: 0 });
+  });
+
   it('results: unknown dispatch and stale attempt are refused; the current attempt is recorded once', async () => {
     const { proposeApproved, project, dispatcher } = await setUp('runner', { runners: fakeRunner() });
     const id = await proposeApproved('make a');
