@@ -26,6 +26,17 @@ export const TURN_EVENTS = {
 export const TURN_LOST_REASON =
   'the gateway restarted while this agent turn was waiting for a decision; the suspended loop died with the process, so the task went back to the blocked queue';
 
+/**
+ * A turn with no task (the Dev Lead's, RN-284: conversational, no worktree, no task) has no queue
+ * to go back to; saying "the task went back" would name a task that does not exist.
+ */
+export const TURN_LOST_NO_TASK_REASON =
+  'the gateway restarted while this agent turn was waiting for a decision; the suspended turn died with the process. The decision is still recorded and shown in the approval queue, but this agent has no task to go back to and will not report the result by itself (RN-284)';
+
+/** The turn_lost sentence: the blocked-queue one only when a task really went back to it. */
+export const turnLostReason = (taskBlocked: boolean): string =>
+  taskBlocked ? TURN_LOST_REASON : TURN_LOST_NO_TASK_REASON;
+
 export interface TurnView {
   agentId: string;
   taskId: string | null;
@@ -151,9 +162,9 @@ export class AgentTurns {
 
   async #markLost(turn: AgentTurn): Promise<void> {
     const at = this.#now().toISOString();
+    let taskBlocked = false;
     await this.#store.transaction(async (tx) => {
       if (!(await tx.turns.end(turn.actionId, 'lost', at))) return;
-      let taskBlocked = false;
       if (turn.taskId) {
         const task = await tx.tasks.get(turn.taskId);
         if (
@@ -179,13 +190,19 @@ export class AgentTurns {
         actorKind: 'system',
         actorId: INFRA_AGENT_ID,
         actionId: turn.actionId,
-        payload: { agentId: turn.agentId, taskId: turn.taskId, taskBlocked, reason: TURN_LOST_REASON, source: 'infra' },
+        payload: {
+          agentId: turn.agentId,
+          taskId: turn.taskId,
+          taskBlocked,
+          reason: turnLostReason(taskBlocked),
+          source: 'infra',
+        },
         createdAt: at,
       });
     });
     this.#logger.warn(
       { code: 'agent_turn_lost', actionId: turn.actionId, agentId: turn.agentId, taskId: turn.taskId, source: 'infra' },
-      TURN_LOST_REASON,
+      turnLostReason(taskBlocked),
     );
   }
 
@@ -256,6 +273,6 @@ export function describeTurn(turn: AgentTurn): TurnView {
       ? `agent ${turn.agentId} is waiting for this decision (awaiting_approval)`
       : turn.state === 'settled'
         ? `agent ${turn.agentId} was given the outcome`
-        : `no turn is waiting for this decision: ${TURN_LOST_REASON}${turn.taskId ? ` (task ${turn.taskId})` : ''}`;
+        : `no turn is waiting for this decision: ${turnLostReason(turn.taskId !== null)}${turn.taskId ? ` (task ${turn.taskId})` : ''}`;
   return { agentId: turn.agentId, taskId: turn.taskId, state: turn.state, message };
 }
