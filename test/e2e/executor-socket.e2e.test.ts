@@ -1,10 +1,17 @@
 // An external executor on the Phoenix socket (topic `executor:<type>`), with a real phoenix 1.8
 // client: it is offered an approved action, claims it, reports, and the agent is woken (RN-073);
 // the credential reference is the owner's (RN-082); refusals are named replies.
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PhoenixChannel, type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
-import { createProject, joinAgentTopic, type Project, type Server, startServer, waitUntil } from './support.ts';
+import type { PhoenixChannel, PhoenixSocket } from '../gateway/phoenix-clients.ts';
+import {
+  connectSocket,
+  createProject,
+  joinAgentTopic,
+  type Project,
+  type Server,
+  startServer,
+  waitUntil,
+} from './support.ts';
 
 let server: Server;
 let project: Project;
@@ -23,13 +30,7 @@ async function proposeApproved(actionType: string, payload: Record<string, unkno
 
 /** Joins `topic` with `token`; collects `offer` pushes. */
 async function joinExecutor(topic: string, token = executorToken) {
-  const socket = new Socket18(server.wsUrl, {
-    transport: WebSocket,
-    params: { token },
-    timeout: 5_000,
-    reconnectAfterMs: () => 60_000,
-  });
-  socket.connect();
+  const socket = connectSocket(server.wsUrl, token);
   sockets.push(socket);
   const channel = socket.channel(topic, {});
   const offers: Array<{ type: string }> = [];

@@ -410,6 +410,18 @@ export function countingRoot(dir: string): { root: string; runs(): number } {
   return { root, runs: () => (existsSync(counter) ? readFileSync(counter, 'utf8').trim().split('\n').length : 0) };
 }
 
+/** A real phoenix 1.8 client socket, connected with `token` (reconnecting after `reconnectMs`). */
+export function connectSocket(wsUrl: string, token: string, reconnectMs = 60_000): PhoenixSocket {
+  const socket = new Socket18(wsUrl, {
+    transport: WebSocket,
+    params: { token },
+    timeout: 5_000,
+    reconnectAfterMs: () => reconnectMs,
+  });
+  socket.connect();
+  return socket;
+}
+
 /**
  * A real phoenix 1.8 client joined on `agent:<agentId>`, collecting its events. With the upstream
  * service's token by default (it relays to agents), or the given token (e.g. the agent's own).
@@ -420,13 +432,7 @@ export async function joinAgentTopic(
   token?: string,
 ): Promise<{ socket: PhoenixSocket; received: Array<{ event: string; payload: any }> }> {
   const bearer = token ?? (await serviceTokenOf(wsUrl.replace(/^ws/, 'http').replace(/\/socket$/, '')));
-  const socket = new Socket18(wsUrl, {
-    transport: WebSocket,
-    params: { token: bearer },
-    timeout: 5_000,
-    reconnectAfterMs: () => 100,
-  });
-  socket.connect();
+  const socket = connectSocket(wsUrl, bearer, 100);
   const channel = socket.channel(`agent:${agentId}`, {});
   const received: Array<{ event: string; payload: any }> = [];
   channel.on('task.action_settled', (payload) => received.push({ event: 'task.action_settled', payload }));
