@@ -25,17 +25,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-function runnerWithFault(options: Parameters<typeof startRunner>[0], fault: string | null): RunnerProcess {
-  const before = process.env.BRABO_RUNNER_FAULT;
-  if (fault === null) delete process.env.BRABO_RUNNER_FAULT;
-  else process.env.BRABO_RUNNER_FAULT = fault; // spawn copies the environment now
-  try {
-    return startRunner(options);
-  } finally {
-    if (before === undefined) delete process.env.BRABO_RUNNER_FAULT;
-    else process.env.BRABO_RUNNER_FAULT = before;
-  }
-}
+const runnerWithFault = (options: Parameters<typeof startRunner>[0], fault: string | null): RunnerProcess =>
+  startRunner({ ...options, ...(fault ? { fault } : {}) });
 
 describe('chaos: runner SIGKILL between spawn and ack', () => {
   it('six kills with commands in flight: outcomes true, resolved from the journal, nothing twice', async () => {

@@ -44,17 +44,7 @@ async function runnerProject(name: string) {
     tokenId: string;
   };
   const options = { url: server.wsUrl, token: minted.token, root, projectId: project.id, journal: join(home, 'j') };
-  const runner = (fault: string | null): RunnerProcess => {
-    const before = process.env.BRABO_RUNNER_FAULT;
-    if (fault === null) delete process.env.BRABO_RUNNER_FAULT;
-    else process.env.BRABO_RUNNER_FAULT = fault; // spawn copies the environment now
-    try {
-      return startRunner(options);
-    } finally {
-      if (before === undefined) delete process.env.BRABO_RUNNER_FAULT;
-      else process.env.BRABO_RUNNER_FAULT = before;
-    }
-  };
+  const runner = (fault: string | null): RunnerProcess => startRunner({ ...options, ...(fault ? { fault } : {}) });
   const joined = () =>
     waitUntil(() => server.app.execution?.gateway.runners.isConnected(project.id), `the runner of ${name} to join`);
   const propose = async (marker: string): Promise<string> => {

@@ -262,7 +262,10 @@ export function startRunner(options: {
   projectId: string;
   journal: string;
   extra?: string[];
+  /** BRABO_RUNNER_FAULT for this runner (e.g. `kill_after_spawn:1`); never inherited otherwise. */
+  fault?: string;
 }): RunnerProcess {
+  const { BRABO_RUNNER_FAULT: _inherited, ...env } = process.env;
   const child = spawn(
     BRABO,
     [
@@ -282,7 +285,12 @@ export function startRunner(options: {
       ...(options.extra ?? []),
     ],
     {
-      env: { ...process.env, NO_COLOR: '1', BRABO_RUNNER_TOKEN: options.token },
+      env: {
+        ...env,
+        NO_COLOR: '1',
+        BRABO_RUNNER_TOKEN: options.token,
+        ...(options.fault ? { BRABO_RUNNER_FAULT: options.fault } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: false,
     },
