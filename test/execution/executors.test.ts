@@ -221,4 +221,38 @@ describe('external executors', () => {
     expect(await f.events('action.executed')).toHaveLength(12);
     expect(await f.events('action.late_result')).toHaveLength(0);
   });
+
+  it('counted outcomes with executors that vanish: 10 claimed, 4 reported in time, 6 expire, 3 of those report late', async () => {
+    const claims: Array<{ actionId: string; dispatchId: string }> = [];
+    for (let i = 0; i < 10; i += 1) {
+      await f.approved('git_push', { branch: `v${i}` });
+      const claimed = await f.claim('git_push');
+      claims.push({ actionId: claimed.body.actionId, dispatchId: claimed.body.dispatchId });
+    }
+    const acted = new Set<string>(); // what "really happened": the executor acted on these
+    for (const c of claims.slice(0, 4)) {
+      acted.add(c.actionId);
+      await f.report('git_push', c.dispatchId, { attempt: 1, status: 'executed' });
+    }
+    expect(await executors().expireLeases(AFTER_EVERY_LEASE())).toBe(6);
+    for (const c of claims.slice(4, 7)) {
+      acted.add(c.actionId);
+      expect((await f.report('git_push', c.dispatchId, { attempt: 1, status: 'executed' })).body.recorded).toBe(
+        'replaced_outcome_unknown',
+      );
+    }
+    const outcomes = await Promise.all(
+      claims.map(async (c) => (await f.t.call('GET', `/api/actions/${c.actionId}`)).body.execution),
+    );
+    // Never "not run" for one that acted; never "executed" for one nobody reported.
+    for (const [i, c] of claims.entries()) {
+      if (acted.has(c.actionId)) expect(outcomes[i].status, c.actionId).toBe('executed');
+      else expect(outcomes[i].outcome, c.actionId).toMatchObject({ code: 'outcome_unknown' });
+    }
+    expect(await f.events('action.claimed')).toHaveLength(10);
+    expect(await f.events('action.executed')).toHaveLength(7);
+    expect(await f.events('action.failed')).toHaveLength(6);
+    expect(await f.events('action.late_result')).toHaveLength(0);
+    expect((await f.claim('git_push')).status).toBe(204); // none is offered again
+  });
 });
