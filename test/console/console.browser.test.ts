@@ -196,10 +196,14 @@ describe('the console in chromium', () => {
   });
 
   it("the permissions.json editor shows the gateway's validation errors on their line and saves a valid file", async () => {
-    await page.fill('textarea[name=deny]', 'Terminal(curl:*)\nGitPush(origin)');
+    // Bash(...) is Claude Code's label: an error naming Terminal(...). (GitPush(origin) was the
+    // example until issue 15.5 made a label on another type valid, matching nothing.)
+    await page.fill('textarea[name=deny]', 'Terminal(curl:*)\nBash(curl:*)');
     await page.click('text=Save permissions.json');
     await page.waitForSelector('ul.issues[data-list=deny] li');
-    expect(await page.locator('ul.issues[data-list=deny] li').innerText()).toMatch(/^line 2 \(GitPush\(origin\)\): /);
+    expect(await page.locator('ul.issues[data-list=deny] li').innerText()).toMatch(
+      /^line 2 \(Bash\(curl:\*\)\): .*Terminal\(curl:\*\)/,
+    );
     await ui.shot('09-permissions-invalid');
     ui.problems.length = 0; // the 400 is the expected answer
     await page.fill('textarea[name=deny]', 'Terminal(curl:*)');
