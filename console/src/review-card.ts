@@ -6,6 +6,7 @@
 import { ApiError } from './api.ts';
 import { actingUserOf, type Ctx } from './context.ts';
 import { describeVerdict } from '../../src/live/fragment-words.ts';
+import { reasonSentence } from '../../src/live/reason-sentence.ts';
 import { ago, h, toast } from './dom.ts';
 import type { ReviewEntry } from './types.ts';
 
@@ -139,7 +140,7 @@ export function reviewCard(entry: ReviewEntry, options: { link: boolean }): HTML
       ),
     ),
     h('pre', { class: 'command' }, commandOf(entry)),
-    h('p', { class: 'reason' }, action.reason),
+    h('p', { class: 'reason' }, reasonSentence(action)),
     brief ? h('p', { class: 'fragments-pending muted' }, 'Fragment table loading…') : fragmentTable(entry),
     entry.findings.length > 0
       ? h('p', { class: 'findings' }, `Not read faithfully: ${entry.findings.join(', ')}`)

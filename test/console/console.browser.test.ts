@@ -95,7 +95,8 @@ describe('the console in chromium', () => {
     expect(posted.body.status).toBe('pending');
     await card(posted.body.id).waitFor({ timeout: 10_000 });
     const action = (await server.call('GET', `/api/actions/${posted.body.id}`)).body;
-    expect(await card(posted.body.id).locator('.reason').innerText()).toBe(action.reason);
+    expect(await card(posted.body.id).locator('.reason').innerText()).toBe(action.reasonSentence);
+    expect(action.reasonSentence).toContain(action.scopeRoot);
     const rows = card(posted.body.id).locator('table.fragments tbody tr');
     expect(await rows.count()).toBe(2);
     expect(await rows.nth(0).innerText()).toContain('sh ticks.sh');
@@ -206,16 +207,25 @@ describe('the console in chromium', () => {
     );
     await ui.shot('09-permissions-invalid');
     ui.problems.length = 0; // the 400 is the expected answer
+    // Spec "Pattern format": GitPush(origin) is valid and matches nothing; it is saved with a warning.
+    await page.fill('textarea[name=deny]', 'Terminal(curl:*)\nGitPush(origin)');
+    await page.click('text=Save permissions.json');
+    await page.waitForSelector('ul.warnings li');
+    expect(await page.locator('ul.warnings li').innerText()).toContain('GitPush(origin) matches nothing');
+    expect((await server.call('GET', `/api/projects/${runnerProject.id}/permissions`)).body.permissions.deny).toEqual([
+      'Terminal(curl:*)',
+      'GitPush(origin)',
+    ]);
     await page.fill('textarea[name=deny]', 'Terminal(curl:*)');
     await page.click('text=Save permissions.json');
     await waitUntil(
       async () =>
-        (await server.call('GET', `/api/projects/${runnerProject.id}/permissions`)).body.permissions.deny.includes(
-          'Terminal(curl:*)',
-        ),
+        (await server.call('GET', `/api/projects/${runnerProject.id}/permissions`)).body.permissions.deny.join('\n') ===
+        'Terminal(curl:*)',
       'the file saved',
     );
     await expect.poll(() => page.locator('ul.issues li').count()).toBe(0);
+    await expect.poll(() => page.locator('ul.warnings li').count()).toBe(0);
   });
 
   it('stops a container: the click proposes container_stop as the human, approving it in the queue stops it, the page follows live', async () => {

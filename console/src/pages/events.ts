@@ -4,6 +4,7 @@
 import type { Ctx } from '../context.ts';
 import { append, clear, h } from '../dom.ts';
 import { grid } from '../grid.ts';
+import { reasonSentence } from '../../../src/live/reason-sentence.ts';
 
 interface EventRow {
   id: number;
@@ -24,7 +25,9 @@ interface EventsView {
 /** One line about an event: its reason, status or failure, whatever it carries. */
 function summary(event: EventRow): string {
   const p = event.payload;
-  const parts = [p['actionType'], p['status'], p['reason'], p['code'], p['message'], p['pattern']].filter(
+  // RN-614: a decision's reason and scope root are one sentence, built as the API and the card build it.
+  const decided = event.type === 'proposed_action.created' ? reasonSentence(p) : p['reason'];
+  const parts = [p['actionType'], p['status'], decided, p['code'], p['message'], p['pattern']].filter(
     (v) => typeof v === 'string' && v.length > 0,
   );
   if (typeof p['exitCode'] === 'number') parts.push(`exit ${p['exitCode']}`);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { reasonSentence } from '../../live/reason-sentence.ts';
 import type { Actions } from '../../actions/index.ts';
 import type { ExecutionApi } from '../../execution/service.ts';
 import { actingUserOf } from '../../auth/acting.ts';
@@ -28,6 +29,8 @@ const ProposeResponse = z.object({
   reason: z.string(),
   reasonCode: z.string(),
   scopeRoot: z.string().nullable(),
+  /** RN-614: reason and scope root in one sentence (src/live/reason-sentence.ts, as the console shows it). */
+  reasonSentence: z.string(),
   permissionsProblem: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** Auto-approved: the execution as it stood when the bounded wait ended (outcome when it finished). */
   execution: z
@@ -95,6 +98,7 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
         reason: action.reason,
         reasonCode: action.reasonCode,
         scopeRoot: action.scopeRoot,
+        reasonSentence: reasonSentence(action),
         permissionsProblem: outcome.permissionsProblem,
       });
     },
@@ -129,6 +133,7 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
         params: ActionParams,
         response: {
           200: ActionSchema.extend({
+            reasonSentence: z.string(),
             execution: ExecutionSchema,
             dispatch: DispatchSchema.nullable().optional(),
             turn: TurnSchema.optional(),
@@ -142,6 +147,7 @@ export const actionRoutes: FastifyPluginAsyncZod<{ actions: Actions; store: Stor
       const extra = execution ? await execution.describe(request.params.id) : null;
       return {
         ...view.action,
+        reasonSentence: reasonSentence(view.action),
         execution: view.execution,
         ...(extra ? { dispatch: extra.dispatch, turn: extra.turn } : {}),
       };
