@@ -55,7 +55,7 @@ describe('auth and envelopes', () => {
 });
 
 describe('projects and roots', () => {
-  it('container: workspace dir <slug>-<8 chars of id> created under PROJECT_WORKSPACES_ROOT; owner is a member', async () => {
+  it('RN-109 container: workspace dir <slug>-<8 chars of id> created under PROJECT_WORKSPACES_ROOT; owner is a member', async () => {
     const r = await t.call('POST', '/api/projects', { name: 'Café Shop!', executionMode: 'container', ownerId: OWNER });
     expect(r.status).toBe(201);
     expect(r.body.workspaceDirName).toBe(`cafe-shop-${r.body.id.slice(0, 8)}`);

@@ -83,4 +83,25 @@ describe('issue 13.6: one table of action types', () => {
       expect(decision.policy).toBe(ACTION_TYPE_FACTS[type].typedCeiling === null ? 'auto_approve' : 'require_approval');
     },
   );
+
+  it.each(['assess_implementability', 'propose_execution_plan'] as const)(
+    'RN-340 / RN-284 %s is maintainer, outside the absolute-ceiling block: Label() in allow auto-approves it',
+    (type) => {
+      expect(ACTION_TYPE_FACTS[type]).toMatchObject({
+        minRole: 'maintainer',
+        typedCeiling: null,
+        alwaysAllow: 'writes_pattern',
+      });
+      const input = {
+        actionType: type,
+        payload: {},
+        autonomy: null,
+        permissions: { ...EMPTY_PERMISSIONS, allow: [`${LABELS[type]}()`] },
+        scopeRoot: '/srv/p',
+        containerRunning: false,
+      };
+      expect(decide({ ...input, role: 'maintainer' }).policy).toBe('auto_approve');
+      expect(decide({ ...input, role: 'developer' }).reasonCode).toBe('iam_role_below_minimum');
+    },
+  );
 });
