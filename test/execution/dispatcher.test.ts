@@ -6,16 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ContainerBrokerPort } from '../../broker/port.ts';
-import { createActions, HandoffNotifier } from '../../src/actions/index.ts';
+import type { RunnerPort, RunnerResultSink } from '../../src/execution/ports.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { Store } from '../../src/store/types.ts';
 import { AgentTurns } from '../../src/agents/turns.ts';
 import { SettlementWaiters } from '../../src/agents/waiters.ts';
 import { DEFAULT_EXECUTION_LIMITS } from '../../src/execution/config.ts';
 import { Dispatcher } from '../../src/execution/dispatcher.ts';
-import type { RunnerPort, RunnerResultSink } from '../../src/execution/ports.ts';
-import { createLogger } from '../../src/logger.ts';
-import { PermissionsFile } from '../../src/store/permissions-file.ts';
-import type { Store } from '../../src/store/types.ts';
 import { openTestStore } from '../support/store-mode.ts';
+import { dispatcherHarness } from './dispatcher-harness.ts';
 
 let dir: string;
 let store: Store;
@@ -73,32 +72,7 @@ async function setUp(
   mode: 'container' | 'runner',
   ports: { broker?: ContainerBrokerPort | null; runners?: RunnerPort | null; dispatcherStore?: Store },
 ) {
-  const roots = {
-    projectWorkspacesRoot: join(dir, 'ws'),
-    projectsBase: join(dir, 'pb'),
-    gatewayCheckout: join(dir, 'gw'),
-    runnerProjectsDir: join(dir, 'rp'),
-  };
-  const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
-  const dispatcher = new Dispatcher({
-    store: ports.dispatcherStore ?? store,
-    logger,
-    turns,
-    roots,
-    limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 },
-    broker: ports.broker ?? null,
-    runners: ports.runners ?? null,
-  });
-  const notifier = new HandoffNotifier(logger);
-  notifier.subscribe((id) => dispatcher.notify(id));
-  const actions = createActions({
-    store,
-    permissionsFile: new PermissionsFile(),
-    roots,
-    execution: notifier,
-    observer: { proposed() {}, decided() {} },
-    logger,
-  });
+  const { roots, dispatcher, actions } = dispatcherHarness(store, dir, logger, ports);
   const machine = join(dir, 'machine');
   mkdirSync(machine, { recursive: true });
   const project = await actions.createProject({

@@ -7,16 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerResult, ContainerBrokerPort, ContainerInfo } from '../../broker/port.ts';
-import { createActions, HandoffNotifier } from '../../src/actions/index.ts';
-import { AgentTurns } from '../../src/agents/turns.ts';
-import { SettlementWaiters } from '../../src/agents/waiters.ts';
-import { DEFAULT_EXECUTION_LIMITS } from '../../src/execution/config.ts';
-import { Dispatcher } from '../../src/execution/dispatcher.ts';
 import type { RunnerPort } from '../../src/execution/ports.ts';
 import { createLogger } from '../../src/logger.ts';
-import { PermissionsFile } from '../../src/store/permissions-file.ts';
 import type { Store } from '../../src/store/types.ts';
 import { openTestStore } from '../support/store-mode.ts';
+import { dispatcherHarness } from './dispatcher-harness.ts';
 
 let dir: string;
 let store: Store;
@@ -57,33 +52,8 @@ async function startOn(
   mode: 'container' | 'mounted',
   ports: { broker?: ContainerBrokerPort | null; runners?: RunnerPort | null },
 ) {
-  const roots = {
-    projectWorkspacesRoot: join(dir, 'ws'),
-    projectsBase: join(dir, 'pb'),
-    gatewayCheckout: join(dir, 'gw'),
-    runnerProjectsDir: join(dir, 'rp'),
-  };
-  mkdirSync(roots.projectsBase, { recursive: true });
-  const turns = new AgentTurns({ store, logger, waiters: new SettlementWaiters() });
-  const dispatcher = new Dispatcher({
-    store,
-    logger,
-    turns,
-    roots,
-    limits: { ...DEFAULT_EXECUTION_LIMITS, runnerGraceMs: 50 },
-    broker: ports.broker ?? null,
-    runners: ports.runners ?? null,
-  });
-  const notifier = new HandoffNotifier(logger);
-  notifier.subscribe((id) => dispatcher.notify(id));
-  const actions = createActions({
-    store,
-    permissionsFile: new PermissionsFile(),
-    roots,
-    execution: notifier,
-    observer: { proposed() {}, decided() {} },
-    logger,
-  });
+  mkdirSync(join(dir, 'pb'), { recursive: true });
+  const { dispatcher, actions } = dispatcherHarness(store, dir, logger, ports);
   const project = await actions.createProject({ name: 'Stamp', executionMode: mode, ownerId: 'olivia' });
   const { action } = await actions.propose({
     projectId: project.id,
