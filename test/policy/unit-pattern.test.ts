@@ -176,3 +176,29 @@ describe('issue 9 A.4 past global options', () => {
     ).toBe(false);
   });
 });
+
+// Mutation testing of pattern.ts (issue 9): behaviours no other test pinned down.
+describe('pattern edges', () => {
+  it('a backslash inside single quotes is literal: the quote still closes', () => {
+    expect(parsePattern("Terminal(echo '\\')")).toEqual({ ok: true, type: 'terminal', content: "echo '\\'" });
+  });
+  it('a list that is not an array compiles to nothing instead of throwing', () => {
+    const compiled = compilePermissions({ allow: undefined, deny: [], ask: [] } as unknown as Parameters<
+      typeof compilePermissions
+    >[0]);
+    expect(compiled.allow.terminal).toEqual([]);
+    expect(compiled.allow.types.size).toBe(0);
+  });
+  it('a pattern longer than what is left of argv never matches, even with a final name:*', () => {
+    expect(argvMatches(['ls', 'a:*'], ['x', 'ls'], 1)).toBe(false);
+    expect(argvMatches(['ls', 'a:*'], ['x', 'ls', 'a:b'], 1)).toBe(true);
+  });
+  it('with redirections, only the last item is name:*', () => {
+    const last = compilePermissions(perms({ allow: ['Terminal(>/dev/null pnpm test:*)'] })).allow.terminal[0]!;
+    expect(patternMatchesFragment(last, fragment('>/dev/null pnpm test:unit'))).toBe(true);
+    expect(patternMatchesFragment(last, fragment('>/dev/null pnpm testing'))).toBe(false);
+    const inner = compilePermissions(perms({ allow: ['Terminal(pnpm test:* >/dev/null)'] })).allow.terminal[0]!;
+    expect(patternMatchesFragment(inner, fragment('pnpm test:* >/dev/null'))).toBe(true);
+    expect(patternMatchesFragment(inner, fragment('pnpm test:unit >/dev/null'))).toBe(false);
+  });
+});
