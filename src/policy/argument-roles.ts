@@ -82,7 +82,7 @@ export function dataWords(argv: readonly string[], verbAt: number): ReadonlySet<
       optionsOver = true;
       continue;
     }
-    const option = optionAt(word, spec.options);
+    const option = optionAt(word, spec.options, spec);
     if (option === null) continue;
     if (spec.replacesFirst.has(option.name)) replaced = true;
     // The value is the next word, or glued on (`-F/`, `-e'…'`, `--regexp=…`).
@@ -97,12 +97,17 @@ export function dataWords(argv: readonly string[], verbAt: number): ReadonlySet<
   return out;
 }
 
-/** The valued option a word carries (the first valued letter of a cluster), or null for flags. */
-function optionAt(word: string, table: OptionTable): { name: string; glued: boolean } | null {
+/**
+ * The valued option a word carries (the first valued letter of a cluster), or null for flags.
+ * GNU tools accept any unambiguous prefix of a long option (`--rege=x` is `--regexp=x`,
+ * `--expr=p` is `--expression=p`), so a prefix of a valued option is read as it. A prefix of
+ * several is read as the one that judges most (see expandLong).
+ */
+function optionAt(word: string, table: OptionTable, spec: DataSpec): { name: string; glued: boolean } | null {
   if (word.startsWith('--')) {
     const eq = word.indexOf('=');
-    const name = eq > 0 ? word.slice(0, eq) : word;
-    if (!table.valued.has(name)) return null;
+    const name = expandLong(eq > 0 ? word.slice(0, eq) : word, table, spec);
+    if (name === null) return null;
     return { name, glued: eq > 0 };
   }
   for (let k = 1; k < word.length; k++) {
@@ -110,4 +115,16 @@ function optionAt(word: string, table: OptionTable): { name: string; glued: bool
     if (table.valued.has(letter)) return { name: letter, glued: k < word.length - 1 };
   }
   return null;
+}
+
+/** The valued long option `name` spells in full or as a GNU prefix (`--rege`), or null. */
+function expandLong(name: string, table: OptionTable, spec: DataSpec): string | null {
+  if (table.valued.has(name)) return name;
+  if (name.length < 3) return null;
+  const candidates = [...table.valued].filter((option) => option.startsWith('--') && option.startsWith(name));
+  if (candidates.length <= 1) return candidates[0] ?? null;
+  // GNU refuses an ambiguous prefix; should one run anyway, read it the way that judges most:
+  // an option that replaces the pattern and whose value is a file.
+  const judged = (option: string) => (spec.replacesFirst.has(option) ? 2 : 0) + (spec.dataOptions.has(option) ? 0 : 1);
+  return candidates.reduce((best, option) => (judged(option) > judged(best) ? option : best));
 }

@@ -24,7 +24,54 @@ function substituteFlags(word: string): boolean {
   }
   return false;
 }
-const AWK_EFFECT = /system\s*\(|\||>|getline\s*<|\bclose\s*\(|fflush|printf?[^;}]*>|ENVIRON|PROCINFO|@load|@include/;
+// awk reads a file with `getline [var] < file` and opens the files it names in ARGV.
+const AWK_EFFECT =
+  /system\s*\(|\||>|\bgetline\b[^;}\n]*<|\bARGV\b|\bclose\s*\(|fflush|printf?[^;}]*>|ENVIRON|PROCINFO|@load|@include/;
+
+/** How a tool's options carry programs: valued short letters and long names (GNU prefixes count). */
+interface ProgramOptions {
+  /** Short letters taking a value, in the order a cluster is read. */
+  valued: string;
+  /** Short letters whose value is a program text. */
+  program: string;
+  /** Short letters whose value names a file of program (or code) to load. */
+  file: string;
+  long: readonly { name: string; role: 'program' | 'file' | 'value' }[];
+}
+const SED_OPTIONS: ProgramOptions = {
+  valued: 'efl',
+  program: 'e',
+  file: 'f',
+  long: [
+    { name: '--expression', role: 'program' },
+    { name: '--file', role: 'file' },
+    { name: '--line-length', role: 'value' },
+  ],
+};
+const AWK_OPTIONS: ProgramOptions = {
+  valued: 'FvfeilE',
+  program: 'e',
+  file: 'fEil',
+  long: [
+    { name: '--source', role: 'program' },
+    { name: '--file', role: 'file' },
+    { name: '--exec', role: 'file' },
+    { name: '--include', role: 'file' },
+    { name: '--load', role: 'file' },
+    { name: '--field-separator', role: 'value' },
+    { name: '--assign', role: 'value' },
+  ],
+};
+
+/** The role of a long option spelled in full or as a GNU prefix; an ambiguous prefix reads as a file. */
+function longRole(name: string, options: ProgramOptions): 'program' | 'file' | 'value' | null {
+  if (name.length < 3) return null;
+  const matches = options.long.filter((option) => option.name.startsWith(name));
+  if (matches.length === 0) return null;
+  const exact = matches.find((option) => option.name === name);
+  if (exact !== undefined) return exact.role;
+  return matches.length === 1 ? matches[0]!.role : 'file';
+}
 
 /** Why a sed or awk reading runs more than a text transformation, or null. */
 export function scriptSideEffect(view: readonly string[]): string | null {
@@ -32,20 +79,45 @@ export function scriptSideEffect(view: readonly string[]): string | null {
   if (verb === undefined) return null;
   const name = basename(verb);
   if (name !== 'sed' && !AWKS.has(name)) return null;
+  const options = name === 'sed' ? SED_OPTIONS : AWK_OPTIONS;
+  const reaches = (program: string): boolean =>
+    program.length > MAX_PROGRAM ||
+    (name === 'sed' ? SED_COMMAND.test(program) || substituteFlags(program) : AWK_EFFECT.test(program));
+  const fromFile = `${name} reading its program from a file`;
+  const runs = `${name} program that writes, reads or runs other files or commands`;
+  let optionsOver = false;
   for (let i = 1; i < view.length; i++) {
     const word = view[i]!;
-    if (
-      word === '-f' ||
-      word.startsWith('--file') ||
-      (word.startsWith('-f') && !word.startsWith('--')) ||
-      (name !== 'sed' && word === '-E')
-    ) {
-      return `${name} reading its program from a file`;
+    // Every operand may be the program (or, for awk, an ARGV assignment): read it as one.
+    if (optionsOver || word === '-' || !word.startsWith('-')) {
+      if (reaches(word)) return word.length > MAX_PROGRAM ? `${name} program too long to read` : runs;
+      continue;
     }
-    if (word.startsWith('-') && name !== 'sed') continue;
-    if (word.length > MAX_PROGRAM) return `${name} program too long to read`;
-    if (name === 'sed' ? SED_COMMAND.test(word) || substituteFlags(word) : AWK_EFFECT.test(word))
-      return `${name} program that writes, reads or runs other files or commands`;
+    if (word === '--') {
+      optionsOver = true;
+      continue;
+    }
+    let role: 'program' | 'file' | 'value' | null = null;
+    let value: string | undefined;
+    let letter = '';
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      role = longRole(eq > 0 ? word.slice(0, eq) : word, options);
+      if (role !== null) value = eq > 0 ? word.slice(eq + 1) : view[++i];
+    } else {
+      // A cluster (`-nf prog`, `-ne'w x'`): the first letter taking a value takes the rest or the next word.
+      for (let k = 1; k < word.length && role === null; k++) {
+        const c = word[k]!;
+        if (name === 'sed' && c === 'i') break; // -i[SUFFIX] takes the rest of the cluster
+        if (!options.valued.includes(c)) continue;
+        letter = c;
+        role = options.program.includes(c) ? 'program' : options.file.includes(c) ? 'file' : 'value';
+        value = k < word.length - 1 ? word.slice(k + 1) : view[++i];
+      }
+    }
+    // gawk's -i inplace loads the bundled in-place library (its writes are sed -i's, judged elsewhere).
+    if (role === 'file' && !(letter === 'i' && value === 'inplace')) return fromFile;
+    if (role === 'program' && value !== undefined && reaches(value)) return runs;
   }
   return null;
 }

@@ -65,7 +65,9 @@ function editsInPlace(argv: readonly string[], stopLetters: string): boolean {
   for (let i = 1; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return false;
-    if (word === '--in-place' || word.startsWith('--in-place=')) return true;
+    // GNU sed takes any prefix of --in-place (`--in`, `--i=.bak`): no other long option starts with i.
+    const long = word.startsWith('--') ? word.slice(0, word.indexOf('=') > 0 ? word.indexOf('=') : word.length) : '';
+    if (long.length > 2 && '--in-place'.startsWith(long)) return true;
     if (!word.startsWith('-') || word.startsWith('--')) continue;
     for (let k = 1; k < word.length; k++) {
       if (word[k] === 'i') return true;
