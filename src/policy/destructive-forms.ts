@@ -55,6 +55,12 @@ const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
       'maintenance', // unregister
       'credential', // reject/erase
       'rerere', // forget/clear
+      // Subcommands that run a command they are given.
+      'rebase', // --exec/-x CMD
+      'bisect', // run CMD
+      'difftool', // -x/--extcmd CMD
+      'mergetool', // --tool with a configured cmd
+      'grep', // -O/--open-files-in-pager CMD
     ],
     npm: [
       'cache', // clean --force
