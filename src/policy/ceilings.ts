@@ -7,6 +7,7 @@ import { firstInViews } from './analysis.ts';
 import type { AnalyzedCommand } from './analysis.ts';
 import { effectOf, gitConfigOverride } from './external-effect.ts';
 import { gitConfigWrite, gitEnvironmentOverride } from './git-config.ts';
+import { gitRunsCommand } from './git-runs-command.ts';
 import type { Effect } from './external-effect.ts';
 import { isProtectedBranch } from './labels.ts';
 import type { ReasonDetail } from './reasons.ts';
@@ -37,7 +38,7 @@ export function firstEffect(analysis: AnalyzedCommand): Effect | null {
 
 /** `git config alias.p push`, `GIT_SSH_COMMAND=x …`: git configuration smuggled in. */
 export function firstGitSmuggling(analysis: AnalyzedCommand): string | null {
-  return firstInViews(analysis, (view) => gitConfigWrite(view) ?? gitEnvironmentOverride(view));
+  return firstInViews(analysis, (view) => gitConfigWrite(view) ?? gitEnvironmentOverride(view) ?? gitRunsCommand(view));
 }
 
 /** `git -c …`, `--config-env`, `--exec-path` before git's subcommand. */
