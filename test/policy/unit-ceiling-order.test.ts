@@ -3,7 +3,7 @@
 // smuggling, path scope, compound rule, protected names of issue 9 A.3). Only scope and
 // compound are lifted by auto mode.
 import { describe, expect, it } from 'vitest';
-import { AUTO_MODE, perms, term } from './unit-fixtures.ts';
+import { AUTO_MODE, perms, term, typed } from './unit-fixtures.ts';
 import type { Options } from './unit-fixtures.ts';
 
 // The container floor starts every terminal command at auto_approve: only the ceilings lower it.
@@ -55,5 +55,33 @@ describe('ceiling order', () => {
       'ceiling: path scope: /etc/passwd is outside the project folder (RN-075)',
     );
     expect(term('cd ..', ALL).reason).toBe('ceiling: path scope: cd .. is outside the project folder (RN-075)');
+  });
+});
+
+// Mutation testing of ceilings.ts (issue 9): the sentence a person reads names what the ceiling
+// found, not only its code.
+describe('ceiling sentences name what was found', () => {
+  it.each([
+    ['git -c a=b status', 'git_config_override', 'git option -c changes what git runs'],
+    ['git status > .git/config', 'protected_file_write', 'writes the protected file .git/config'],
+    ['git config alias.x status', 'git_config_override', 'git config alias.x'],
+    ['bar ; cat x', 'ceiling_compound_unmatched', 'fragment "bar" has no rule'],
+  ])('%s -> %s: "%s"', (command, code, text) => {
+    const d = term(command, ALL);
+    expect(d.reasonCode).toBe(code);
+    expect(d.reason).toContain(text);
+  });
+  it.each([
+    [{ branch: '   ' }, 'merge without a valid target branch'],
+    [{ branch: 'main' }, 'merge into protected branch main'],
+  ])('git_merge %j: "%s"', (payload, text) => {
+    const d = typed('git_merge', payload, { permissions: perms({ allow: ['GitMerge()'] }) });
+    expect(d.reasonCode).toBe('ceiling_protected_branch_merge');
+    expect(d.reason).toContain(text);
+  });
+  it('a typed external effect names its type', () => {
+    const d = typed('pr_open', {}, { permissions: perms({ allow: ['PrOpen()'] }) });
+    expect(d.reasonCode).toBe('ceiling_typed_external_effect');
+    expect(d.reason).toContain('pr_open');
   });
 });
