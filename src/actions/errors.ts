@@ -1,7 +1,7 @@
 // The one error type use cases throw for a refused request. `code` is the wire code (the spec's
 // literal codes where it has them); `kind` maps to an HTTP status in src/http; nothing is changed
 // when one is thrown.
-export type ActionErrorKind = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable';
+export type ActionErrorKind = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'too_many' | 'unavailable';
 
 export class ActionError extends Error {
   override name = 'ActionError';

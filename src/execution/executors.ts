@@ -76,12 +76,20 @@ export interface ExecutorOptions {
 }
 
 const CLAIM_BATCH = 10;
+/**
+ * Long-polls one executor credential may hold waiting at once. Each holds a request and looks at
+ * the store on every offer and poll interval, so without a bound one token could open thousands
+ * and exhaust the gateway (attacked: 200 concurrent waits were all accepted). Beyond it the claim
+ * answers 429 too_many_waiting_claims at once; claims that find an action are not limited.
+ */
+export const MAX_WAITING_CLAIMS_PER_CREDENTIAL = 8;
 
 export class ExecutorService {
   readonly #o: ExecutorOptions;
   readonly #now: () => Date;
   readonly #startedAt: number;
   readonly #wakers = new Set<() => void>();
+  readonly #waitingBy = new Map<string, number>();
   readonly #offerListeners = new Set<(actionType: string | null) => void>();
   #sweep: NodeJS.Timeout | null = null;
   #sweeping = false;
@@ -151,6 +159,7 @@ export class ExecutorService {
       for (const wake of [...this.#wakers]) wake();
     };
     signal?.addEventListener('abort', onAbort);
+    let counted = false;
     try {
       for (;;) {
         // A long-poll whose caller went away claims nothing: no one would receive the action, and
@@ -160,10 +169,26 @@ export class ExecutorService {
         if (claimed) return claimed;
         const left = deadline - Date.now();
         if (left <= 0) return null;
+        if (!counted) {
+          const waiting = this.#waitingBy.get(who.credentialId) ?? 0;
+          if (waiting >= MAX_WAITING_CLAIMS_PER_CREDENTIAL)
+            throw new ActionError(
+              'too_many',
+              'too_many_waiting_claims',
+              `executor credential ${who.name} already has ${waiting} claims waiting (at most ${MAX_WAITING_CLAIMS_PER_CREDENTIAL}); wait for one to return before opening another`,
+            );
+          this.#waitingBy.set(who.credentialId, waiting + 1);
+          counted = true;
+        }
         await this.#waitForOffer(Math.min(left, this.#o.pollIntervalMs));
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      if (counted) {
+        const waiting = (this.#waitingBy.get(who.credentialId) ?? 1) - 1;
+        if (waiting > 0) this.#waitingBy.set(who.credentialId, waiting);
+        else this.#waitingBy.delete(who.credentialId);
+      }
     }
   }
 

@@ -9,6 +9,7 @@ export const STATUS_OF_KIND: Record<ActionErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_many: 429,
   unavailable: 503,
 };
 
