@@ -13,6 +13,7 @@ import type { PathWord } from './path-class.ts';
 import { resolveLexically } from './paths.ts';
 import { isReadOnly } from './read-only.ts';
 import { dataWords, PRINTS_ITS_DATA } from './argument-roles.ts';
+import { globalInstall } from './global-installs.ts';
 import { isAssignment, wordInfo } from './tokenizer.ts';
 import type { Fragment, Redirect, WordInfo } from './tokenizer.ts';
 import { isKnownWriter, writeTargets } from './write-targets.ts';
@@ -255,6 +256,7 @@ function judgeScope(
     if (moved.some((d) => d === null || !d.insideRoot()))
       result.outside = `cd ${fragment.argv.slice(1).join(' ')}`.trimEnd();
   } else {
+    result.outside = globalInstall(fragment.argv, firstNonAssignment(fragment.argv));
     for (let i = 0; i < fragment.argv.length && result.outside === null; i++) {
       const word = fragment.argv[i]!;
       const about = info(i);

@@ -1,0 +1,33 @@
+// Package managers told to install outside the project (an attacker's finding, issue 9 A.3 in
+// spirit): `npm i -g x`, `npm install --global x`, `pnpm add -g x`, `yarn global add x`,
+// `pip install --user x` write into the user's or the system's folders, whatever the command's
+// own words say. The path scope counts them as outside the root.
+import { npmCommand } from './subcommand-aliases.ts';
+import { basename } from './wrappers.ts';
+
+const NPM_WRITERS = new Set(['install', 'uninstall', 'update', 'link', 'ci', 'rebuild', 'dedupe', 'prune']);
+const GLOBAL_FLAGS = new Set(['-g', '--global', '--location=global', '--location=user']);
+const PIP_OUTSIDE = ['--user', '--target', '-t', '--prefix', '--root', '--break-system-packages'];
+
+/** The word that sends the install outside the project, or null. */
+export function globalInstall(argv: readonly string[], verbAt: number): string | null {
+  const verb = argv[verbAt];
+  if (verb === undefined) return null;
+  const name = basename(verb);
+  const rest = argv.slice(verbAt + 1);
+  if (name === 'npm' || name === 'pnpm') {
+    const flag = rest.find((w) => GLOBAL_FLAGS.has(w) || (/^-[a-zA-Z]+$/.test(w) && w.includes('g')));
+    if (flag === undefined) return null;
+    const sub = rest.find((w) => !w.startsWith('-'));
+    if (sub === undefined) return null;
+    const names = name === 'npm' ? npmCommand(sub).names : [sub === 'i' || sub === 'add' ? 'install' : sub];
+    return names.some((n) => NPM_WRITERS.has(n) || n === 'add' || n === 'remove') ? `${verb} ${flag}` : null;
+  }
+  if (name === 'yarn') return rest[0] === 'global' ? 'yarn global' : null;
+  if (/^pip[0-9.]*$/.test(name) || name === 'uv' || name === 'pipx') {
+    if (name === 'pipx') return rest[0] === 'install' ? 'pipx install' : null;
+    const flag = rest.find((w) => PIP_OUTSIDE.some((o) => w === o || w.startsWith(o + '=')));
+    return flag === undefined ? null : `${verb} ${flag}`;
+  }
+  return null;
+}
