@@ -4,7 +4,7 @@
 import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize } from './tokenizer.ts';
 import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
-import { unwrap } from './wrappers.ts';
+import { basename, unwrap } from './wrappers.ts';
 import { scriptSideEffect } from './script-effects.ts';
 import { MAX_NESTED_CHARACTERS } from './limits.ts';
 
@@ -72,6 +72,13 @@ export function analyzeCommand(
     for (const view of unwrapped.views) {
       if (scriptSideEffect(view) === null) continue;
       findings.push({ kind: 'script_side_effect', what: UNSAFE_WHAT.script_side_effect });
+      break;
+    }
+    // `alias ls='cat ../s'⏎ls`: dash (/bin/sh) expands an alias defined on an earlier line.
+    for (const view of unwrapped.views) {
+      if (view[0] === undefined || basename(view[0]) !== 'alias' || !view.slice(1).some((w) => w.includes('=')))
+        continue;
+      findings.push({ kind: 'alias_definition', what: UNSAFE_WHAT.alias_definition });
       break;
     }
     // `/usr/bin/g?t push`, `sudo gi[t] push`: the shell expands the name; we cannot know what runs.

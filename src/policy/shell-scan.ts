@@ -24,7 +24,8 @@ export type UnsafeKind =
   | 'tokenizer_error'
   | 'nesting_too_deep'
   | 'tokenizer_self_test_failed'
-  | 'script_side_effect';
+  | 'script_side_effect'
+  | 'alias_definition';
 
 /** One construct that keeps a command from being auto-approved; `what` is for people. */
 export interface UnsafeFinding {
@@ -53,6 +54,8 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
   tokenizer_self_test_failed: 'the tokenizer self-test failed (shell-quote does not behave as expected)',
   script_side_effect:
     'a sed or awk program that writes, reads or runs other files or commands (w, r, e, system, |, >, getline, -f)',
+  alias_definition:
+    'an alias definition (/bin/sh expands it in the lines that follow, so the words judged are not what runs)',
 });
 
 export interface ScanResult {
