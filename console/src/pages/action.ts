@@ -1,6 +1,7 @@
 // One action: what was proposed and why (reason sentence, fragment table), the decision controls
-// while it is pending, and its output streaming live while it runs (replayed from the start when
-// the page opens late), ending with the outcome.
+// while it is pending, and its output live while it runs (`action.output` on the project's socket
+// topic; what was kept is replayed from the start over SSE when the page opens late), ending with
+// the outcome.
 import { ApiError } from '../api.ts';
 import type { Ctx } from '../context.ts';
 import { clear, h } from '../dom.ts';
@@ -62,13 +63,39 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
     return `${ex.state} on ${ex.target ?? 'its executor'} (attempt ${ex.attempt})`;
   };
 
-  const append = (stream: string, data: string, seq: number): void => {
-    if (seq <= lastSeq) return; // the SSE replay and a live push may overlap after a reconnect
+  // Chunks come from two sources: `action.output` on the project's socket topic (live) and the
+  // SSE replay of what the gateway kept (ordered, from the start when the page opens late). A
+  // socket chunk ahead of the next expected seq waits for the replay to bring the ones before it,
+  // so a line is never shown twice nor out of order, whichever source is faster.
+  const early = new Map<number, { stream: string; data: string }>();
+  const show = (stream: string, data: string, seq: number): void => {
     lastSeq = seq;
     const line = h('span', { class: `out-${stream}` }, data);
     const atBottom = output.scrollTop + output.clientHeight >= output.scrollHeight - 4;
     output.appendChild(line);
     if (atBottom) output.scrollTop = output.scrollHeight;
+  };
+  const flush = (all: boolean): void => {
+    for (const seq of [...early.keys()].sort((a, b) => a - b)) {
+      const chunk = early.get(seq)!;
+      if (seq <= lastSeq) early.delete(seq);
+      else if (seq === lastSeq + 1 || all) {
+        early.delete(seq);
+        show(chunk.stream, chunk.data, seq);
+      } else break;
+    }
+  };
+  const fromReplay = (stream: string, data: string, seq: number): void => {
+    if (seq <= lastSeq) return;
+    show(stream, data, seq); // the replay is complete and ordered: a gap in it is a gap kept by the gateway
+    flush(false);
+  };
+  const fromSocket = (stream: string, data: string, seq: number): void => {
+    if (seq <= lastSeq) return;
+    if (seq === lastSeq + 1) {
+      show(stream, data, seq);
+      flush(false);
+    } else if (early.size < 10_000) early.set(seq, { stream, data });
   };
 
   const stream = (): void => {
@@ -79,8 +106,9 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
       .stream(
         `/api/actions/${actionId}/output?after=${lastSeq}`,
         (event, data) => {
-          if (event === 'output') append(data.stream, data.data, data.seq);
+          if (event === 'output') fromReplay(data.stream, data.data, data.seq);
           else if (event === 'end') {
+            flush(true);
             outputNote.textContent = data.truncated ? 'Output ended (truncated at the output cap).' : 'Output ended.';
             root.dataset['ended'] = data.status;
           }
@@ -123,6 +151,8 @@ export function actionPage(root: HTMLElement, ctx: Ctx, actionId: string): () =>
 
   const offLive = ctx.live.on((event, payload) => {
     if (event === 'action.changed' && payload.entry.action.id === actionId) void load();
+    else if (event === 'action.output' && payload.actionId === actionId)
+      fromSocket(payload.stream, payload.data, payload.seq);
   });
   void load();
   return () => {
