@@ -17,6 +17,13 @@ import { InvalidOutgoingPayloadError } from './errors.ts';
 import type { PubSub } from './pubsub.ts';
 
 export const AGENT_TOPIC_PREFIX = 'agent:';
+/**
+ * Internal (never joinable): what an agent token bound to a project hears on `agent:<id>`. Agent
+ * ids repeat across projects (`dev-<module>`), so the bare topic would carry another project's
+ * settlements and output to it.
+ */
+export const projectAgentTopic = (projectId: string, agentId: string): string =>
+  `agent_of_project:${projectId}:${agentId}`;
 
 export class AgentNotifier {
   readonly #pubsub: PubSub;
@@ -46,6 +53,12 @@ export class AgentNotifier {
           message: `this token may not join ${topic}`,
         } satisfies Refusal);
       },
+      subscription: (topic, context) => {
+        const { identity } = context;
+        return identity.kind === 'agent' && identity.projectId
+          ? projectAgentTopic(identity.projectId, identity.agentId)
+          : topic;
+      },
       handleIn: (event) =>
         error({
           code: PUSH_ERRORS.unknownEvent,
@@ -55,11 +68,12 @@ export class AgentNotifier {
   }
 
   /**
-   * Sends `event` to whoever listens on `agent:<agentId>` (and to `agent:*` relays). Known events
+   * Sends `event` to whoever listens on `agent:<agentId>` of `projectId`: the agent's own token
+   * (bound to that project), admin and service sockets, and `agent:*` relays. Known events
    * are checked against their runner-protocol schema; a mismatch is a caller bug and throws.
    * Returns how many sockets on this node were listening.
    */
-  notifyAgent(agentId: string, event: string, payload: unknown): number {
+  notifyAgent(agentId: string, event: string, payload: unknown, projectId: string): number {
     const schema = (AGENT_EVENT_SCHEMAS as Record<string, z.ZodType | undefined>)[event];
     if (schema) {
       const parsed = schema.safeParse(payload);
@@ -70,8 +84,13 @@ export class AgentNotifier {
       payload = parsed.data;
     }
     const topic = agentTopic(agentId);
-    const listening = this.#pubsub.localSubscriberCount(topic) + this.#pubsub.localSubscriberCount(ALL_AGENTS_TOPIC);
+    const scoped = projectAgentTopic(projectId, agentId);
+    const listening =
+      this.#pubsub.localSubscriberCount(topic) +
+      this.#pubsub.localSubscriberCount(scoped) +
+      this.#pubsub.localSubscriberCount(ALL_AGENTS_TOPIC);
     this.#pubsub.broadcast({ topic, event, payload });
+    this.#pubsub.broadcast({ topic: scoped, event, payload });
     this.#pubsub.broadcast({ topic: ALL_AGENTS_TOPIC, event, payload: { agentId, payload } satisfies AgentRelay });
     return listening;
   }

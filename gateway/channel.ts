@@ -53,6 +53,12 @@ export type MaybePromise<T> = T | Promise<T>;
 /** A channel module (`use Phoenix.Channel`). */
 export interface ChannelModule {
   join(topic: string, payload: unknown, context: ChannelContext): MaybePromise<Reply>;
+  /**
+   * The pub/sub topic this channel listens on, when it is narrower than the topic the client
+   * joined (an agent token bound to a project hears its own project's `agent:<id>` events only).
+   * Broadcasts on it reach the client under the joined topic. Default: the joined topic.
+   */
+  subscription?(topic: string, context: ChannelContext): string;
   /** Called once the join reply went out (Phoenix's `send(self(), :after_join)` idiom). */
   afterJoin?(context: ChannelContext): void;
   /** Undefined result = `{:noreply, socket}`. */
@@ -108,11 +114,13 @@ export class ChannelServer implements ChannelContext, Subscriber {
   #mailbox: Message[] | null = null;
   #busy = false;
   #assigns: Record<string, unknown> | null = null;
+  #subscription: string;
 
   constructor(host: ChannelHost, module: ChannelModule, join: Message) {
     this.#host = host;
     this.#module = module;
     this.topic = join.topic;
+    this.#subscription = join.topic;
     this.joinRef = join.joinRef ?? join.ref ?? '';
     this.#busy = true;
     this.#join(join);
@@ -151,7 +159,8 @@ export class ChannelServer implements ChannelContext, Subscriber {
   // ---- Subscriber
 
   deliver(message: BroadcastMessage): void {
-    if (this.#state === 'joined') this.#host.send(broadcastFrame(message));
+    if (this.#state !== 'joined') return;
+    this.#host.send(broadcastFrame(message.topic === this.topic ? message : { ...message, topic: this.topic }));
   }
 
   // ---- lifecycle
@@ -224,7 +233,8 @@ export class ChannelServer implements ChannelContext, Subscriber {
       return;
     }
     this.#state = 'joined';
-    this.#host.pubsub.subscribe(this.topic, this);
+    this.#subscription = this.#module.subscription?.(this.topic, this) ?? this.topic;
+    this.#host.pubsub.subscribe(this.#subscription, this);
     this.#host.send(encodeReply(this.joinRef, join.ref, this.topic, 'ok', reply.response));
     try {
       this.#module.afterJoin?.(this);
@@ -327,7 +337,7 @@ export class ChannelServer implements ChannelContext, Subscriber {
     const wasJoined = this.#state === 'joined';
     this.#state = 'closed';
     this.#mailbox = null;
-    if (wasJoined) this.#host.pubsub.unsubscribe(this.topic, this);
+    if (wasJoined) this.#host.pubsub.unsubscribe(this.#subscription, this);
     this.#host.channelEnded(this, unhandled);
     if (reason && wasJoined) this.#terminate(reason);
   }

@@ -111,6 +111,9 @@ export type JoinAuthorizer = (
 /** The module with `authorize` checked first; its other callbacks are the module's own. */
 function guardedModule(module: ChannelModule, authorize: JoinAuthorizer, logger: Logger): ChannelModule {
   return {
+    ...(module.subscription
+      ? { subscription: (topic, context) => module.subscription?.(topic, context) ?? topic }
+      : {}),
     ...(module.afterJoin ? { afterJoin: (context) => module.afterJoin?.(context) } : {}),
     ...(module.handleIn ? { handleIn: (event, payload, context) => module.handleIn?.(event, payload, context) } : {}),
     ...(module.terminate ? { terminate: (reason, context) => module.terminate?.(reason, context) } : {}),

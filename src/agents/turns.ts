@@ -14,7 +14,7 @@ import { type WaitingFor, waitingFor } from './waiting-for.ts';
 
 /** Where `task.action_settled` goes (the gateway's AgentNotifier). */
 export interface AgentNotifierPort {
-  notifyAgent(agentId: string, event: string, payload: unknown): number;
+  notifyAgent(agentId: string, event: string, payload: unknown, projectId: string): number;
 }
 
 export const TURN_EVENTS = {
@@ -124,8 +124,9 @@ export class AgentTurns {
   async deliver(actionId: string, turnEnded: boolean): Promise<void> {
     this.#waiters.wake(actionId);
     if (!turnEnded) return;
-    const view = await this.view(actionId);
-    if (!view?.settlement || !view.turn) return;
+    const found = await this.#read(actionId);
+    const view = found?.view;
+    if (!found || !view?.settlement || !view.turn) return;
     if (!this.#notifier) {
       this.#logger.warn(
         { code: 'agent_socket_unavailable', actionId },
@@ -134,7 +135,12 @@ export class AgentTurns {
       return;
     }
     try {
-      const listening = this.#notifier.notifyAgent(view.turn.agentId, AGENT_EVENTS.actionSettled, view.settlement);
+      const listening = this.#notifier.notifyAgent(
+        view.turn.agentId,
+        AGENT_EVENTS.actionSettled,
+        view.settlement,
+        found.projectId,
+      );
       this.#logger.info(
         { code: 'action_settled', actionId, agentId: view.turn.agentId, status: view.settlement.status, listening },
         'agent turn settled',
@@ -207,18 +213,24 @@ export class AgentTurns {
   }
 
   async view(actionId: string): Promise<ActionSettlementView | null> {
+    return (await this.#read(actionId))?.view ?? null;
+  }
+
+  /** The settlement view, with the action's project (agent ids repeat across projects). */
+  async #read(actionId: string): Promise<{ view: ActionSettlementView; projectId: string } | null> {
     const { read } = this.#store;
     const action = await read.actions.get(actionId);
     if (!action) return null;
     const [dispatch, turn] = await Promise.all([read.dispatches.getByAction(actionId), read.turns.get(actionId)]);
     const { state, settlement } = settlementOf(action, dispatch);
-    return {
+    const view = {
       actionId,
       state,
       settlement,
       turn: turn ? describeTurn(turn) : null,
       waiting: state === 'executing' ? waitingFor(action, dispatch) : null,
     };
+    return { view, projectId: action.projectId };
   }
 
   /**

@@ -64,7 +64,7 @@ export function createLive(
         stream: chunk.stream,
         data: chunk.data,
       };
-      gateway?.agents.notifyAgent(target.proposerId, AGENT_EVENTS.actionOutput, payload);
+      gateway?.agents.notifyAgent(target.proposerId, AGENT_EVENTS.actionOutput, payload, target.projectId);
       feed.output(target.projectId, target.actionId, chunk);
     },
   });

@@ -26,6 +26,9 @@ const INTERNAL = [
   'phx_tracker',
   'cluster:settled',
   'node:some-node',
+  'agent_of_project:p1:a1',
+  'agent_of_project:p1:*',
+  'AGENT_OF_PROJECT:p1:a1',
 ];
 
 describe('internal topics', () => {

@@ -263,7 +263,7 @@ describe('agent:<agentId>', () => {
     const settled = { actionId: 'x1', status: 'executed', result: { exitCode: 0, stdout: 'ok' } };
     const got = new Promise((resolve) => channel.on('task.action_settled', resolve));
     const relayed = new Promise((resolve) => all.on('task.action_settled', resolve));
-    expect(gw.wired.agents.notifyAgent('a1', 'task.action_settled', settled)).toBe(2);
+    expect(gw.wired.agents.notifyAgent('a1', 'task.action_settled', settled, 'p1')).toBe(2);
     expect(await got).toEqual(settled);
     expect(await relayed).toEqual({ agentId: 'a1', payload: settled });
   });
@@ -274,9 +274,9 @@ describe('agent:<agentId>', () => {
     agent.connect();
     expect((await answer(agent.channel('agent:a2').join())).response.code).toBe('forbidden_topic');
     expect((await answer(agent.channel('agent:*').join())).response.code).toBe('forbidden_topic');
-    expect(() => gw.wired.agents.notifyAgent('a1', 'task.action_settled', { actionId: 'x', status: 'maybe' })).toThrow(
-      InvalidOutgoingPayloadError,
-    );
+    expect(() =>
+      gw.wired.agents.notifyAgent('a1', 'task.action_settled', { actionId: 'x', status: 'maybe' }, 'p1'),
+    ).toThrow(InvalidOutgoingPayloadError);
     await delay(10);
   });
 });
