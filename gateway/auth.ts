@@ -27,6 +27,8 @@ export type SocketIdentity =
 export interface ConnectInfo {
   origin: string | null;
   remoteAddress: string | null;
+  /** The upgrade's X-Forwarded-For header, for a trusted load balancer's client address. */
+  forwardedFor: string | null;
   authToken: string | null;
 }
 

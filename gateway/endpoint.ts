@@ -141,6 +141,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     tcp.on('error', destroyOnError);
     const remoteAddress = request.socket.remoteAddress ?? null;
+    const forwarded = request.headers['x-forwarded-for'];
+    const forwardedFor = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded) ?? null;
     const origin = request.headers.origin ?? null;
     const refused = (status: number, text: string, code: string, sentence: string): void => {
       logger.info({ code, remoteAddress, origin }, sentence);
@@ -176,7 +178,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const authToken = authTokenFromProtocols(request.headers['sec-websocket-protocol']);
     // Through a resolved promise: an authenticator that throws synchronously is a rejection too.
     Promise.resolve()
-      .then(() => options.authenticate.authenticate(params, { origin, remoteAddress, authToken }))
+      .then(() => options.authenticate.authenticate(params, { origin, remoteAddress, forwardedFor, authToken }))
       .then(
         (identity) => {
           if (!identity)

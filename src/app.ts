@@ -250,7 +250,12 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       metrics,
       logger,
       store,
-      auth: { authenticator, limiter, metricsToken: authConfig.metricsToken },
+      auth: {
+        authenticator,
+        limiter,
+        metricsToken: authConfig.metricsToken,
+        trustedProxies: authConfig.trustedProxies,
+      },
       credentials,
       ...(executionApi ? { execution: executionApi } : {}),
       ...(cluster ? { cluster: () => describeCluster(cluster, gateway) } : {}),
@@ -273,7 +278,12 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       gateway = createRunnerGateway({
         server: http.server,
         path: '/socket/websocket',
-        authenticate: socketAuthenticator(authenticator, limiter, logger.child({ component: 'auth' })),
+        authenticate: socketAuthenticator(
+          authenticator,
+          limiter,
+          logger.child({ component: 'auth' }),
+          authConfig.trustedProxies,
+        ),
         authorizeJoin: joinAuthorizer(store),
         logger: logger.child({ component: 'gateway' }),
         deliveryTimeoutMs: ex.limits.deliveryTimeoutMs,

@@ -5,6 +5,7 @@ import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution/conf
 import type { Resources } from './execution/resources.ts';
 import { deprecationWarnings, type EnvValue, readVariable } from './env-names.ts';
 import { PACKAGE_ROOT } from './package-info.ts';
+import { parseTrustedProxies, TrustedProxiesError } from './auth/client-source.ts';
 
 /** The execution side: Docker broker, runner timings, resource defaults and maxima. */
 export interface ExecutionConfig {
@@ -58,6 +59,8 @@ export interface AuthConfig {
   maxAuthFailures: number;
   /** How often live sockets' credentials are re-checked (revoked elsewhere, expired). */
   socketSweepMs: number;
+  /** BRABO_TRUSTED_PROXIES: load balancers whose X-Forwarded-For names the client (rate-limit source). */
+  trustedProxies: string[];
 }
 
 export const DEFAULT_AUTH_CONFIG: AuthConfig = {
@@ -65,6 +68,7 @@ export const DEFAULT_AUTH_CONFIG: AuthConfig = {
   metricsToken: null,
   maxAuthFailures: 20,
   socketSweepMs: 2_000,
+  trustedProxies: [],
 };
 
 export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
@@ -83,6 +87,7 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
       DEFAULT_AUTH_CONFIG.maxAuthFailures,
     ),
     socketSweepMs: DEFAULT_AUTH_CONFIG.socketSweepMs,
+    trustedProxies: trustedProxiesFrom(env.BRABO_TRUSTED_PROXIES),
   };
 }
 
@@ -260,4 +265,13 @@ export function loadExecutionConfig(overrides: ConfigOverrides, env: NodeJS.Proc
     },
     fault: fault === '' ? null : 'kill_before_claim',
   };
+}
+
+function trustedProxiesFrom(value: string | undefined): string[] {
+  try {
+    return parseTrustedProxies(value);
+  } catch (error) {
+    if (error instanceof TrustedProxiesError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

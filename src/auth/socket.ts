@@ -8,6 +8,7 @@ import type { Logger } from '../logger.ts';
 import { roleAtLeast } from '../policy/index.ts';
 import type { Store } from '../store/types.ts';
 import type { Authenticator } from './authenticator.ts';
+import { clientSource } from './client-source.ts';
 import type { Principal } from './principal.ts';
 import { AuthRateLimiter, RATE_LIMITED } from './rate-limit.ts';
 import { SCOPE_DENY, topicRuleFor } from './table.ts';
@@ -34,10 +35,11 @@ export function socketAuthenticator(
   authenticator: Authenticator,
   limiter: AuthRateLimiter,
   logger: Logger,
+  trustedProxies: readonly string[] = [],
 ): SocketAuthenticator {
   return {
     async authenticate(params, info) {
-      const source = info.remoteAddress ?? 'unknown';
+      const source = clientSource(info.remoteAddress, info.forwardedFor, trustedProxies);
       const retryAfterMs = limiter.retryAfterMs(source);
       if (retryAfterMs > 0) {
         logger.warn(

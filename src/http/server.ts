@@ -51,7 +51,13 @@ export interface HttpDeps {
   metrics: Metrics;
   logger: Logger;
   store: Store;
-  auth: { authenticator: Authenticator; limiter: AuthRateLimiter; metricsToken: string | null };
+  auth: {
+    authenticator: Authenticator;
+    limiter: AuthRateLimiter;
+    metricsToken: string | null;
+    /** Load balancers trusted for X-Forwarded-For (request.ip); none by default. */
+    trustedProxies?: string[];
+  };
   credentials: CredentialService;
   /** Absent when no dispatcher runs (API-only): routes then answer without execution fields. */
   execution?: ExecutionApi;
@@ -105,6 +111,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
   const app = Fastify({
     loggerInstance: deps.logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
     bodyLimit: 1_048_576,
+    ...(deps.auth.trustedProxies?.length ? { trustProxy: deps.auth.trustedProxies } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
