@@ -35,6 +35,10 @@ Environment (see README "Configuration" for every variable):
   BRABO_CONTAINER_USER, BRABO_DOCKER_LABELS, DOCKER_HOST                       the Docker broker
   BRABO_COMMAND_TIMEOUT_MS, BRABO_OUTPUT_CAP_BYTES, BRABO_PROPOSE_WAIT_MS,
   BRABO_RESUME_WAIT_MS, BRABO_RESOURCE_DEFAULT_*, BRABO_RESOURCE_MAX_*        execution limits
+  BRABO_SERVICE_TOKENS=0, BRABO_METRICS_TOKEN, BRABO_AUTH_MAX_FAILURES,
+  BRABO_TRUSTED_PROXIES                                                        credentials and limits
+  BRABO_NODE_ID, BRABO_NODE_LEASE_MS, BRABO_NODE_HEARTBEAT_MS,
+  BRABO_CLUSTER_POLL_MS, BRABO_PG_WRITERS, BRABO_PG_READERS                    several nodes on Postgres
   BRABO_DEBUG=1             print the stack trace of a start-up failure
   Old names still read, with a warning: HOST, PORT, LOG_LEVEL, DATABASE_URL, PROJECT_WORKSPACES_ROOT.
 

@@ -18,7 +18,8 @@ import type { TerminalUi } from './terminal-ui.ts';
 import { VERSION } from '../package-info.ts';
 import { TOKEN_REFUSED_MESSAGE } from './upgrade-probe.ts';
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, tokenRefused: 3, joinRefused: 4 } as const;
+/** Exit codes: 2 for a usage error, 1 for any other failure (its code is in the message and the log). */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 export interface RunnerIo {
   ui: TerminalUi;
@@ -174,14 +175,14 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     case 'token_refused':
       ui.fatal(TOKEN_REFUSED_MESSAGE);
       logger.error({ event: 'token_refused', status: reason.status }, TOKEN_REFUSED_MESSAGE);
-      return EXIT.tokenRefused;
+      return EXIT.failure;
     case 'bad_url':
       ui.fatal(badUrlMessage(config.url, reason.status));
       logger.error({ event: 'bad_url', status: reason.status }, badUrlMessage(config.url, reason.status));
       return EXIT.usage;
     case 'join_refused':
       ui.fatal(`giving up: the server refused the join with ${reason.code}${joinAdvice(reason.code)}`);
-      return EXIT.joinRefused;
+      return EXIT.failure;
     case 'stopped':
       ui.info(
         outbox.size > 0

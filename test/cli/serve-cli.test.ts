@@ -3,7 +3,7 @@
 // for usage, 1 otherwise, no stack trace unless BRABO_DEBUG), deprecated variable names that
 // still work with one warning.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -136,6 +136,14 @@ describe('brabo --version / --help', () => {
       expect(run.stdout).toContain(variable);
     }
     for (const old of Object.values(RENAMED_VARIABLES)) expect(run.stdout).toContain(old);
+    // Every BRABO_ variable the server's code reads (the runner's and the token CLI's have their own help).
+    const read = new Set<string>();
+    for (const file of serverSources(join(import.meta.dirname, '../../src')))
+      for (const match of readFileSync(file, 'utf8').matchAll(/BRABO_[A-Z][A-Z_]*[A-Z]/g)) read.add(match[0]);
+    for (const hook of ['BRABO_TEST_FAULT', 'BRABO_RUNNER_FAULT']) read.delete(hook); // test fault hooks, not settings
+    expect(read.size).toBeGreaterThan(25);
+    for (const variable of read)
+      expect({ variable, listed: run.stdout.includes(variable) }).toEqual({ variable, listed: true });
   });
 
   it('runner --help lists its variables too', async () => {
@@ -234,3 +242,15 @@ describe('old variable names', () => {
     expect(run.stderr).toContain('PORT is deprecated and ignored because BRABO_PORT is also set');
   });
 });
+
+/** The server's sources: src/ without the runner and the token CLI, which have their own --help. */
+function serverSources(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'runner') files.push(...serverSources(path));
+    } else if (entry.name.endsWith('.ts') && !['runner.ts', 'token.ts'].includes(entry.name)) files.push(path);
+  }
+  return files;
+}

@@ -158,17 +158,17 @@ describe('brabo runner: a refused token stops it with a clear message', () => {
   it('exits non-zero at start when the server answers 403, without hot-looping', async () => {
     const process = launch('brt_not-a-real-token');
     const code = await process.exited;
-    expect(code).toBe(3);
+    expect(code).toBe(1);
     expect(process.stdout()).toContain(
       "the server refused this runner's token (HTTP 403): create a new token with POST /api/projects/:id/runner-tokens",
     );
     expect(gateway.upgrades()).toBeLessThanOrEqual(2);
   });
 
-  it('gives up with exit 4 when the token belongs to another project (forbidden_topic)', async () => {
+  it('gives up with exit 1 and the code forbidden_topic when the token belongs to another project', async () => {
     const { token } = gateway.tokens.issue('some-other-project');
     const process = launch(token);
-    expect(await process.exited).toBe(4);
+    expect(await process.exited).toBe(1);
     expect(process.stdout()).toContain('forbidden_topic: this token does not belong to the --project given');
   });
 
@@ -176,7 +176,7 @@ describe('brabo runner: a refused token stops it with a clear message', () => {
     const { process, tokenId } = await connectedRunner();
     gateway.tokens.revoke(tokenId);
     gateway.current.gateway.disconnect(byRunnerToken(tokenId));
-    expect(await process.exited).toBe(3);
+    expect(await process.exited).toBe(1);
     expect(process.stdout()).toContain('(HTTP 403)');
     expect(gateway.upgrades()).toBeLessThanOrEqual(6);
   });
