@@ -32,6 +32,16 @@ const propose = (projectId: string, actionType: string, payload: Record<string, 
 // Browser-side callbacks are functions, not strings (the console's CSP forbids eval), and reach
 // the page through globalThis (the test's own typecheck has no DOM library).
 const card = (actionId: string) => page.locator(`article.entry[data-id="${actionId}"]`);
+/** Waits until the action page says the command ran and exited 0. */
+const executedOnPage = () =>
+  page.waitForFunction(
+    () =>
+      (globalThis as any).document
+        .querySelector('[data-testid=exec-state]')
+        ?.textContent?.includes('executed (exit code 0)'),
+    null,
+    { timeout: 20_000 },
+  );
 const goto = async (hash: string) => {
   await page.evaluate((h) => ((globalThis as any).location.hash = h), hash);
   await page.waitForSelector(`main#page[data-loaded="true"]`, { timeout: 15_000 });
@@ -156,14 +166,7 @@ describe('the console in chromium', () => {
     );
     expect(await page.getByTestId('exec-state').innerText()).not.toContain('executed');
     await ui.shot('06-action-streaming');
-    await page.waitForFunction(
-      () =>
-        (globalThis as any).document
-          .querySelector('[data-testid=exec-state]')
-          ?.textContent?.includes('executed (exit code 0)'),
-      null,
-      { timeout: 20_000 },
-    );
+    await executedOnPage();
     await expect.poll(() => page.getByTestId('output').textContent()).toBe('tick 1\ntick 2\ntick 3\ntick 4\ntick 5\n');
     const action = (await server.call('GET', `/api/actions/${posted.body.id}`)).body;
     expect(action).toMatchObject({ status: 'approved', decidedBy: 'olivia', dispatch: { state: 'executed' } });
@@ -185,14 +188,7 @@ describe('the console in chromium', () => {
       await goto(`#/actions/${posted.body.id}`);
       await page.locator('article.entry').focus();
       await page.keyboard.press('a');
-      await page.waitForFunction(
-        () =>
-          (globalThis as any).document
-            .querySelector('[data-testid=exec-state]')
-            ?.textContent?.includes('executed (exit code 0)'),
-        null,
-        { timeout: 20_000 },
-      );
+      await executedOnPage();
       await expect
         .poll(() => page.getByTestId('output').textContent())
         .toBe('tick 1\ntick 2\ntick 3\ntick 4\ntick 5\n');
