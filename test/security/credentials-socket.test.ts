@@ -3,7 +3,8 @@
 // including a revocation written by another node (seen by the sweep).
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CredentialKind } from '../../src/auth/principal.ts';
+import { CREDENTIAL_KINDS, type CredentialKind } from '../../src/auth/principal.ts';
+import { TOPIC_TABLE, topicRuleFor } from '../../src/auth/table.ts';
 import { type PhoenixSocket, Socket18 } from '../gateway/phoenix-clients.ts';
 import { ADMIN_TOKEN, api, type Server, startServer, tempDir, waitUntil } from '../e2e/support.ts';
 
@@ -88,6 +89,7 @@ describe('every topic with every kind', () => {
     ['agent:*', 'human', 'agent_topic_not_allowed'],
     ['agent:*', 'admin', 'admin_token_provisioning_only'],
     ['agent:*', 'service', 'ok'],
+    ['agent:*', 'runner', 'runner_token_socket_only'],
     [`project:${p}`, 'admin', 'admin_token_provisioning_only'],
     [`project:${p}`, 'agent', 'agent_token_scope'],
     [`project:${p}`, 'human', 'ok'],
@@ -105,6 +107,14 @@ describe('every topic with every kind', () => {
     ['executor:git_push', 'runner', 'runner_token_socket_only'],
     ['executor:git_push', 'service', 'executor_token_required'],
   ];
+
+  it('covers the whole topic table: every row of TOPIC_TABLE with every credential kind', () => {
+    const covered = new Set(expected().map(([topic, kind]) => `${topicRuleFor(topic)?.topic} ${kind}`));
+    const missing = TOPIC_TABLE.flatMap((rule) =>
+      CREDENTIAL_KINDS.filter((kind) => !covered.has(`${rule.topic} ${kind}`)).map((kind) => `${rule.topic} ${kind}`),
+    );
+    expect(missing).toEqual([]);
+  });
 
   it('joins exactly what the table allows, and names the reason of every refusal', async () => {
     for (const [topic, kind, want] of expected()) {
