@@ -45,7 +45,7 @@ _brabo_lock() {
 }
 
 _brabo_install_node() {
-  local package target tmp
+  local package target tmp link want
   package="$(_brabo_node_package)"
   if [ -z "$package" ]; then
     echo "node-env: this machine's Node is $(node --version 2>/dev/null || echo missing), brabo needs Node >= 22.18, and the npm registry has no Node build for ${BRABO_NODE_PLATFORM:-$(uname -s)-$(uname -m)}; install Node 24 (https://nodejs.org or your package manager) and run again" >&2
@@ -70,9 +70,15 @@ _brabo_install_node() {
     rm -rf "$target"
     mv "$tmp" "$target"
   fi
-  rm -rf "$_brabo_toolchain/node"
-  mkdir -p "$_brabo_toolchain/node/bin"
-  ln -s "$target/node_modules/${package%@*}/bin/node" "$_brabo_toolchain/node/bin/node"
+  # Another shell that just got the lock before us may be running this node right now: the link is
+  # replaced in one rename (never removed first), and left alone when it already points there.
+  link="$_brabo_toolchain/node/bin/node"
+  want="$target/node_modules/${package%@*}/bin/node"
+  if [ "$(readlink "$link" 2>/dev/null)" != "$want" ]; then
+    mkdir -p "$_brabo_toolchain/node/bin"
+    ln -sfn "$want" "$link.new.$$"
+    mv -f "$link.new.$$" "$link"
+  fi
   rm -rf "$_brabo_toolchain/.lock"
 }
 
