@@ -117,6 +117,15 @@ function guardedModule(module: ChannelModule, authorize: JoinAuthorizer, logger:
     ...(module.afterJoin ? { afterJoin: (context) => module.afterJoin?.(context) } : {}),
     ...(module.handleIn ? { handleIn: (event, payload, context) => module.handleIn?.(event, payload, context) } : {}),
     ...(module.terminate ? { terminate: (reason, context) => module.terminate?.(reason, context) } : {}),
+    // Without these the runner topic lost its immediate acks and its named result_too_large answer
+    // whenever joins were authorized (every real server).
+    ...(module.immediate ? { immediate: (event) => module.immediate?.(event) === true } : {}),
+    ...(module.acceptsOversized ? { acceptsOversized: (event) => module.acceptsOversized?.(event) === true } : {}),
+    ...(module.handleOversized
+      ? {
+          handleOversized: (event, payload, bytes, context) => module.handleOversized?.(event, payload, bytes, context),
+        }
+      : {}),
     async join(topic, payload, context) {
       const refusal = await authorize(context.identity, topic);
       if (refusal) {
