@@ -108,24 +108,34 @@ export type JoinAuthorizer = (
   topic: string,
 ) => Promise<{ code: string; message: string } | null> | { code: string; message: string } | null;
 
-/** The module with `authorize` checked first; its other callbacks are the module's own. */
+/**
+ * Every optional callback of a ChannelModule, forwarded by the join guard as the module's own. The
+ * check below stops the build when ChannelModule gains a callback this list lacks: a dropped one
+ * once cost the runner topic its immediate acks and its named result_too_large answer whenever
+ * joins were authorized (every real server).
+ */
+const FORWARDED_CALLBACKS = [
+  'subscription',
+  'afterJoin',
+  'handleIn',
+  'acceptsOversized',
+  'handleOversized',
+  'immediate',
+  'terminate',
+] as const satisfies ReadonlyArray<Exclude<keyof ChannelModule, 'join'>>;
+type UnforwardedCallback = Exclude<keyof ChannelModule, 'join' | (typeof FORWARDED_CALLBACKS)[number]>;
+const everyCallbackForwarded: [UnforwardedCallback] extends [never] ? true : UnforwardedCallback = true;
+void everyCallbackForwarded;
+
+/** The module with `authorize` checked first; its other callbacks are the module's own (bound to it). */
 function guardedModule(module: ChannelModule, authorize: JoinAuthorizer, logger: Logger): ChannelModule {
+  const forwarded: Partial<Record<(typeof FORWARDED_CALLBACKS)[number], unknown>> = {};
+  for (const key of FORWARDED_CALLBACKS) {
+    const callback = module[key] as ((...args: never[]) => unknown) | undefined;
+    if (callback) forwarded[key] = callback.bind(module);
+  }
   return {
-    ...(module.subscription
-      ? { subscription: (topic, context) => module.subscription?.(topic, context) ?? topic }
-      : {}),
-    ...(module.afterJoin ? { afterJoin: (context) => module.afterJoin?.(context) } : {}),
-    ...(module.handleIn ? { handleIn: (event, payload, context) => module.handleIn?.(event, payload, context) } : {}),
-    ...(module.terminate ? { terminate: (reason, context) => module.terminate?.(reason, context) } : {}),
-    // Without these the runner topic lost its immediate acks and its named result_too_large answer
-    // whenever joins were authorized (every real server).
-    ...(module.immediate ? { immediate: (event) => module.immediate?.(event) === true } : {}),
-    ...(module.acceptsOversized ? { acceptsOversized: (event) => module.acceptsOversized?.(event) === true } : {}),
-    ...(module.handleOversized
-      ? {
-          handleOversized: (event, payload, bytes, context) => module.handleOversized?.(event, payload, bytes, context),
-        }
-      : {}),
+    ...(forwarded as Omit<ChannelModule, 'join'>),
     async join(topic, payload, context) {
       const refusal = await authorize(context.identity, topic);
       if (refusal) {

@@ -2,10 +2,12 @@
 // a runner's result over the frame limit is answered with the named result_too_large (the socket
 // stays up, the sink gets it to record); any other oversized frame still closes with 1009; acks are
 // answered while a result's store write is still pending; a runner cannot ack, stream or report
-// another project's dispatch (forbidden_dispatch).
+// another project's dispatch (forbidden_dispatch). The result and ack cases run twice: bare, and
+// behind the join-authorization guard every real server installs (it must forward the module's
+// immediate, acceptsOversized and handleOversized callbacks, not only join).
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUNNER_PROTOCOL_VERSION, type Execute, type Result } from '../../runner-protocol/index.ts';
-import type { RunnerSink, SinkAnswer } from '../../gateway/index.ts';
+import type { JoinAuthorizer, RunnerSink, SinkAnswer } from '../../gateway/index.ts';
 import { answer, cleanupClients, CLIENTS, phoenixClient, startGateway, waitFor, type TestGateway } from './helpers.ts';
 
 const client = CLIENTS[0];
@@ -24,7 +26,26 @@ async function runner(projectId: string) {
   return { socket, channel };
 }
 
-describe('results over the frame limit', () => {
+/** A guard like the product's: a runner joins its own project's topic only; every call is counted. */
+function authorizationOn(): { authorizeJoin: JoinAuthorizer; checked: string[] } {
+  const checked: string[] = [];
+  return {
+    checked,
+    authorizeJoin: (identity, topic) => {
+      checked.push(topic);
+      return identity.kind === 'runner' && topic === `runner:${identity.projectId}`
+        ? null
+        : { code: 'topic_not_allowed', message: `${identity.kind} may not join ${topic}` };
+    },
+  };
+}
+
+const AUTHORIZATION = [
+  { name: 'without a join guard', guard: () => null },
+  { name: 'with join authorization on', guard: authorizationOn },
+] as const;
+
+describe.each(AUTHORIZATION)('results over the frame limit, $name', ({ guard }) => {
   it('an oversized result gets result_too_large from the sink; the socket stays up; 1, 2 and 3x the limit', async () => {
     const seen: Array<{ dispatchId: string; bytes: number; stdoutLength: number }> = [];
     const sink: RunnerSink = {
@@ -34,8 +55,14 @@ describe('results over the frame limit', () => {
         return { ok: false, reason: { code: 'result_too_large', message: 'recorded with its output cut' } };
       },
     };
-    gw = await startGateway({ maxFrameBytes: 64 * 1024, sink });
+    const authorization = guard();
+    gw = await startGateway({
+      maxFrameBytes: 64 * 1024,
+      sink,
+      ...(authorization ? { authorizeJoin: authorization.authorizeJoin } : {}),
+    });
     const { socket, channel } = await runner('p1');
+    if (authorization) expect(authorization.checked).toEqual(['runner:p1']);
     for (const [i, size] of [70 * 1024, 128 * 1024, 200 * 1024].entries()) {
       const big: Result = {
         dispatchId: `d${i}`,
@@ -71,11 +98,12 @@ describe('results over the frame limit', () => {
   });
 });
 
-describe('acks and isolation', () => {
+describe.each(AUTHORIZATION)('acks, $name', ({ guard }) => {
   it("an ack is answered while an earlier result's store write is still pending", async () => {
     let release!: () => void;
     const blocked = new Promise<void>((resolve) => (release = resolve));
     const order: string[] = [];
+    const authorization = guard();
     gw = await startGateway({
       sink: {
         onResult: async () => {
@@ -83,8 +111,10 @@ describe('acks and isolation', () => {
           return { ok: true };
         },
       },
+      ...(authorization ? { authorizeJoin: authorization.authorizeJoin } : {}),
     });
     const { channel } = await runner('p1');
+    if (authorization) expect(authorization.checked).toEqual(['runner:p1']);
     const execute: Execute = { dispatchId: 'd2', attempt: 1, action: { type: 'terminal', command: 'true', cwd: '/x' } };
     const delivered = gw.wired.runners.execute('p1', execute);
     const resultReply = answer(
@@ -98,7 +128,9 @@ describe('acks and isolation', () => {
     expect((await resultReply).status).toBe('ok');
     expect(order).toEqual(['ack', 'result']);
   });
+});
 
+describe('isolation', () => {
   it("a runner cannot ack, stream or report another project's pending dispatch: forbidden_dispatch, and the delivery stays pending", async () => {
     const results: string[] = [];
     gw = await startGateway({

@@ -14,6 +14,7 @@ import {
   ok,
   tokenAuthenticator,
   type ChannelModule,
+  type JoinAuthorizer,
   type RunnerSink,
   type TerminateReason,
 } from '../../gateway/index.ts';
@@ -108,6 +109,8 @@ export interface GatewaySettings {
   deliveryTimeoutMs?: number;
   checkOrigin?: string[];
   sink?: RunnerSink;
+  /** The join guard a real server installs (src/auth/socket.ts); absent = every join reaches its module. */
+  authorizeJoin?: JoinAuthorizer;
 }
 
 export async function startGateway(settings: GatewaySettings = {}): Promise<TestGateway> {
@@ -134,6 +137,7 @@ export async function startGateway(settings: GatewaySettings = {}): Promise<Test
       deliveryTimeoutMs: settings.deliveryTimeoutMs ?? 1_000,
       ...(settings.checkOrigin ? { checkOrigin: settings.checkOrigin } : {}),
       ...(settings.sink ? { sink: settings.sink } : {}),
+      ...(settings.authorizeJoin ? { authorizeJoin: settings.authorizeJoin } : {}),
       extraChannels: [{ topic: 'test:*', module: testChannel(recorder) }],
     });
   const testGateway: TestGateway = {
