@@ -13,6 +13,7 @@ import { isProtectedBranch } from './labels.ts';
 import type { ReasonDetail } from './reasons.ts';
 import type { ScopeResult } from './scope.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
+import { signalsOutside } from './signals.ts';
 import type { ActionType, FragmentVerdictKind, ReasonCode } from './types.ts';
 
 export interface Ceiling {
@@ -67,6 +68,9 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
   // After the external effect, so `GIT_SSH_COMMAND=x git push` still names the push.
   const smuggled = firstGitSmuggling(input.analysis);
   if (smuggled !== null) return { code: 'git_config_override', detail: { what: smuggled } };
+  // `kill -9 -1`, `pkill .`: not lifted by auto mode (the runner itself would be signalled).
+  const signalled = firstInViews(input.analysis, signalsOutside);
+  if (signalled !== null) return { code: 'signals_other_processes', detail: { what: signalled } };
   if (!input.autoMode) {
     if (input.scope.outside !== null) return { code: 'ceiling_path_scope', detail: { path: input.scope.outside } };
     if (input.verdicts.length > 1) {

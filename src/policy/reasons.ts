@@ -89,6 +89,8 @@ export function renderReason(code: ReasonCode, detail: ReasonDetail = {}): strin
         ? `git option ${what} changes what git runs; approval required`
         : `${what} changes what git runs; approval required`;
     }
+    case 'signals_other_processes':
+      return `signals processes this command did not start: ${detail.what ?? 'kill'}; approval required`;
     case 'protected_file_write':
       return `writes the protected file ${detail.path ?? '?'}; approval required`;
     case 'permissions_file_invalid':

@@ -125,6 +125,8 @@ export const REASON_CODES = [
   'unsafe_shell_construct',
   'git_config_override',
   'protected_file_write',
+  // kill/pkill/killall reaching past the command's own processes
+  'signals_other_processes',
   'permissions_file_invalid',
   'invalid_payload',
   // longer than MAX_COMMAND_LENGTH: not parsed, a human reads it
