@@ -8,6 +8,7 @@ import type { AnalyzedCommand } from './analysis.ts';
 import { effectOf, gitConfigOverride } from './external-effect.ts';
 import { gitConfigWrite, gitEnvironmentOverride } from './git-config.ts';
 import { gitRunsCommand } from './git-runs-command.ts';
+import { gitSubcommandUnknown } from './git-subcommands.ts';
 import type { Effect } from './external-effect.ts';
 import { isProtectedBranch } from './labels.ts';
 import type { ReasonDetail } from './reasons.ts';
@@ -30,7 +31,11 @@ export interface TerminalCeilingInput {
   fragmentTexts: readonly string[];
   autoMode: boolean;
   tokenizerHealthy: boolean;
+  /** Git subcommands the allow patterns name (`Terminal(git lfs:*)`): not taken for outside aliases. */
+  gitSubcommandsNamed?: ReadonlySet<string>;
 }
+
+const NOTHING_NAMED: ReadonlySet<string> = new Set();
 
 /** The first external effect or privileged command in any reading of any fragment. */
 export function firstEffect(analysis: AnalyzedCommand): Effect | null {
@@ -71,6 +76,11 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
   // `kill -9 -1`, `pkill .`: not lifted by auto mode (the runner itself would be signalled).
   const signalled = firstInViews(input.analysis, signalsOutside);
   if (signalled !== null) return { code: 'signals_other_processes', detail: { what: signalled } };
+  // `git r --hard` with `r` an alias in ~/.gitconfig: no deny nor ceiling can see what runs.
+  const unknown = firstInViews(input.analysis, (view) =>
+    gitSubcommandUnknown(view, input.gitSubcommandsNamed ?? NOTHING_NAMED),
+  );
+  if (unknown !== null) return { code: 'git_subcommand_unknown', detail: { what: unknown } };
   if (!input.autoMode) {
     if (input.scope.outside !== null) return { code: 'ceiling_path_scope', detail: { path: input.scope.outside } };
     if (input.verdicts.length > 1) {

@@ -7,6 +7,7 @@ import type { Ceiling } from './ceilings.ts';
 import { builtinDeny, firstDeny } from './deny.ts';
 import { isActionType, isRole, MIN_ROLE, roleAtLeast } from './labels.ts';
 import { MAX_COMMAND_LENGTH } from './limits.ts';
+import { gitSubcommandsNamed } from './git-subcommands.ts';
 import { matchNormalForm } from './normal-form.ts';
 import { compilePermissions, globalOptionStarts, matchesPastGlobals, patternMatchesFragment } from './pattern.ts';
 import type { CompiledPermissions } from './pattern.ts';
@@ -234,6 +235,7 @@ function decideTerminal(
       fragmentTexts: verdicts.map((v) => v.text),
       autoMode: autonomy !== null && autonomy.mode === 'auto_approve' && autonomy.origin === 'curinga',
       tokenizerHealthy: tokenizerHealthy(),
+      gitSubcommandsNamed: gitSubcommandsNamed(compiled.allow.terminal.map((p) => p.argv)),
     }),
   );
   // Ask, like deny, sees past a CLI's global options (`git -C . commit` with ask `git commit`,

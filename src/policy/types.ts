@@ -127,6 +127,8 @@ export const REASON_CODES = [
   'protected_file_write',
   // kill/pkill/killall reaching past the command's own processes
   'signals_other_processes',
+  // git WORD where WORD is no git command: an alias the engine cannot see
+  'git_subcommand_unknown',
   'permissions_file_invalid',
   'invalid_payload',
   // longer than MAX_COMMAND_LENGTH: not parsed, a human reads it
