@@ -237,10 +237,12 @@ const build = (frags: readonly Frag[], seps: readonly string[]): string =>
 
 describe('issue 9 property: nothing auto-approved can lexically reach outside the root or a protected path', () => {
   it('RN-075 manual: reach outside or protected -> never auto_approve', () => {
+    let generated = 0;
     let autoApproved = 0;
     let reaching = 0;
     fc.assert(
       fc.property(commandArb, ([frags, seps]) => {
+        generated++;
         const command = build(frags, seps);
         const r = reach(frags, seps);
         const d = decideFor(command, MANUAL);
@@ -255,14 +257,17 @@ describe('issue 9 property: nothing auto-approved can lexically reach outside th
       }),
       { numRuns: RUNS },
     );
-    // The property is not vacuous: both kinds of commands were generated.
-    expect(autoApproved).toBeGreaterThan(50);
-    expect(reaching).toBeGreaterThan(200);
+    // The property is not vacuous: both kinds of commands were generated (over 50 and 200 of the
+    // default 1 500 runs; the mutation run caps the runs, test/policy/mutation/fast-check-capped.ts).
+    expect(autoApproved).toBeGreaterThan(generated / 30);
+    expect(reaching).toBeGreaterThan((generated * 2) / 15);
   });
   it('RN-603 auto mode: reach a protected path -> never auto_approve', () => {
+    let generated = 0;
     let autoApproved = 0;
     fc.assert(
       fc.property(commandArb, ([frags, seps]) => {
+        generated++;
         const command = build(frags, seps);
         const r = reach(frags, seps);
         const d = decideFor(command, AUTO);
@@ -272,7 +277,7 @@ describe('issue 9 property: nothing auto-approved can lexically reach outside th
       }),
       { numRuns: RUNS },
     );
-    expect(autoApproved).toBeGreaterThan(100);
+    expect(autoApproved).toBeGreaterThan(generated / 15);
   });
   it('the oracle itself: the issue examples reach what they should', () => {
     expect(reach([{ kind: 'read', text: 'cat .?/x', word: '.?/x' }], ['', '', ''])).toEqual({

@@ -37,4 +37,38 @@ describe('deny matching', () => {
     expect(d.fragments?.map((f) => f.verdict)).toEqual(['none', 'deny', 'none']);
     expect(d.fragments?.[1]).toMatchObject({ pattern: 'Terminal(curl:*)', source: 'deny' });
   });
+  const CLI = perms({
+    allow: ['Terminal(echo)', 'Terminal(ls)', 'Terminal(npm)'],
+    deny: ['Terminal(npm exec)', 'Terminal(git reset --hard)'],
+  });
+  it('RN an ambiguous abbreviation asks and names the deny pattern it may be', () => {
+    const reason =
+      'permissions.json: the command may be one that deny Terminal(npm exec) forbids (an abbreviation with several readings); approval required';
+    expect(term('npm ex cowsay', { permissions: CLI })).toMatchObject({
+      policy: 'require_approval',
+      reasonCode: 'permissions_deny_uncertain',
+      reason,
+    });
+    expect(term('ls ; npm e x ; npm ex y', { permissions: CLI }).reason).toBe(reason);
+  });
+  it('RN a deny in a later substitution is found past a harmless one', () => {
+    for (const command of ['echo "$(ls)" "$(git reset --hard)"', 'echo "$(ls) $(echo x) $(git reset --hard)"']) {
+      const d = term(command, { permissions: CLI });
+      expect(d, command).toMatchObject({
+        policy: 'deny',
+        reasonCode: 'permissions_deny',
+        reason: 'permissions.json: deny Terminal(git reset --hard)',
+      });
+      expect(d.fragments?.every((f) => f.verdict === 'none')).toBe(true);
+    }
+  });
+  it('RN a certain deny in a substitution wins over an ambiguous abbreviation in a fragment', () => {
+    const d = term('npm ex cowsay ; echo "$(git reset --hard)"', { permissions: CLI });
+    expect(d).toMatchObject({
+      policy: 'deny',
+      reasonCode: 'permissions_deny',
+      reason: 'permissions.json: deny Terminal(git reset --hard)',
+    });
+    expect(d.fragments?.map((f) => f.verdict)).toEqual(['none', 'none']);
+  });
 });
