@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/dist/**/*.test.ts'],
+    // Builds and packs both packages once for every file.
+    globalSetup: ['test/dist/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 600_000,
     pool: 'forks',

@@ -90,7 +90,7 @@ export function packRunner(outDir: string): string {
     description: 'The local runner of brabo-gateway: runs the commands approved for one project on this machine.',
     type: 'module',
     license: pkg.license ?? 'UNLICENSED',
-    engines: { node: '>=22.18' },
+    engines: { node: '>=22' },
     os: ['linux', 'darwin'],
     bin: { 'brabo-runner': 'bin/brabo-runner.js' },
     files: ['bin/', 'dist/', 'README.md'],

@@ -5,7 +5,7 @@
 import { ClusterConfigError } from '../cluster/config.ts';
 import { ConfigError } from '../config.ts';
 import { StorePoolConfigError } from '../store/index.ts';
-import { StoreCorruptError } from '../store/errors.ts';
+import { SqliteUnavailableError, StoreCorruptError } from '../store/errors.ts';
 import { PostgresStartError, PostgresUnreachableError } from '../store/postgres/errors.ts';
 
 export const EXIT_USAGE = 2;
@@ -35,7 +35,8 @@ export function describeStartupFailure(error: unknown, context: FailureContext =
   if (
     error instanceof PostgresUnreachableError ||
     error instanceof PostgresStartError ||
-    error instanceof StoreCorruptError
+    error instanceof StoreCorruptError ||
+    error instanceof SqliteUnavailableError
   ) {
     return { code: error.code, message: error.message, exitCode: EXIT_FAILURE };
   }

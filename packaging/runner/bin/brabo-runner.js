@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // brabo-runner: the local runner of brabo-gateway, as its own package. Plain JavaScript on the
-// Node that runs this file (>= 22.18); installs nothing at run time.
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 18)) {
+// Node that runs this file (any Node 22 or later); installs nothing at run time.
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 22) {
   process.stderr.write(
-    `brabo-runner: node_too_old: this is Node ${process.versions.node}, the runner needs Node >= 22.18; install Node 24 (https://nodejs.org or your package manager) and run again\n`,
+    `brabo-runner: node_too_old: this is Node ${process.versions.node}, the runner needs Node >= 22; install Node 24 (https://nodejs.org or your package manager) and run again\n`,
   );
   process.exit(1);
 }

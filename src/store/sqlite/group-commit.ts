@@ -58,7 +58,7 @@ export class GroupCommitWriter {
       }
     } catch (error) {
       // Only reachable if SQLite refuses a SAVEPOINT/RELEASE: fail what is queued, keep no transaction.
-      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      rollbackIfOpen(this.#db);
       for (const unit of this.#queue.splice(0)) unit.reject(error);
     } finally {
       this.#running = false;
@@ -91,10 +91,28 @@ export class GroupCommitWriter {
       db.exec('COMMIT');
     } catch (error) {
       // A failed COMMIT (disk full, I/O error) may leave the transaction open: never keep it.
-      if (db.isTransaction) db.exec('ROLLBACK');
+      rollbackIfOpen(db);
       for (const { unit } of done) unit.reject(error);
       return;
     }
     for (const { unit, value } of done) unit.resolve(value);
+  }
+}
+
+/**
+ * Rolls back the connection's transaction when one is open. `isTransaction` exists from Node
+ * 22.16; before, it is undefined, so ROLLBACK is tried and SQLite's "no transaction is active"
+ * (nothing was open) is the one refusal ignored.
+ */
+export function rollbackIfOpen(db: DatabaseSync): void {
+  if (db.isTransaction === false) return;
+  if (db.isTransaction === true) {
+    db.exec('ROLLBACK');
+    return;
+  }
+  try {
+    db.exec('ROLLBACK');
+  } catch (error) {
+    if (!/no transaction is active/.test((error as Error).message)) throw error;
   }
 }

@@ -43,6 +43,8 @@ export class Statements {
  * transaction it sees exactly the committed state: reads go there then, and to the read-only
  * connection while a (group-commit) transaction is open, so no read ever sees uncommitted rows.
  * Writes never go through here: `run` stays on the read-only connection, which refuses them.
+ * `isTransaction` exists from Node 22.16: before, it is undefined and every read goes to the
+ * read-only connection, which is always correct, only with a colder cache.
  */
 export class ReadStatements extends Statements {
   readonly #writerDb: DatabaseSync;
@@ -55,11 +57,11 @@ export class ReadStatements extends Statements {
   }
 
   override one(sql: string, ...params: SQLInputValue[]): Row | undefined {
-    return this.#writerDb.isTransaction ? super.one(sql, ...params) : this.#writer.one(sql, ...params);
+    return this.#writerDb.isTransaction === false ? this.#writer.one(sql, ...params) : super.one(sql, ...params);
   }
 
   override all(sql: string, ...params: SQLInputValue[]): Row[] {
-    return this.#writerDb.isTransaction ? super.all(sql, ...params) : this.#writer.all(sql, ...params);
+    return this.#writerDb.isTransaction === false ? this.#writer.all(sql, ...params) : super.all(sql, ...params);
   }
 }
 

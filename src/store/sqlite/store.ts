@@ -70,6 +70,8 @@ export class SqliteStore implements Store {
     this.#reader = new DatabaseSync(file, { readOnly: true });
     this.#file = file;
     this.#reader.exec('PRAGMA busy_timeout = 5000');
+    // Node 22.5 to 22.11 ignore { readOnly }: query_only makes this connection refuse writes there too.
+    this.#reader.exec('PRAGMA query_only = ON');
     this.#writes = new GroupCommitWriter(this.#writer, repositories(new Statements(this.#writer)));
     this.read = repositories(new ReadStatements(this.#reader, this.#writer));
     this.runnerTokens = runnerTokensOf(this);
