@@ -8,7 +8,7 @@ import { byRunnerToken } from '../../gateway/index.ts';
 import { startGatewayHarness } from './support/gateway-harness.ts';
 import type { GatewayHarness } from './support/gateway-harness.ts';
 import { alive, tempDir, waitFor } from './support/fixtures.ts';
-import { startRunner } from './support/runner-process.ts';
+import { runnerArgs, startRunner } from './support/runner-process.ts';
 import type { RunnerProcess } from './support/runner-process.ts';
 
 const PROJECT = 'proj-1';
@@ -33,16 +33,7 @@ afterEach(async () => {
 
 function launch(token: string, extra: string[] = []): RunnerProcess {
   runner = startRunner([
-    '--url',
-    gateway.url,
-    '--token',
-    token,
-    '--project',
-    PROJECT,
-    '--root',
-    root,
-    '--journal',
-    path.join(dir, 'journal.jsonl'),
+    ...runnerArgs({ url: gateway.url, token, project: PROJECT, root, journal: path.join(dir, 'journal.jsonl') }),
     ...extra,
   ]);
   return runner;
@@ -196,16 +187,13 @@ describe('brabo runner: container actions on the real Docker engine', () => {
   it('container_start, container_stop and container_remove run through the broker with --root mounted', async () => {
     const { token } = gateway.tokens.issue(dockerProject);
     runner = startRunner([
-      '--url',
-      gateway.url,
-      '--token',
-      token,
-      '--project',
-      dockerProject,
-      '--root',
-      root,
-      '--journal',
-      path.join(dir, 'journal.jsonl'),
+      ...runnerArgs({
+        url: gateway.url,
+        token,
+        project: dockerProject,
+        root,
+        journal: path.join(dir, 'journal.jsonl'),
+      }),
       '--container-image',
       'brabo-test-busybox:latest',
     ]);

@@ -15,6 +15,7 @@ import { TerminalUi } from '../../src/runner/terminal-ui.ts';
 import { startGatewayHarness } from './support/gateway-harness.ts';
 import type { GatewayHarness } from './support/gateway-harness.ts';
 import { tempDir, waitFor } from './support/fixtures.ts';
+import { runnerArgs } from './support/runner-process.ts';
 
 const PROJECT = 'proj-sbx';
 let gateway: GatewayHarness;
@@ -41,16 +42,7 @@ async function withRunner(
   const { token } = gateway.tokens.issue(PROJECT);
   const config = parseRunnerArgs(
     [
-      '--url',
-      gateway.url,
-      '--token',
-      token,
-      '--project',
-      PROJECT,
-      '--root',
-      root,
-      '--journal',
-      path.join(dir, 'journal.jsonl'),
+      ...runnerArgs({ url: gateway.url, token, project: PROJECT, root, journal: path.join(dir, 'journal.jsonl') }),
       ...flags,
     ],
     {},

@@ -10,7 +10,7 @@ import { RUNNER_FAILURES } from '../../runner-protocol/index.ts';
 import { startGatewayHarness } from './support/gateway-harness.ts';
 import type { GatewayHarness } from './support/gateway-harness.ts';
 import { alive, tempDir, waitFor } from './support/fixtures.ts';
-import { startRunner } from './support/runner-process.ts';
+import { runnerArgs, startRunner } from './support/runner-process.ts';
 import type { RunnerProcess } from './support/runner-process.ts';
 
 const PROJECT = 'proj-chaos';
@@ -68,16 +68,7 @@ describe('a SIGKILLed runner takes its commands with it', () => {
     const { token } = gateway.tokens.issue(PROJECT);
     const start = (): RunnerProcess =>
       (runner = startRunner([
-        '--url',
-        gateway.url,
-        '--token',
-        token,
-        '--project',
-        PROJECT,
-        '--root',
-        root,
-        '--journal',
-        path.join(dir, 'journal.jsonl'),
+        ...runnerArgs({ url: gateway.url, token, project: PROJECT, root, journal: path.join(dir, 'journal.jsonl') }),
         '--max-concurrent',
         '8',
         '--reconnect-base-ms',

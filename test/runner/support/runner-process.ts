@@ -16,6 +16,28 @@ export interface RunnerProcess {
   stop: () => Promise<number | null>;
 }
 
+/** The flags that point a runner at a gateway and a project: `startRunner([...runnerArgs(...), ...extra])`. */
+export function runnerArgs(options: {
+  url: string;
+  token: string;
+  project: string;
+  root: string;
+  journal: string;
+}): string[] {
+  return [
+    '--url',
+    options.url,
+    '--token',
+    options.token,
+    '--project',
+    options.project,
+    '--root',
+    options.root,
+    '--journal',
+    options.journal,
+  ];
+}
+
 export function startRunner(args: string[]): RunnerProcess {
   const child = spawn(BRABO, ['runner', ...args], {
     env: { ...process.env, NO_COLOR: '1' },
