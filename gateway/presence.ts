@@ -1,6 +1,8 @@
-// Phoenix.Presence in miniature: who is on a topic, as `{key: {metas: [...]}}`, with
-// `presence_diff {joins, leaves}` broadcast on the topic whenever it changes. Local state only:
-// a multi-node tracker (CRDT like Phoenix.Tracker) would implement the same interface.
+// Phoenix.Presence in miniature: who is on a topic, as `{key: {metas: [...]}}` (each meta with its
+// own phx_ref), and `presence_diff {joins, leaves}` broadcast on the topic whenever it changes; a
+// channel pushes `presence_state` (list()) after join. LocalPresence keeps one node's state in
+// memory (the single-node server); on a cluster, src/cluster/postgres-presence.ts implements the
+// same PresenceTracker over Postgres.
 import { randomBytes } from 'node:crypto';
 import type { PubSub } from './pubsub.ts';
 

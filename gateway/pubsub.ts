@@ -1,5 +1,7 @@
-// Phoenix.PubSub in miniature: topic-keyed fan-out. The interface is what several nodes will
-// implement later (Postgres LISTEN/NOTIFY, Redis...); LocalPubSub serves one node.
+// Phoenix.PubSub in miniature: topic-keyed fan-out to Subscriber objects, skipping the sender
+// (`from`), and each broadcast encoded once however many sockets get it (broadcastFrame).
+// LocalPubSub serves one node, and is also the local delivery inside the cluster's PubSub
+// (src/cluster/postgres-pubsub.ts: Postgres log plus LISTEN/NOTIFY).
 import { encodeBroadcast, type Frame } from './serializer.ts';
 
 /** A message for every subscriber of `topic`. `payload` is JSON-serialisable or a Uint8Array. */
