@@ -14,6 +14,7 @@ import { resolveLexically } from './paths.ts';
 import { isReadOnly } from './read-only.ts';
 import { dataWords, PRINTS_ITS_DATA } from './argument-roles.ts';
 import { globalInstall } from './global-installs.ts';
+import { inputArguments } from './input-arguments.ts';
 import { isAssignment, wordInfo } from './tokenizer.ts';
 import type { Fragment, Redirect, WordInfo } from './tokenizer.ts';
 import { isKnownWriter, writeTargets } from './write-targets.ts';
@@ -180,6 +181,15 @@ function walk(
     const readOnly = isReadOnly(fragment.argv);
     const verbAt = firstNonAssignment(fragment.argv);
     const data = notPaths(fragment, verbAt, feedsRunner.get(fragment) ?? true);
+    // `… | xargs cat`: the words xargs appends are unknown, like `$f` (scope, and protected when it may write).
+    for (const view of analysed?.views ?? [fragment.argv]) {
+      const fed = inputArguments(view);
+      if (fed === null) continue;
+      if (!asWritten) result.outside ??= `${fed.what} (its arguments come from its input)`;
+      if (!fed.readOnly)
+        result.protectedName ??= `${fed.what} (its arguments come from its input and could name a protected path)`;
+      break;
+    }
     for (const dir of dirs) {
       if (!asWritten && result.outside === null)
         judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd, data);
