@@ -11,7 +11,7 @@ if (major < 22) {
 }
 // What Node 22.13 has by default, older Node 22 has behind flags: require() of an ES module (the
 // HTTP server's dependencies need it; default from 22.12) and node:sqlite (from 22.5, default
-// from 22.13; before 22.5 only the Postgres store works, src/store/index.ts says so by name).
+// from 22.13; before 22.6 only the Postgres store works, src/store/sqlite-support.ts says why).
 const flags = [];
 if (major === 22 && minor < 12) flags.push('--experimental-require-module');
 if (major === 22 && minor >= 5 && minor < 13) flags.push('--experimental-sqlite');

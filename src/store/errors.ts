@@ -52,14 +52,14 @@ export class StoreCorruptError extends Error {
   }
 }
 
-/** This Node has no usable node:sqlite (before 22.5, or 22.5 to 22.12 without --experimental-sqlite). */
+/** This Node's node:sqlite cannot carry the embedded store (sqlite-support.ts says why). */
 export class SqliteUnavailableError extends Error {
   override name = 'SqliteUnavailableError';
   readonly code = 'sqlite_unavailable';
-  constructor(nodeVersion: string, options?: ErrorOptions) {
+  constructor(nodeVersion: string, problem: string, options?: ErrorOptions) {
     super(
-      `the embedded SQLite store needs node:sqlite, which Node ${nodeVersion} does not have (it comes with Node 22.5, ` +
-        'behind --experimental-sqlite until 22.13); set BRABO_DATABASE_URL to a Postgres database, or upgrade Node to 22.13 or later',
+      `the embedded SQLite store cannot run on Node ${nodeVersion}: ${problem}; ` +
+        'set BRABO_DATABASE_URL to a Postgres database, or upgrade Node to 22.13 or later',
       options,
     );
   }

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
 import { openPostgresStore } from './postgres/store.ts';
-import { SqliteUnavailableError } from './errors.ts';
+import { assertSqliteUsable } from './sqlite-support.ts';
 import type { Store } from './types.ts';
 
 export type * from './types.ts';
@@ -20,9 +20,10 @@ export { PostgresStartError, PostgresUnreachableError } from './postgres/errors.
 /**
  * The store a deployment configured: Postgres when `databaseUrl` is set (config.ts accepts only
  * postgres:// and postgresql:// there), else the embedded SQLite file in `dataDir`. The SQLite
- * store is loaded only here, on demand: node:sqlite is missing before Node 22.5 and needs
- * --experimental-sqlite before 22.13 (bin/brabo.js adds it), and a Postgres deployment must
- * start without it.
+ * store is loaded only here, on demand, once this Node's node:sqlite proved usable
+ * (sqlite-support.ts): it is missing before Node 22.5, wrong in 22.5, and needs
+ * --experimental-sqlite before 22.13 (bin/brabo.js adds it); a Postgres deployment must start
+ * without it.
  */
 export async function openStore(
   config: { dataDir: string; databaseUrl?: string | null },
@@ -34,11 +35,7 @@ export async function openStore(
       ...poolSizes(process.env),
     });
   }
-  try {
-    await import('node:sqlite');
-  } catch (error) {
-    throw new SqliteUnavailableError(process.versions.node, { cause: error });
-  }
+  await assertSqliteUsable();
   const { openSqliteStore } = await import('./sqlite/store.ts');
   return openSqliteStore(config.dataDir);
 }

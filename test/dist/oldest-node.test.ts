@@ -1,10 +1,13 @@
-// The published packages on the oldest Node they accept, Node 22.0, and on Node 22.5, the first
-// with node:sqlite (behind --experimental-sqlite until 22.13), each from the npm registry like
-// scripts/node-env.sh installs Node. Installed as npx installs them, then run through their bins
-// with that Node first on PATH and nothing from this checkout:
+// The published packages on the oldest Node they accept, Node 22.0, on Node 22.5, whose
+// node:sqlite answers a query that matches nothing with a row of NULLs, and on Node 22.6, the first
+// whose node:sqlite (behind --experimental-sqlite until 22.13) the store can use; each from the
+// npm registry as scripts/node-env.sh installs Node. Installed as npx installs them, then run
+// through their bins with that Node first on PATH and nothing from this checkout:
 //   22.0: serve on SQLite stops with sqlite_unavailable; serve on Postgres is ready, and the
 //         runner joins it and runs an approved command
-//   22.5: serve re-runs itself with the flag, its SQLite store is ready, and a SIGTERM to its
+//   22.5: serve on SQLite stops with sqlite_unavailable, naming the bug
+//   22.6: serve re-runs itself with the flag, its SQLite store is ready, the runner runs an
+//         approved command through it, and a SIGTERM to its
 //         process group (a Ctrl-C reaches the whole group too) stops it gracefully, exit 0
 import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -15,7 +18,8 @@ import { GatewayClient, runApprovedCommand, runnerFlags, servedAt } from './gate
 import { freshPackages, type Child, cleanEnv, registryNodeBin, spawnIn, tempDir } from './support.ts';
 
 const OLDEST = '22.0.0';
-const FIRST_SQLITE = '22.5.0';
+const SQLITE_WRONG = '22.5.0';
+const FIRST_SQLITE = '22.6.0';
 const ADMIN = 'dist-admin-token-0123456789abcdef';
 
 const run = promisify(execFile);
@@ -47,8 +51,7 @@ beforeAll(async () => {
   // without dependency install scripts: neither package has any, and the one native build among
   // the dependencies (cpu-features, optional for ssh2 under dockerode) made this file take 181 s
   // on a loaded machine instead of 16 s. packages.test.ts installs with them.
-  registryNodeBin(OLDEST);
-  registryNodeBin(FIRST_SQLITE);
+  for (const version of [OLDEST, SQLITE_WRONG, FIRST_SQLITE]) registryNodeBin(version);
   await run('npm', ['install', '--silent', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--prefix', installed, packages.server, packages.runner], { env: cleanEnv() });
 }, 600_000);
 
@@ -63,7 +66,7 @@ describe(`on Node ${OLDEST}, the oldest Node the packages accept`, () => {
     expect(await child.exited).toBe(1);
     const lines = child.output().trim().split('\n');
     expect(lines).toEqual([
-      `brabo serve: sqlite_unavailable: the embedded SQLite store needs node:sqlite, which Node ${OLDEST} does not have (it comes with Node 22.5, behind --experimental-sqlite until 22.13); set BRABO_DATABASE_URL to a Postgres database, or upgrade Node to 22.13 or later`,
+      `brabo serve: sqlite_unavailable: the embedded SQLite store cannot run on Node ${OLDEST}: it has no node:sqlite (that comes with Node 22.5, behind --experimental-sqlite until 22.13); set BRABO_DATABASE_URL to a Postgres database, or upgrade Node to 22.13 or later`,
     ]);
   }, 60_000);
 
@@ -80,15 +83,29 @@ describe(`on Node ${OLDEST}, the oldest Node the packages accept`, () => {
   }, 120_000);
 });
 
+describe(`on Node ${SQLITE_WRONG}, whose node:sqlite finds rows that do not exist`, () => {
+  it('brabo-gateway serve on SQLite stops at once with sqlite_unavailable, naming the bug and BRABO_DATABASE_URL', async () => {
+    const { child } = serve(SQLITE_WRONG);
+    expect(await child.exited).toBe(1);
+    expect(child.output().trim().split('\n')).toEqual([
+      `brabo serve: sqlite_unavailable: the embedded SQLite store cannot run on Node ${SQLITE_WRONG}: its node:sqlite answers a query that matches nothing with a row of NULLs (Node 22.5; fixed in 22.6); set BRABO_DATABASE_URL to a Postgres database, or upgrade Node to 22.13 or later`,
+    ]);
+  }, 60_000);
+});
+
 describe(`on Node ${FIRST_SQLITE}, where node:sqlite needs --experimental-sqlite`, () => {
-  it('brabo-gateway serve re-runs itself with the flag: the SQLite store is ready, and a SIGTERM to its process group stops it gracefully', async () => {
+  it('brabo-gateway serve re-runs itself with the flag: the SQLite store is ready, the runner runs an approved command, and a SIGTERM to the server\'s process group stops it gracefully', async () => {
     const { child, dataDir } = serve(FIRST_SQLITE);
-    const gateway = new GatewayClient(await servedAt(child, 60_000), ADMIN);
+    const gateway = await new GatewayClient(await servedAt(child, 60_000), ADMIN).start();
     expect(await gateway.call('GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready', checks: [{ name: 'store', ok: true }] } });
+    await runApprovedCommand(gateway, (url, projectId, root, token) => {
+      const state = tempDir('state');
+      return startBin('brabo-runner', runnerFlags(url, projectId, root, state), FIRST_SQLITE, { BRABO_RUNNER_TOKEN: token, XDG_STATE_HOME: state });
+    });
     expect(processesNaming(dataDir).some((line) => line.includes('--experimental-sqlite'))).toBe(true);
     expect(child.output()).not.toContain('ExperimentalWarning');
     expect(await child.stop('SIGTERM')).toBe(0);
     expect(child.output().match(/"msg":"shutting down"/g)).toHaveLength(1);
     expect(processesNaming(dataDir)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
