@@ -15,6 +15,7 @@ import { AgentTurns } from './agents/turns.ts';
 import { SettlementWaiters } from './agents/waiters.ts';
 import { type Cluster, openCluster, type RunnerDirectory } from './cluster/index.ts';
 import { registerClusterMetrics } from './cluster/metrics.ts';
+import { type AdminBootstrap, bootstrapAdmin } from './auth/admin-bootstrap.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { CredentialService } from './auth/credentials.ts';
 import { withCredentialStamps } from './auth/event-stamp.ts';
@@ -30,7 +31,6 @@ import { isContainerAction } from './execution/plan.ts';
 import { reconcileContainers } from './execution/reconcile.ts';
 import { createExecutionApi } from './execution/service.ts';
 import { ExecutorChannel } from './execution/executor-channel.ts';
-import { type AdminToken, resolveAdminToken } from './http/admin-token.ts';
 import { Metrics } from './http/metrics.ts';
 import type { RunnerPresence } from './http/routes/console.ts';
 import type { ClusterView } from './http/routes/cluster.ts';
@@ -51,7 +51,8 @@ export interface App {
   /** Fan-out of "an action was handed to execution" (the dispatcher subscribes). */
   handoffs: HandoffNotifier;
   metrics: Metrics;
-  adminToken: AdminToken;
+  /** How the admin credentials stood at start-up (a generated token's file, BRABO_ADMIN_TOKEN's row). */
+  adminBootstrap: AdminBootstrap;
   logger: Logger;
   /** Present when `config.execution` is set. */
   execution: AppExecution | null;
@@ -145,7 +146,12 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   const authConfig = config.auth ?? DEFAULT_AUTH_CONFIG;
   let opened: Cluster | null = null;
   try {
-    const adminToken = await resolveAdminToken(config.dataDir, config.adminToken);
+    const adminBootstrap = await bootstrapAdmin({
+      store,
+      dataDir: config.dataDir,
+      fromEnv: config.adminToken,
+      logger: logger.child({ component: 'auth' }),
+    });
     const metrics = new Metrics({ defaultMetrics: options.defaultMetrics ?? false });
     const handoffs = new HandoffNotifier(logger);
     // Execution on Postgres is a cluster node (src/cluster): leases, pub/sub, presence, wake-ups.
@@ -233,7 +239,6 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       : undefined;
     const authenticator = new Authenticator({
       store,
-      adminToken: adminToken.token,
       serviceTokens: authConfig.serviceTokens,
       logger: logger.child({ component: 'auth' }),
     });
@@ -357,7 +362,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       store,
       handoffs,
       metrics,
-      adminToken,
+      adminBootstrap,
       logger,
       execution: appExecution,
       live,

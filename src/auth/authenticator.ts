@@ -1,10 +1,10 @@
-// Presented secret -> Principal, or a named failure. The admin token is compared in constant time
-// (it is one configured value); every other secret is looked up by its SHA-256, so no comparison
-// ever touches a stored secret. Used for HTTP (http-guard.ts) and the socket upgrade (socket.ts).
+// Presented secret -> Principal, or a named failure. Every secret, admin credentials included, is
+// looked up by its SHA-256, so no comparison ever touches a stored secret and every kind is
+// revocable, expires and records its last use the same way. Used for HTTP (http-guard.ts) and the
+// socket upgrade (socket.ts).
 import type { Logger } from '../logger.ts';
-import { tokenMatcher } from '../http/admin-token.ts';
 import type { CredentialRecord, Store } from '../store/types.ts';
-import { ADMIN_CREDENTIAL_ID, hashSecret, MAX_SECRET_LENGTH, type Principal } from './principal.ts';
+import { hashSecret, MAX_SECRET_LENGTH, type Principal } from './principal.ts';
 
 export type AuthFailure = 'missing' | 'unknown' | 'revoked' | 'expired' | 'kind_disabled';
 
@@ -31,7 +31,6 @@ export const FAILURE_ANSWER: Record<AuthFailure, { code: string; message: string
 
 export interface AuthenticatorOptions {
   store: Pick<Store, 'read' | 'transaction'>;
-  adminToken: string;
   /** BRABO_SERVICE_TOKENS=0 turns the service kind off (minting and use). */
   serviceTokens: boolean;
   logger: Logger;
@@ -43,6 +42,8 @@ export interface AuthenticatorOptions {
 export function principalOf(record: CredentialRecord): Principal {
   const base = { credentialId: record.id, expiresAt: record.expiresAt };
   switch (record.kind) {
+    case 'admin':
+      return { ...base, kind: 'admin' };
     case 'agent':
       return { ...base, kind: 'agent', projectId: record.projectId ?? '', agentId: record.subject ?? '' };
     case 'human':
@@ -58,7 +59,6 @@ export function principalOf(record: CredentialRecord): Principal {
 
 export class Authenticator {
   readonly #options: AuthenticatorOptions;
-  readonly #isAdmin: (presented: string) => boolean;
   readonly #now: () => number;
   readonly #touchEveryMs: number;
   /** credential id -> when its last use was last written. Bounded: cleared when it grows large. */
@@ -66,7 +66,6 @@ export class Authenticator {
 
   constructor(options: AuthenticatorOptions) {
     this.#options = options;
-    this.#isAdmin = tokenMatcher(options.adminToken);
     this.#now = options.now ?? Date.now;
     this.#touchEveryMs = options.touchEveryMs ?? 60_000;
   }
@@ -78,8 +77,6 @@ export class Authenticator {
   async authenticate(secret: string | null | undefined): Promise<AuthResult> {
     if (typeof secret !== 'string' || secret.length === 0) return { ok: false, failure: 'missing' };
     if (secret.length > MAX_SECRET_LENGTH) return { ok: false, failure: 'unknown' };
-    if (this.#isAdmin(secret))
-      return { ok: true, principal: { kind: 'admin', credentialId: ADMIN_CREDENTIAL_ID, expiresAt: null } };
     const record = await this.#options.store.read.credentials.findByHash(hashSecret(secret));
     if (!record) return { ok: false, failure: 'unknown' };
     const checked = this.check(record);

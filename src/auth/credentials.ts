@@ -1,8 +1,10 @@
-// Minting, listing and revoking credentials of every stored kind. The secret is returned once, by
-// mint; the store keeps its SHA-256 only. Revocation also closes the credential's live sockets.
+// Minting, listing and revoking credentials of every kind. The secret is returned once, by mint;
+// the store keeps its SHA-256 only. Revocation also closes the credential's live sockets. The last
+// live admin credential is never revoked (409 last_admin_credential): the operator would be locked
+// out of provisioning with no way back but a restart that bootstraps a new one.
 import { randomUUID } from 'node:crypto';
 import { ActionError, notFound } from '../actions/errors.ts';
-import type { CredentialRecord, Store } from '../store/types.ts';
+import type { CredentialRecord, Repositories, Store } from '../store/types.ts';
 import { hashSecret, type MintableKind, newSecret, type Principal } from './principal.ts';
 import { stampOf } from './principal.ts';
 
@@ -40,7 +42,7 @@ export const viewOf = (r: CredentialRecord): CredentialView => ({
   projectId: r.projectId,
   agentId: r.kind === 'agent' ? r.subject : null,
   memberId: r.kind === 'human' ? r.subject : null,
-  name: r.kind === 'service' || r.kind === 'executor' ? r.subject : null,
+  name: r.kind === 'service' || r.kind === 'executor' || r.kind === 'admin' ? r.subject : null,
   label: r.label,
   createdBy: r.createdBy,
   createdAt: r.createdAt,
@@ -74,6 +76,10 @@ export class CredentialService {
     let projectId: string | null = null;
     let subject: string | null = null;
     switch (request.kind) {
+      case 'admin':
+        // Provisioning only, bound to nothing; the name says whose it is (list shows it).
+        subject = request.name ?? 'admin';
+        break;
       case 'agent': {
         if (!request.projectId || !request.agentId)
           throw invalid(
@@ -179,6 +185,7 @@ export class CredentialService {
     if (!existing) throw new ActionError('not_found', 'credential_not_found', `no credential with id ${id}`);
     const at = new Date(this.#now()).toISOString();
     await this.#store.transaction(async (tx) => {
+      if (existing.kind === 'admin') await this.#keepOneAdmin(tx, id);
       const changed = await tx.credentials.revoke(id, at);
       if (changed && existing.projectId) {
         await tx.events.append({
@@ -193,6 +200,24 @@ export class CredentialService {
     });
     const socketsClosed = this.#disconnect(id);
     return { credential: viewOf({ ...existing, revokedAt: existing.revokedAt ?? at }), socketsClosed };
+  }
+
+  /**
+   * Refuses to revoke `id` when no other live admin credential would remain. Under the store's
+   * admin lock, so two admins revoking each other at once on two nodes cannot both succeed.
+   */
+  async #keepOneAdmin(tx: Repositories, id: string): Promise<void> {
+    await tx.credentials.lockAdminCredentials();
+    const now = this.#now();
+    const others = (await tx.credentials.list({ kind: 'admin', limit: 10_000 })).filter(
+      (c) => c.id !== id && c.revokedAt === null && (c.expiresAt === null || Date.parse(c.expiresAt) > now),
+    );
+    if (others.length === 0)
+      throw new ActionError(
+        'conflict',
+        'last_admin_credential',
+        `${id} is the last live admin credential; mint another first (brabo token mint --kind admin), then revoke this one`,
+      );
   }
 
   async #project(projectId: string): Promise<void> {

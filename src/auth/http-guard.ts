@@ -8,7 +8,7 @@ import { roleAtLeast } from '../policy/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/types.ts';
 import { type AuthFailure, type Authenticator, FAILURE_ANSWER } from './authenticator.ts';
-import { bearerOf, tokenMatcher } from '../http/admin-token.ts';
+import { bearerOf, tokenMatcher } from '../http/bearer.ts';
 import { credentialContext } from './context.ts';
 import type { Principal } from './principal.ts';
 import { stampOf } from './principal.ts';

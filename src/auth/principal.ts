@@ -5,12 +5,9 @@ import { createHash, randomBytes } from 'node:crypto';
 
 export const CREDENTIAL_KINDS = ['admin', 'agent', 'human', 'runner', 'service', 'executor'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
-/** Kinds the API mints (the admin token comes from the environment or the data dir). */
-export const MINTABLE_KINDS = ['agent', 'human', 'runner', 'service', 'executor'] as const;
+/** Kinds the API mints: every kind (admin credentials too, by an admin; see admin-bootstrap.ts for the first). */
+export const MINTABLE_KINDS = ['admin', 'agent', 'human', 'runner', 'service', 'executor'] as const;
 export type MintableKind = (typeof MINTABLE_KINDS)[number];
-
-/** The id events and logs show for the admin token (there is exactly one). */
-export const ADMIN_CREDENTIAL_ID = 'admin';
 
 interface Base {
   credentialId: string;
@@ -53,6 +50,7 @@ export const stampOf = (principal: Principal): CredentialStamp => ({
  * unprefixed format (unchanged for existing runners).
  */
 export const TOKEN_PREFIX: Record<Exclude<MintableKind, 'runner'>, string> = {
+  admin: 'brabo_admin_',
   agent: 'brabo_agent_',
   human: 'brabo_human_',
   service: 'brabo_service_',

@@ -112,10 +112,15 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const address = await app.http.listen({ port: config.port, host: config.host });
     await app.start();
-    const where =
-      app.adminToken.source === 'env'
-        ? 'BRABO_ADMIN_TOKEN (from the environment)'
-        : `${app.adminToken.path} (mode 0600)`;
+    const admin = app.adminBootstrap;
+    const adminLine =
+      admin.source === 'generated'
+        ? `admin token in ${admin.path} (mode 0600): written once; the server keeps only its hash and never reads the file again, so store it elsewhere and delete the file if you like`
+        : admin.source === 'imported'
+          ? `admin token in ${admin.path} registered as admin credential ${admin.credentialId} (hash only; the file is no longer read)`
+          : admin.source === 'env'
+            ? `admin token in BRABO_ADMIN_TOKEN (from the environment; admin credential ${admin.credentialId}, ${admin.usable} usable: brabo token list --kind admin)`
+            : `admin token in the store (hashes only; ${admin.usable} usable admin credential(s): brabo token list --kind admin)`;
     const docker = config.execution?.docker.enabled
       ? `Docker broker on (image ${config.execution.docker.image})`
       : 'no Docker broker (BRABO_DOCKER unset)';
@@ -125,7 +130,7 @@ export async function run(argv: string[]): Promise<number> {
         (existsSync(join(CONSOLE_DIST, 'index.html'))
           ? `brabo serve: console at ${address}/ (log in with a human token: brabo token mint --kind human --member ID)\n`
           : `brabo serve: console not built: / answers 503 until \`npm run build\` writes dist/console (then restart)\n`) +
-        `brabo serve: admin token in ${where}\n`,
+        `brabo serve: ${adminLine}\n`,
     );
   } catch (error) {
     await app.close().catch(() => {});

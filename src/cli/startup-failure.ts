@@ -2,6 +2,7 @@
 // the next step>`, exit 2 for usage (flags, variables) and 1 for the rest, and a stack trace
 // only when BRABO_DEBUG is set. Known causes (a port in use, a data dir that cannot be written)
 // get their own code; anything else is `start_failed` with the error's own message.
+import { AdminTokenKindError } from '../auth/admin-bootstrap.ts';
 import { ClusterConfigError } from '../cluster/config.ts';
 import { ConfigError } from '../config.ts';
 import { StorePoolConfigError } from '../store/index.ts';
@@ -29,7 +30,12 @@ function errnoOf(error: unknown): string | undefined {
 }
 
 export function describeStartupFailure(error: unknown, context: FailureContext = {}): StartupFailure {
-  if (error instanceof ConfigError || error instanceof ClusterConfigError || error instanceof StorePoolConfigError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof ClusterConfigError ||
+    error instanceof StorePoolConfigError ||
+    error instanceof AdminTokenKindError
+  ) {
     return { code: error.code, message: error.message, exitCode: EXIT_USAGE };
   }
   if (

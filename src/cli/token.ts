@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export const TOKEN_USAGE = `usage:
+  brabo token mint --kind admin [--name NAME] [options]   (provisioning; needs an admin token)
   brabo token mint --kind agent --project ID --agent AGENT_ID [options]
   brabo token mint --kind human --member USER_ID [options]
   brabo token mint --kind service --name NAME [options]
@@ -21,8 +22,11 @@ options:
   --json              print the API's JSON answer instead
   --url URL           the gateway (default $BRABO_URL or http://127.0.0.1:4000)
   --token TOKEN       the credential to call with (default $BRABO_TOKEN, else $BRABO_ADMIN_TOKEN,
-                      else <data-dir>/admin-token); minting, listing and revoking need the admin token
-  --data-dir DIR      where the generated admin token is (default $BRABO_DATA_DIR or ./.brabo)
+                      else <data-dir>/admin-token); minting, listing and revoking need an admin token
+  --data-dir DIR      where the first, generated admin token was written (default $BRABO_DATA_DIR or ./.brabo)
+
+Rotating the admin token: mint a new one (--kind admin), switch to it, then revoke the old one
+(the last live admin credential cannot be revoked: last_admin_credential).
 `;
 
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -208,7 +212,7 @@ function requestOf(
 ): { method: string; path: string; body?: unknown } {
   switch (action) {
     case 'mint': {
-      if (!values.kind) throw new UsageError('mint needs --kind agent|human|service|runner|executor');
+      if (!values.kind) throw new UsageError('mint needs --kind admin|agent|human|service|runner|executor');
       return {
         method: 'POST',
         path: '/api/credentials',

@@ -1,6 +1,6 @@
 // The credential repository, written once for both adapters: the statements are the same SQL in
 // both dialects, only the placeholder differs (`?` for SQLite, `$n` for Postgres) and whether the
-// driver answers synchronously. Agent, human and service credentials live in `credentials`; runner
+// driver answers synchronously. Admin, agent, human, service and executor credentials live in `credentials`; runner
 // tokens stay in `runner_tokens` (their format and verification are unchanged) and are listed,
 // looked up and revoked through the same view with kind `runner`.
 import { str, strOrNull, type Row } from './records.ts';
@@ -11,6 +11,8 @@ export interface CredentialSql {
   one(sql: string, ...params: Array<string | number | null>): Promise<Row | undefined> | Row | undefined;
   all(sql: string, ...params: Array<string | number | null>): Promise<Row[]> | Row[];
   run(sql: string, ...params: Array<string | number | null>): Promise<number> | number;
+  /** Postgres: a transaction-scoped advisory lock on admin credentials. SQLite: none needed (one writer). */
+  lockAdminCredentials?(): Promise<void>;
 }
 
 /** `?` -> `$1, $2, ...` for Postgres (none of these statements has a `?` inside a literal). */
@@ -69,6 +71,28 @@ export class SqlCredentials implements CredentialRepository {
       r.createdAt,
       r.expiresAt,
     );
+  }
+
+  async insertIfAbsent(r: CredentialRecord & { tokenHash: string }): Promise<boolean> {
+    if (r.kind === 'runner') throw new Error('insertIfAbsent: runner tokens are created with insert');
+    const changed = await this.#sql.run(
+      `INSERT INTO credentials (id, kind, token_hash, project_id, subject, label, created_by, created_at, expires_at, last_used_at, revoked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT DO NOTHING`,
+      r.id,
+      r.kind,
+      r.tokenHash,
+      r.projectId,
+      r.subject,
+      r.label,
+      r.createdBy,
+      r.createdAt,
+      r.expiresAt,
+    );
+    return changed > 0;
+  }
+
+  async lockAdminCredentials(): Promise<void> {
+    await this.#sql.lockAdminCredentials?.();
   }
 
   async findByHash(tokenHash: string): Promise<CredentialRecord | null> {

@@ -352,12 +352,12 @@ export interface RunnerTokenRepository {
   projectOf(tokenId: string): Promise<string | null>;
 }
 
-/** Kinds of credential kept in the store (the admin token lives in the environment or data dir). */
-export type StoredCredentialKind = 'agent' | 'human' | 'runner' | 'service' | 'executor';
+/** Kinds of credential kept in the store: every kind (hashes only). */
+export type StoredCredentialKind = 'admin' | 'agent' | 'human' | 'runner' | 'service' | 'executor';
 
 /**
  * A credential as listed and checked: never its secret, never its hash. `subject` is the agent id
- * (agent), the member id (human) or the service's name (service); null for runner tokens.
+ * (agent), the member id (human), the name (service, executor, admin); null for runner tokens.
  */
 export interface CredentialRecord {
   id: string;
@@ -386,6 +386,16 @@ export interface CredentialFilter {
  */
 export interface CredentialRepository {
   insert(record: CredentialRecord & { tokenHash: string }): Promise<void>;
+  /**
+   * Inserts unless a credential with this id or this hash exists; true when it inserted. Several
+   * nodes starting at once register BRABO_ADMIN_TOKEN and bootstrap the first admin through it.
+   */
+  insertIfAbsent(record: CredentialRecord & { tokenHash: string }): Promise<boolean>;
+  /**
+   * Inside a transaction: held until commit, so admin bootstraps and admin revocations on every
+   * node of a shared store run one at a time (the last live admin credential is never revoked).
+   */
+  lockAdminCredentials(): Promise<void>;
   /** Any credential (runner tokens included) whose secret hashes to `tokenHash`, revoked or not. */
   findByHash(tokenHash: string): Promise<CredentialRecord | null>;
   get(id: string): Promise<CredentialRecord | null>;

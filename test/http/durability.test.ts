@@ -1,6 +1,6 @@
 // A real `brabo serve` child process: killed with SIGKILL right after an approval response, the
 // approval, its events and the hand-off are there after a restart (synchronous=FULL, WAL).
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,11 +13,10 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** `brabo serve` without BRABO_ADMIN_TOKEN, so it generates the token file (its path is printed). */
-async function serve(dataDir: string, workspaces: string): Promise<ServeProcess & { tokenPath: string }> {
+/** `brabo serve` without BRABO_ADMIN_TOKEN: the first start generates the token file (its path is printed). */
+async function serve(dataDir: string, workspaces: string): Promise<ServeProcess & { tokenPath: string | null }> {
   const server = await startServe(dataDir, { PROJECT_WORKSPACES_ROOT: workspaces, BRABO_ADMIN_TOKEN: undefined });
-  const tokenPath = /admin token in (\S+) \(mode 0600\)/.exec(server.output())?.[1];
-  if (tokenPath === undefined) throw new Error(`brabo serve printed no token file: ${server.output()}`);
+  const tokenPath = /admin token in (\S+) \(mode 0600\)/.exec(server.output())?.[1] ?? null;
   return { ...server, tokenPath };
 }
 
@@ -32,8 +31,8 @@ describe('durability (real brabo serve)', () => {
     const workspaces = join(dir, 'ws');
     const first = await serve(dataDir, workspaces);
     expect(first.tokenPath).toBe(join(dataDir, 'admin-token'));
-    expect(statSync(first.tokenPath).mode & 0o777).toBe(0o600);
-    const token = readFileSync(first.tokenPath, 'utf8').trim();
+    expect(statSync(join(dataDir, 'admin-token')).mode & 0o777).toBe(0o600);
+    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
 
     const project = await call(first, token, 'POST', '/api/projects', {
       name: 'Durable',
@@ -59,8 +58,13 @@ describe('durability (real brabo serve)', () => {
     expect(last.status).toBe(200);
     await stopChild(first.child, 'SIGKILL');
 
+    // The file is the operator's copy only: the store has the token's hash, so deleting the file
+    // changes nothing, and the restart neither reads nor rewrites it.
+    rmSync(join(dataDir, 'admin-token'));
     const second = await serve(dataDir, workspaces);
-    expect(readFileSync(second.tokenPath, 'utf8').trim()).toBe(token);
+    expect(second.tokenPath).toBeNull();
+    expect(second.output()).toContain('admin token in the store (hashes only; 1 usable admin credential(s)');
+    expect(existsSync(join(dataDir, 'admin-token'))).toBe(false);
     for (const id of ids) {
       const got = await call(second, token, 'GET', `/api/actions/${id}`);
       expect(got.body).toMatchObject({ status: 'approved', decidedBy: 'olivia', execution: { status: 'queued' } });

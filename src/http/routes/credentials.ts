@@ -58,7 +58,7 @@ export const credentialRoutes: FastifyPluginAsyncZod<{ credentials: CredentialSe
       schema: {
         tags: ['credentials'],
         description:
-          'Mints a credential: agent {projectId, agentId}, human {memberId}, service {name}, runner {projectId}, executor {name, projectId?}; optional label and expiry. The token is shown once; only its sha256 is stored.',
+          'Mints a credential: admin {name?}, agent {projectId, agentId}, human {memberId}, service {name}, runner {projectId}, executor {name, projectId?}; optional label and expiry. The token is shown once; only its sha256 is stored.',
         body: Mint,
         response: { 201: CredentialSchema.extend({ token: z.string() }), ...errorResponses },
       },

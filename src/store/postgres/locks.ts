@@ -10,4 +10,6 @@ export const LOCK_CLASS = {
   mergeKey: 0x6272_0003,
   /** Held from reading every project's root until commit: creations with overlapping roots serialize (projects.ts). */
   projectRoots: 0x6272_00a8,
+  /** Held by an admin bootstrap or an admin revocation until commit: the last live admin is never revoked (auth/credentials.ts). */
+  adminCredentials: 0x6272_00a9,
 } as const;

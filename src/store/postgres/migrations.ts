@@ -258,6 +258,14 @@ ALTER TABLE credentials DROP CONSTRAINT IF EXISTS credentials_kind_check;
 ALTER TABLE credentials ADD CONSTRAINT credentials_kind_check CHECK (kind IN ('agent', 'human', 'service', 'executor'));
 `,
   },
+  {
+    version: 8,
+    name: 'credentials: admin credentials (hashed, revocable, with expiry and last use; issue 12)',
+    sql: `
+ALTER TABLE credentials DROP CONSTRAINT IF EXISTS credentials_kind_check;
+ALTER TABLE credentials ADD CONSTRAINT credentials_kind_check CHECK (kind IN ('admin', 'agent', 'human', 'service', 'executor'));
+`,
+  },
 ];
 
 /**

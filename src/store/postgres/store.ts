@@ -34,6 +34,7 @@ import { PostgresRunnerTokens } from './runner-tokens.ts';
 import { type Queryable, Sql } from './sql.ts';
 import { PostgresTasks } from './tasks.ts';
 import { PostgresTurns } from './turns.ts';
+import { LOCK_CLASS } from './locks.ts';
 
 export interface PostgresStoreOptions {
   /** Connections lost while idle are logged here (pg emits them on the pool). */
@@ -66,6 +67,9 @@ function repositories(sql: Sql, events = new PostgresEvents(sql)): Repositories 
       one: (text, ...params) => sql.one(numberedPlaceholders(text), ...params),
       all: (text, ...params) => sql.all(numberedPlaceholders(text), ...params),
       run: (text, ...params) => sql.run(numberedPlaceholders(text), ...params),
+      lockAdminCredentials: async () => {
+        await sql.run('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', LOCK_CLASS.adminCredentials);
+      },
     }),
   };
 }

@@ -227,6 +227,30 @@ CREATE INDEX credentials_by_subject ON credentials (kind, subject);
 CREATE INDEX credentials_by_project ON credentials (project_id);
 `,
   },
+  {
+    version: 8,
+    name: 'credentials: admin credentials (hashed, revocable, with expiry and last use; issue 12)',
+    sql: `
+CREATE TABLE credentials_v8 (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('admin', 'agent', 'human', 'service', 'executor')),
+  token_hash TEXT NOT NULL UNIQUE,
+  project_id TEXT REFERENCES projects (id),
+  subject TEXT NOT NULL,
+  label TEXT,
+  created_by TEXT,
+  created_at TEXT NOT NULL,
+  expires_at TEXT,
+  last_used_at TEXT,
+  revoked_at TEXT
+);
+INSERT INTO credentials_v8 SELECT id, kind, token_hash, project_id, subject, label, created_by, created_at, expires_at, last_used_at, revoked_at FROM credentials;
+DROP TABLE credentials;
+ALTER TABLE credentials_v8 RENAME TO credentials;
+CREATE INDEX credentials_by_subject ON credentials (kind, subject);
+CREATE INDEX credentials_by_project ON credentials (project_id);
+`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version. Returns the versions applied. */
