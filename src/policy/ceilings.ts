@@ -15,6 +15,7 @@ import type { ReasonDetail } from './reasons.ts';
 import type { ScopeResult } from './scope.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
 import { signalsOutside } from './signals.ts';
+import { optionRunsProgram, programEnvironment } from './program-options.ts';
 import type { ActionType, FragmentVerdictKind, ReasonCode } from './types.ts';
 
 export interface Ceiling {
@@ -76,6 +77,9 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
   // `kill -9 -1`, `pkill .`: not lifted by auto mode (the runner itself would be signalled).
   const signalled = firstInViews(input.analysis, signalsOutside);
   if (signalled !== null) return { code: 'signals_other_processes', detail: { what: signalled } };
+  // `tar --to-command=CMD`, `PAGER=CMD git log`: a program no rule judged, in every mode.
+  const runs = firstInViews(input.analysis, (view) => optionRunsProgram(view) ?? programEnvironment(view));
+  if (runs !== null) return { code: 'option_runs_program', detail: { what: runs } };
   // `git r --hard` with `r` an alias in ~/.gitconfig: no deny nor ceiling can see what runs.
   const unknown = firstInViews(input.analysis, (view) =>
     gitSubcommandUnknown(view, input.gitSubcommandsNamed ?? NOTHING_NAMED),

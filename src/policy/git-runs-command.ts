@@ -34,6 +34,8 @@ const RUNS: ReadonlyMap<string, { long: readonly string[]; short: string; words:
   ['clone', { long: ['--upload-pack', '--template'], short: 'u', words: [] }],
   ['ls-remote', { long: ['--upload-pack'], short: '', words: [] }],
   ['archive', { long: ['--exec'], short: '', words: [] }],
+  ['push', { long: ['--receive-pack', '--exec'], short: '', words: [] }],
+  ['send-pack', { long: ['--receive-pack', '--exec'], short: '', words: [] }],
 ]);
 
 /** `git SUBCOMMAND … --option CMD` that runs CMD, named; null otherwise. One pass. */

@@ -93,6 +93,8 @@ export function renderReason(code: ReasonCode, detail: ReasonDetail = {}): strin
       return `signals processes this command did not start: ${detail.what ?? 'kill'}; approval required`;
     case 'git_subcommand_unknown':
       return `${detail.what ?? 'git ?'} is not a git command: it may be an alias from the user's git configuration, which the engine cannot see, so deny rules and ceilings cannot be checked; approval required (an allow pattern that names it, like Terminal(${detail.what ?? 'git ?'}:*), allows it)`;
+    case 'option_runs_program':
+      return `${detail.what ?? 'an option runs a program'}: a program no rule judged; approval required`;
     case 'protected_file_write':
       return `writes the protected file ${detail.path ?? '?'}; approval required`;
     case 'permissions_file_invalid':

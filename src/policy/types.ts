@@ -129,6 +129,8 @@ export const REASON_CODES = [
   'signals_other_processes',
   // git WORD where WORD is no git command: an alias the engine cannot see
   'git_subcommand_unknown',
+  // an option or environment variable makes the tool run a program the rules never judged
+  'option_runs_program',
   'permissions_file_invalid',
   'invalid_payload',
   // longer than MAX_COMMAND_LENGTH: not parsed, a human reads it
