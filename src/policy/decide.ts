@@ -8,6 +8,7 @@ import { builtinDeny, firstDeny } from './deny.ts';
 import { isActionType, isRole, MIN_ROLE, roleAtLeast } from './labels.ts';
 import { MAX_COMMAND_LENGTH } from './limits.ts';
 import { gitSubcommandsNamed } from './git-subcommands.ts';
+import { exactPatternCovers } from './mutating-forms.ts';
 import { matchNormalForm } from './normal-form.ts';
 import { compilePermissions, globalOptionStarts, matchesPastGlobals, patternMatchesFragment } from './pattern.ts';
 import type { CompiledPermissions } from './pattern.ts';
@@ -200,7 +201,10 @@ function decideTerminal(
     const text = fragment.text;
     const ask = compiled.ask.terminal.find((p) => patternMatchesFragment(p, fragment));
     if (ask !== undefined) return { text, verdict: 'ask', pattern: ask.source, source: 'ask' };
-    const allow = compiled.allow.terminal.find((p) => patternMatchesFragment(p, fragment));
+    // An exact pattern read-anchored on a subcommand never covers its mutating forms (mutating-forms.ts).
+    const allow = compiled.allow.terminal.find(
+      (p) => patternMatchesFragment(p, fragment) && exactPatternCovers(p.argv, fragment.argv),
+    );
     if (allow !== undefined) return { text, verdict: 'allow', pattern: allow.source, source: 'allow' };
     if (cdInScope) return { text, verdict: 'cd-in-scope' };
     return { text, verdict: 'none' };
