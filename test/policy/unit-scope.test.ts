@@ -7,7 +7,21 @@ import { inputFor, perms, ROOT, term } from './unit-fixtures.ts';
 import { decide } from '../../src/policy/index.ts';
 import type { Options } from './unit-fixtures.ts';
 
-const VERBS = ['ls', 'cat', 'echo', 'rm', 'chmod', '/bin/chmod', '/usr/bin/rm', 'chown', 'mytool', 'cd', 'cp'];
+const VERBS = [
+  'ls',
+  'cat',
+  'echo',
+  'rm',
+  'chmod',
+  '/bin/chmod',
+  '/usr/bin/rm',
+  'chown',
+  'mytool',
+  'cd',
+  'cp',
+  'sudo',
+  'env',
+];
 const ALLOWED: Options = { permissions: perms({ allow: VERBS.map((v) => `Terminal(${v})`) }) };
 
 const allowed = (verb: string): string => `permissions.json: allow Terminal(${verb})`;
@@ -163,4 +177,27 @@ rows('issue 9 A.3 inside .git, a plain word may be a protected name', [
   ['mytool hooks', protectedFile('hooks'), { cwd: GIT_DIR }],
   ['mytool config', protectedFile('config'), { cwd: GIT_DIR }],
   ['mytool x', allowed('mytool'), { cwd: `${ROOT}/sub` }],
+]);
+
+rows('issue 9 A.3 a known writer: its targets are writes, its sources reads, its options may write', [
+  ["cp '.gi?' .gi?", protectedFile('.gi?')],
+  ["cp '.gi?/config' .gi?/config", protectedFile('.gi?/config')],
+  ['sudo cp a .gi?/config', protectedFile('.gi?/config')],
+  ["env cp a '.git/config'", protectedFile('.git/config')],
+  ['cp a .git/config', protectedFile('.git/config')],
+  ['cp .git/config b', allowed('cp')],
+  ['cp --backup=x .git/config b', allowed('cp')],
+  ['cp -S.git b c', protectedFile('-S.git')],
+  ['chmod -R a-w .gi?', protectedFile('.gi?')],
+  ['chmod -R a-w sub/..', protectedFile('sub/..')],
+  ['chmod -R a-w *', protectedFile('*')],
+  ['cd sub; chmod -R a-w ..', protectedFile('..')],
+]);
+
+rows('issue 9 A.3 outside .git a plain word names nothing protected', [
+  ['mytool x', protectedFile('x'), { cwd: `${GIT_DIR}/hooks` }],
+  ['ls', allowed('ls'), { cwd: `${GIT_DIR}/hooks` }],
+  ['mytool x', allowed('mytool'), { cwd: `${ROOT}/hooks` }],
+  ['mytool .x', allowed('mytool')],
+  ['mytool a/b', allowed('mytool')],
 ]);
