@@ -55,13 +55,17 @@ echo "image-test: healthy on $base_url (data in the named volume $volume, owned 
 [ "$(curl -fsS "$base_url/readyz" | jq -r .status)" = ready ] || fail "/readyz is not ready"
 # The console, built into the image (npm run build -> dist/console) and served at /: the page,
 # then each script and stylesheet it names, all from the container itself (nothing external).
-page="$(curl -fsS "$base_url/")" || fail "GET / did not answer 2xx: the console is not in the image"
+# Its files need a credential (issue 12.2): anonymous / is the 401 login page; a person's token loads it.
+[ "$(curl -sS -o /dev/null -w '%{http_code}' "$base_url/")" = 401 ] || fail "GET / without a credential is not the 401 login page"
+human="$(curl -fsS -X POST -H "authorization: Bearer $token" -H 'content-type: application/json' \
+  -d '{"kind":"human","memberId":"image-test"}' "$base_url/api/credentials" | jq -r .token)" || fail "could not mint a human token"
+page="$(curl -fsS -H "authorization: Bearer $human" "$base_url/")" || fail "GET / did not answer 2xx: the console is not in the image"
 grep -q '<title>brabo console</title>' <<<"$page" || fail "GET / is not the console page: $page"
 ! grep -qE '(src|href)="(https?:)?//' <<<"$page" || fail "the console page loads something from another host: $page"
 assets="$(grep -oE '(src|href)="/assets/[^"]+"' <<<"$page" | sed -E 's/^[a-z]+="//; s/"$//')"
 [ -n "$assets" ] || fail "the console page names no /assets/ file: $page"
 for asset in $assets; do
-  type="$(curl -fsS -o /dev/null -w '%{content_type}' "$base_url$asset")" || fail "GET $asset did not answer 2xx"
+  type="$(curl -fsS -o /dev/null -w '%{content_type}' -H "authorization: Bearer $human" "$base_url$asset")" || fail "GET $asset did not answer 2xx"
   case "$asset" in
     *.js) [[ "$type" == text/javascript* ]] || fail "GET $asset answered $type, not JavaScript" ;;
     *.css) [[ "$type" == text/css* ]] || fail "GET $asset answered $type, not CSS" ;;

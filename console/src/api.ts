@@ -67,6 +67,16 @@ export class Api {
     }
   }
 
+  /** Sets the HttpOnly console cookie to this token: the console's own files need it to load. */
+  openSession(): Promise<void> {
+    return this.#call<void>('POST', '/console/session');
+  }
+
+  /** Clears the console cookie (logging out closes the console's files too). */
+  closeSession(): Promise<void> {
+    return this.#call<void>('DELETE', '/console/session');
+  }
+
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(path, {
       method,

@@ -1,7 +1,8 @@
 // The operator console: log in with a token, then pages routed by the URL hash (#/queue,
 // #/projects, #/projects/<id>, #/runners, #/containers, #/events, #/actions/<id>). The token is
 // kept in sessionStorage (gone when the tab closes) and sent as a bearer header on every API call
-// and as the socket's auth token; every decision is that token's.
+// and as the socket's auth token; every decision is that token's. Logging in also sets the
+// HttpOnly console cookie (POST /console/session): the console's own files load only with it.
 import './style.css';
 import { Api, ApiError, CONSOLE_KINDS, type Me } from './api.ts';
 import { ACTING_KEY, type Ctx, TOKEN_KEY, actingUserOf } from './context.ts';
@@ -71,6 +72,7 @@ async function login(token: string, error: HTMLElement): Promise<void> {
           : `This is ${me.kind === 'agent' ? 'an agent' : `a ${me.kind}`} token; the console needs your personal (human) token.`;
       return;
     }
+    await new Api(token).openSession();
     sessionStorage.setItem(TOKEN_KEY, token);
     start(token, me);
   } catch (e) {
@@ -161,6 +163,7 @@ function start(token: string, me: Me): void {
     main.dataset['page'] = page;
   };
   function logout(): void {
+    void api.closeSession().catch(() => {});
     sessionStorage.removeItem(TOKEN_KEY);
     live.close();
     window.removeEventListener('hashchange', route);

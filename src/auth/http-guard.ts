@@ -9,6 +9,7 @@ import type { Logger } from '../logger.ts';
 import type { Store } from '../store/types.ts';
 import { type AuthFailure, type Authenticator, FAILURE_ANSWER } from './authenticator.ts';
 import { bearerOf, tokenMatcher } from '../http/bearer.ts';
+import { consoleCookieOf, consoleUnauthorized } from '../http/console-session.ts';
 import { credentialContext } from './context.ts';
 import type { Principal } from './principal.ts';
 import { stampOf } from './principal.ts';
@@ -88,8 +89,23 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
         .header('retry-after', String(Math.ceil(retryAfterMs / 1000)))
         .send({ error: RATE_LIMITED.code, message: RATE_LIMITED.message(retryAfterMs) });
     }
-    const result = await authenticator.authenticate(bearerOf(request.headers.authorization));
-    if (!result.ok) return fail(request, reply, result.failure);
+    // The console's files also take the console cookie (they alone: the API stays bearer-only).
+    const consoleFile = url !== undefined && ruleFor(request.method, url)?.consoleCookie === true;
+    const secret =
+      bearerOf(request.headers.authorization) ?? (consoleFile ? consoleCookieOf(request.headers.cookie) : null);
+    const result = await authenticator.authenticate(secret);
+    if (!result.ok) {
+      if (!consoleFile) return fail(request, reply, result.failure);
+      // A first visit (no cookie yet) is not a failed authentication; a bad cookie is.
+      if (result.failure !== 'missing') {
+        limiter.recordFailure(request.ip);
+        request.log.warn(
+          { code: 'auth_failed', failure: result.failure, remoteAddress: request.ip, route: url },
+          'console authentication failed',
+        );
+      }
+      return consoleUnauthorized(request, reply, FAILURE_ANSWER[result.failure]);
+    }
     const { principal } = result;
     // Unmatched paths: any valid credential gets the 404 (without one: 401 above).
     if (url === undefined) {
@@ -256,6 +272,10 @@ function denySentence(code: string, principal: Principal, rule: RouteRule): stri
       return `an executor token only claims and reports actions (POST /api/executors/...); ${what} needs a human, agent or service token`;
     case 'executor_token_required':
       return `${what} is for external executors: mint an executor token (brabo token mint --kind executor --name <executor>) and use it, not a ${principal.kind} token`;
+    case 'console_needs_human_token':
+      return principal.kind === 'admin'
+        ? 'the admin token only provisions (projects, members, credentials); the console needs your personal (human) token: brabo token mint --kind human --member <you>'
+        : `this is ${principal.kind === 'agent' || principal.kind === 'executor' ? 'an' : 'a'} ${principal.kind} token; the console needs your personal (human) token: brabo token mint --kind human --member <you>`;
     case 'agent_cannot_decide':
       return 'an agent token never decides (approve, deny, always allow); a human decides with their own token';
     case 'propose_needs_agent_token':

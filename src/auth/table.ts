@@ -23,6 +23,8 @@ export const DENY = {
   executorScope: 'executor_token_scope',
   /** Claiming and reporting external executions needs an executor token (its own credential). */
   executorRequired: 'executor_token_required',
+  /** The console's files and its cookie are a person's (a human token; the upstream service's too). */
+  consoleNeedsHuman: 'console_needs_human_token',
 } as const;
 export type DenyCode = (typeof DENY)[keyof typeof DENY];
 
@@ -64,6 +66,12 @@ export interface RouteRule {
   url: string;
   resource: Resource;
   acting?: Acting;
+  /**
+   * The console's static files: the credential may also come from the console cookie (a page load
+   * cannot send a bearer header). Only these GET routes read it, so no API route can be driven by
+   * a cookie a browser sends on its own (no CSRF surface).
+   */
+  consoleCookie?: true;
   access: Record<CredentialKind, Access>;
 }
 
@@ -123,18 +131,23 @@ export const OPEN_ROUTES: ReadonlyArray<{ method: 'GET'; url: string }> = [
   { method: 'GET', url: '/metrics' },
 ];
 
-/**
- * The console's static files (index.html, hashed assets): served without a credential because a
- * browser cannot send a bearer header for a page load; they hold no data (everything the page
- * shows comes from /api with the token the user typed in).
- */
-export const STATIC_ROUTES: ReadonlyArray<{ method: 'GET'; url: string }> = [
-  { method: 'GET', url: '/' },
-  { method: 'GET', url: '/assets/*' },
-  { method: 'GET', url: '/favicon.svg' },
-];
+/** Who may load the console and hold its cookie: a human (the console's user) and the upstream service. */
+const consoleUser: Record<CredentialKind, Access> = {
+  admin: deny(DENY.consoleNeedsHuman),
+  agent: deny(DENY.consoleNeedsHuman),
+  human: any,
+  runner: deny(DENY.consoleNeedsHuman),
+  service: any,
+  executor: deny(DENY.consoleNeedsHuman),
+};
 
 export const ROUTE_TABLE: readonly RouteRule[] = [
+  // The console: its files need a credential (bearer, or the cookie POST /console/session sets)
+  { method: 'GET', url: '/', resource: 'none', consoleCookie: true, access: consoleUser },
+  { method: 'GET', url: '/assets/*', resource: 'none', consoleCookie: true, access: consoleUser },
+  { method: 'GET', url: '/favicon.svg', resource: 'none', consoleCookie: true, access: consoleUser },
+  { method: 'POST', url: '/console/session', resource: 'none', access: consoleUser },
+  { method: 'DELETE', url: '/console/session', resource: 'none', access: consoleUser },
   // Provisioning
   { method: 'POST', url: '/api/projects', resource: 'none', access: provisioning() },
   {
@@ -272,9 +285,7 @@ export function ruleFor(method: string, url: string): RouteRule | null {
 }
 
 export const isOpenRoute = (method: string, url: string | undefined): boolean =>
-  url !== undefined &&
-  (method === 'GET' || method === 'HEAD') &&
-  [...OPEN_ROUTES, ...STATIC_ROUTES].some((r) => r.url === url);
+  url !== undefined && (method === 'GET' || method === 'HEAD') && OPEN_ROUTES.some((r) => r.url === url);
 
 // ---- socket topics ----------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 // Serves the console's built assets (`npm run build` -> dist/console) at `/`. Files are read once
 // at start-up into memory (a few hundred KB): no file-system path is ever built from a request, so
 // there is nothing to traverse. Hashed asset names are cached for a year; index.html never is.
-// The page is public (it holds no data); everything it shows comes from /api with the token the
-// user typed in. A strict CSP: own origin only, no inline script, no CDN, no external font.
+// The files need a credential like every route but health, readiness and metrics: the console
+// cookie (console-session.ts) or a bearer token; the authorization table has their rows. A strict
+// CSP: own origin only, no inline script, no CDN, no external font.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -61,9 +62,6 @@ export function loadConsoleAssets(dir: string = CONSOLE_DIST): Map<string, Asset
   return assets;
 }
 
-/** Paths the console serves without a token (registered templates, matched by isPublicRoute). */
-export const CONSOLE_PUBLIC_ROUTES = ['/', '/assets/*', '/favicon.svg'] as const;
-
 export function registerConsoleAssets(app: FastifyInstance, assets: Map<string, Asset> | null): void {
   const send = (url: string) => async (_request: unknown, reply: import('fastify').FastifyReply) => {
     const asset = assets?.get(url);
@@ -80,7 +78,7 @@ export function registerConsoleAssets(app: FastifyInstance, assets: Map<string, 
     }
     void reply.header('content-type', asset.type);
     void reply.header('x-content-type-options', 'nosniff');
-    void reply.header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    void reply.header('cache-control', asset.immutable ? 'private, max-age=31536000, immutable' : 'private, no-cache');
     if (asset.type.startsWith('text/html')) {
       void reply.header('content-security-policy', CONSOLE_CSP);
       void reply.header('x-frame-options', 'DENY');

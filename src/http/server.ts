@@ -22,6 +22,7 @@ import type { LiveOutput } from '../live/live-output.ts';
 import type { Logger } from '../logger.ts';
 import type { ReviewDeps } from '../live/review.ts';
 import { loadConsoleAssets, registerConsoleAssets } from './console-assets.ts';
+import { registerConsoleSession } from './console-session.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { CredentialService } from '../auth/credentials.ts';
 import { installHttpGuard } from '../auth/http-guard.ts';
@@ -187,6 +188,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<HttpServer> {
     });
   }
   registerConsoleAssets(app, loadConsoleAssets(deps.console?.assetsDir));
+  registerConsoleSession(app);
   await app.register(credentialRoutes, { credentials: deps.credentials, store: deps.store });
   return app;
 }

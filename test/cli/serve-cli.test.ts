@@ -101,7 +101,17 @@ describe('brabo --version / --help', () => {
       expect(address, out).toBeDefined();
       const built = out.includes(`brabo serve: console at ${address}/ (log in with a human token`);
       if (!built) expect(out).toContain('brabo serve: console not built: / answers 503 until `npm run build`');
-      const response = await fetch(`${address}/`);
+      // Without a credential: the login page (issue 12.2); with a person's token: the console, or the 503.
+      const anonymous = await fetch(`${address}/`);
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.text()).toContain('<form id="login"');
+      const human = await fetch(`${address}/api/credentials`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'human', memberId: 'olivia' }),
+      });
+      const { token } = (await human.json()) as { token: string };
+      const response = await fetch(`${address}/`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status).toBe(built ? 200 : 503);
       expect(await response.text()).toContain(built ? '<title>brabo console</title>' : 'npm run build');
     } finally {

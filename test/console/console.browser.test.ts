@@ -70,10 +70,10 @@ afterAll(async () => {
 });
 
 describe('the console in chromium', () => {
-  it('serves the login page offline-ready (own assets, CSP) and refuses a wrong token', async () => {
+  it('without a credential / is a self-contained login page (401, strict CSP) and refuses a wrong token', async () => {
     const response = await page.goto(server.base + '/');
-    expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
+    expect(response?.status()).toBe(401);
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
     await page.fill('#token', 'not-a-token');
     await page.click('button[type=submit]');
     await expect.poll(() => page.locator('.login .error').innerText()).toContain('refused');
@@ -84,7 +84,7 @@ describe('the console in chromium', () => {
     );
     expect(external.length).toBeGreaterThan(0);
     expect(external.filter((name) => !name.startsWith(server.base))).toEqual([]);
-    ui.problems.length = 0; // the 401 of the refused login is expected
+    ui.problems.length = 0; // the 401s of the login page and of the refused login are expected
   });
 
   it('logs in with a token and shows the queue; the acting member is named in the header', async () => {

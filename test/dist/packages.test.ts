@@ -80,7 +80,14 @@ describe('brabo-gateway package', () => {
   it('npx brabo-gateway serve runs on plain Node 22: /healthz answers, the console is at /, --version names the package version', async () => {
     expect((await fetch(`${gateway.base}/healthz`)).status).toBe(200);
     expect(tarList(packages.server)).toContain('package/dist/console/index.html');
-    const page = await fetch(`${gateway.base}/`);
+    expect((await fetch(`${gateway.base}/`)).status).toBe(401); // the login page (issue 12.2)
+    const minted = await fetch(`${gateway.base}/api/credentials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'human', memberId: 'olivia' }),
+    });
+    const { token } = (await minted.json()) as { token: string };
+    const page = await fetch(`${gateway.base}/`, { headers: { authorization: `Bearer ${token}` } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>brabo console</title>');
     const { version } = rootPackage();

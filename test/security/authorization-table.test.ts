@@ -5,7 +5,7 @@
 // binding (another project, another agent's action, a project the human is not a member of).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIAL_KINDS, type CredentialKind } from '../../src/auth/principal.ts';
-import { DENY, OPEN_ROUTES, ROUTE_TABLE, type RouteRule, SCOPE_DENY, STATIC_ROUTES } from '../../src/auth/table.ts';
+import { DENY, OPEN_ROUTES, ROUTE_TABLE, type RouteRule, SCOPE_DENY } from '../../src/auth/table.ts';
 import { registeredRoutes } from '../../src/http/server.ts';
 import { loadExecutionConfig } from '../../src/config.ts';
 import { ADMIN_TOKEN, seedProject, startTestApp, type TestApp } from '../http/helpers.ts';
@@ -126,7 +126,7 @@ async function requestFor(
 
 describe('the authorization table', () => {
   it('has one row for every registered route, and every row is a registered route', () => {
-    const open = [...OPEN_ROUTES, ...STATIC_ROUTES];
+    const open = OPEN_ROUTES;
     const routes = registeredRoutes(t.app.http).filter(
       (r) => !open.some((o) => o.url === r.url && o.method === r.method),
     );
@@ -192,12 +192,9 @@ describe('the authorization table', () => {
     expect((await t.callAs(null, 'GET', '/metrics')).status).toBe(200);
   });
 
-  it("the open routes are health, readiness and metrics, plus the console's static files (no data)", () => {
+  it("the open routes are health, readiness and metrics only; the console's files have rows that read its cookie", () => {
     expect(OPEN_ROUTES.map((r) => r.url).sort()).toEqual(['/healthz', '/metrics', '/readyz']);
-    expect(
-      STATIC_ROUTES.every(
-        (r) => !r.url.startsWith('/api') && !r.url.startsWith('/docs') && !r.url.startsWith('/socket'),
-      ),
-    ).toBe(true);
+    const cookieRows = ROUTE_TABLE.filter((r) => r.consoleCookie).map((r) => `${r.method} ${r.url}`);
+    expect(cookieRows.sort()).toEqual(['GET /', 'GET /assets/*', 'GET /favicon.svg']);
   });
 });
