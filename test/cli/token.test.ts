@@ -85,3 +85,32 @@ describe('brabo token', () => {
     expect((await brabo(['--help'])).out).toContain('brabo token mint --kind agent');
   });
 });
+
+// Last: it revokes the BRABO_ADMIN_TOKEN the tests above call with.
+describe('brabo token, admin rotation', () => {
+  it('rotates the admin token: mint --kind admin with an expiry, list shows its last use, the old one revoked; the last one is refused', async () => {
+    const minted = await brabo(['mint', '--kind', 'admin', '--name', 'alice', '--expires-in', '90d']);
+    expect(minted.code, minted.err).toBe(0);
+    expect(minted.out).toMatch(/^brabo_admin_[A-Za-z0-9_-]{43}\n$/);
+    const next = minted.out.trim();
+    const asNext = { BRABO_TOKEN: next, BRABO_URL: url };
+    const admins = JSON.parse((await brabo(['list', '--kind', 'admin', '--json'], asNext)).out).credentials as Array<{
+      id: string;
+      name: string;
+      expiresAt: string | null;
+      lastUsedAt: string | null;
+    }>;
+    const env = admins.find((c) => c.name === 'BRABO_ADMIN_TOKEN')!;
+    expect(env.lastUsedAt).not.toBeNull();
+    expect(admins.find((c) => c.name === 'alice')?.expiresAt).not.toBeNull();
+    const table = (await brabo(['list', '--kind', 'admin'], asNext)).out;
+    expect(table).toContain('alice');
+    expect(table).not.toContain(next);
+    expect((await brabo(['revoke', env.id], asNext)).out).toContain(`revoked admin token ${env.id}`);
+    expect((await t.callAs(ADMIN_TOKEN, 'GET', '/api/me')).body.error).toBe('credential_revoked');
+    const alice = admins.find((c) => c.name === 'alice')!;
+    const last = await brabo(['revoke', alice.id], asNext);
+    expect(last.code).toBe(1);
+    expect(last.err).toContain('last_admin_credential');
+  });
+});
