@@ -3,7 +3,7 @@
 // override, protected file write, external effect / privileged, typed ceilings, path scope,
 // compound rule. Only the last two are lifted, by auto mode (the `*` wildcard, RN-603).
 import { ACTION_TYPE_FACTS } from './action-types.ts';
-import { firstInViews } from './analysis.ts';
+import { firstInViews, forEachView } from './analysis.ts';
 import type { AnalyzedCommand } from './analysis.ts';
 import { effectOf, gitConfigOverride } from './external-effect.ts';
 import { gitConfigWrite, gitEnvironmentOverride } from './git-config.ts';
@@ -74,16 +74,21 @@ export function terminalCeiling(input: TerminalCeilingInput): Ceiling | null {
   // After the external effect, so `GIT_SSH_COMMAND=x git push` still names the push.
   const smuggled = firstGitSmuggling(input.analysis);
   if (smuggled !== null) return { code: 'git_config_override', detail: { what: smuggled } };
+  // One walk over the readings for the three below; the first of each is kept, named in this order.
+  const named = input.gitSubcommandsNamed ?? NOTHING_NAMED;
+  let signalled: string | null = null;
+  let runs: string | null = null;
+  let unknown: string | null = null;
+  forEachView(input.analysis, (view) => {
+    signalled ??= signalsOutside(view);
+    runs ??= optionRunsProgram(view) ?? programEnvironment(view);
+    unknown ??= gitSubcommandUnknown(view, named);
+  });
   // `kill -9 -1`, `pkill .`: not lifted by auto mode (the runner itself would be signalled).
-  const signalled = firstInViews(input.analysis, signalsOutside);
   if (signalled !== null) return { code: 'signals_other_processes', detail: { what: signalled } };
   // `tar --to-command=CMD`, `PAGER=CMD git log`: a program no rule judged, in every mode.
-  const runs = firstInViews(input.analysis, (view) => optionRunsProgram(view) ?? programEnvironment(view));
   if (runs !== null) return { code: 'option_runs_program', detail: { what: runs } };
   // `git r --hard` with `r` an alias in ~/.gitconfig: no deny nor ceiling can see what runs.
-  const unknown = firstInViews(input.analysis, (view) =>
-    gitSubcommandUnknown(view, input.gitSubcommandsNamed ?? NOTHING_NAMED),
-  );
   if (unknown !== null) return { code: 'git_subcommand_unknown', detail: { what: unknown } };
   if (!input.autoMode) {
     if (input.scope.outside !== null) return { code: 'ceiling_path_scope', detail: { path: input.scope.outside } };

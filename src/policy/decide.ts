@@ -239,7 +239,7 @@ function decideTerminal(
       fragmentTexts: verdicts.map((v) => v.text),
       autoMode: autonomy !== null && autonomy.mode === 'auto_approve' && autonomy.origin === 'curinga',
       tokenizerHealthy: tokenizerHealthy(),
-      gitSubcommandsNamed: gitSubcommandsNamed(compiled.allow.terminal.map((p) => p.argv)),
+      gitSubcommandsNamed: namedGitSubcommands(compiled),
     }),
   );
   // Ask, like deny, sees past a CLI's global options (`git -C . commit` with ask `git commit`,
@@ -269,6 +269,18 @@ function askPastGlobals(analysis: AnalyzedCommand, compiled: CompiledPermissions
     if (hit !== undefined) return hit.source;
   }
   return null;
+}
+
+const namedCache = new WeakMap<CompiledPermissions, ReadonlySet<string>>();
+
+/** The git subcommands the allow patterns name, once per compiled permissions. */
+function namedGitSubcommands(compiled: CompiledPermissions): ReadonlySet<string> {
+  let named = namedCache.get(compiled);
+  if (named === undefined) {
+    named = gitSubcommandsNamed(compiled.allow.terminal.map((p) => p.argv));
+    namedCache.set(compiled, named);
+  }
+  return named;
 }
 
 function unique(list: string[]): string[] {
