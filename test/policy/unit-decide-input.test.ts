@@ -111,3 +111,23 @@ describe('decide() input checks name what is wrong', () => {
     );
   });
 });
+
+describe('fragment verdicts name the rule that judged them', () => {
+  it('RN each fragment says whether allow, ask or a built-in deny judged it', () => {
+    const permissions = perms({ allow: ['Terminal(ls)'], ask: ['Terminal(git commit)'] });
+    expect(lsWith({ payload: { command: 'ls ; git commit -m x', cwd: ROOT }, permissions }).fragments).toEqual([
+      { text: 'ls', verdict: 'allow', pattern: 'Terminal(ls)', source: 'allow' },
+      { text: 'git commit -m x', verdict: 'ask', pattern: 'Terminal(git commit)', source: 'ask' },
+    ]);
+    expect(lsWith({ payload: { command: 'ls ; rm -rf /', cwd: ROOT } }).fragments).toEqual([
+      { text: 'ls', verdict: 'none' },
+      { text: 'rm -rf /', verdict: 'deny', pattern: 'Terminal(rm -rf /)', source: 'builtin' },
+    ]);
+  });
+  it('RN an ambiguous abbreviation of a denied command keeps the reason of a decision that already asks', () => {
+    const permissions = perms({ deny: ['Terminal(npm exec)'] });
+    expect(lsWith({ payload: { command: 'npm ex cowsay', cwd: ROOT }, permissions }).reason).toBe(
+      'no rule: approval required by default',
+    );
+  });
+});
