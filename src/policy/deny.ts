@@ -39,7 +39,6 @@ export interface DenyMatch {
  * wins over an uncertain one found earlier.
  */
 export function denyingPattern(fragment: AnalyzedFragment, patterns: readonly TerminalPattern[]): DenyMatch | null {
-  // Stryker disable next-line ConditionalExpression: a shortcut; with no patterns the loops below find nothing and return null too
   if (patterns.length === 0) return null;
   for (const p of patterns) {
     if (p.hasRedirects && patternMatchesFragment(p, fragment.fragment)) return { pattern: p.source, certain: true };
@@ -70,7 +69,6 @@ function viewMatch(
   if (argvMatches(p.argv, view) || matchesPastGlobals(p.argv, view, starts)) return 'certain';
   // A reading cut short: try every position of the words (linear in words x patterns).
   if (truncated) {
-    // Stryker disable next-line EqualityOperator: from === view.length leaves no word, and argvMatches never matches no word
     for (let from = 1; from < view.length; from++) if (argvMatches(p.argv, view, from)) return 'certain';
   }
   return p.form === null ? null : matchNormalForm(p.form, view);
