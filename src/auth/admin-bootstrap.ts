@@ -121,6 +121,11 @@ export async function bootstrapAdmin(options: AdminBootstrapOptions): Promise<Ad
   });
 }
 
+const kindError = (record: { kind: string; id: string }) =>
+  new AdminTokenKindError(
+    `BRABO_ADMIN_TOKEN is the secret of a ${record.kind} credential (${record.id}), not an admin token; set it to an admin token, or unset it`,
+  );
+
 /** Registers BRABO_ADMIN_TOKEN by its hash (once, whichever node is first); returns its credential id. */
 async function registerEnvToken(
   store: AdminBootstrapOptions['store'],
@@ -130,6 +135,10 @@ async function registerEnvToken(
   logger: Logger,
 ): Promise<string> {
   const tokenHash = hashSecret(secret);
+  // Checked before registering too: runner tokens live in their own table, so the insert below
+  // would not collide with one, and the lookup would then find the admin row first.
+  const existing = await store.read.credentials.findByHash(tokenHash);
+  if (existing && existing.kind !== 'admin') throw kindError(existing);
   await store.transaction((tx) =>
     tx.credentials.insertIfAbsent({
       id: randomUUID(),
@@ -147,10 +156,7 @@ async function registerEnvToken(
   );
   const record = await store.read.credentials.findByHash(tokenHash);
   if (!record) throw new Error('BRABO_ADMIN_TOKEN was registered but cannot be read back from the store');
-  if (record.kind !== 'admin')
-    throw new AdminTokenKindError(
-      `BRABO_ADMIN_TOKEN is the secret of a ${record.kind} credential (${record.id}), not an admin token; set it to an admin token, or unset it`,
-    );
+  if (record.kind !== 'admin') throw kindError(record);
   if (!usableAt(now)(record))
     logger.warn(
       { code: record.revokedAt ? 'admin_env_token_revoked' : 'admin_env_token_expired', credentialId: record.id },

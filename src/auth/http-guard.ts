@@ -68,8 +68,21 @@ export function installHttpGuard(app: FastifyInstance, options: HttpGuardOptions
     const url = request.routeOptions.url;
     if (isOpenRoute(request.method, url)) {
       if (url === '/metrics' && isMetricsToken) {
+        // A protected /metrics is an authentication like any other: limited and logged per source.
+        const waitMs = limiter.retryAfterMs(request.ip);
+        if (waitMs > 0) {
+          return reply
+            .code(429)
+            .header('retry-after', String(Math.ceil(waitMs / 1000)))
+            .send({ error: RATE_LIMITED.code, message: RATE_LIMITED.message(waitMs) });
+        }
         const presented = bearerOf(request.headers.authorization);
         if (presented === null || !isMetricsToken(presented)) {
+          limiter.recordFailure(request.ip);
+          request.log.warn(
+            { code: 'metrics_token_required', remoteAddress: request.ip, route: '/metrics' },
+            'authentication failed',
+          );
           return reply.code(401).send({
             error: 'metrics_token_required',
             message: 'this gateway protects /metrics: send Authorization: Bearer <BRABO_METRICS_TOKEN>',

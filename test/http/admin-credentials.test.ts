@@ -122,13 +122,33 @@ describe('BRABO_ADMIN_TOKEN is an admin credential', () => {
   it("a BRABO_ADMIN_TOKEN that is another kind's secret stops the start with admin_token_not_admin", async () => {
     const config = await freshConfig(ADMIN_TOKEN);
     const first = await boot(config);
-    const human = await first.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', { kind: 'human', memberId: 'olivia' });
-    await first.stop();
-    await expect(
-      createApp({ ...config, adminToken: human.body.token }, { logger: createLogger('silent') }),
-    ).rejects.toMatchObject({
-      code: 'admin_token_not_admin',
+    const project = await first.callAs(ADMIN_TOKEN, 'POST', '/api/projects', {
+      name: 'P',
+      executionMode: 'container',
+      ownerId: 'o',
     });
+    const secrets: Record<string, string> = {};
+    for (const request of [
+      { kind: 'human', memberId: 'olivia' },
+      { kind: 'service', name: 'upstream' },
+      // Runner tokens live in their own table: the registration must still see them.
+      { kind: 'runner', projectId: project.body.id },
+    ]) {
+      const minted = await first.callAs(ADMIN_TOKEN, 'POST', '/api/credentials', request);
+      expect(minted.status).toBe(201);
+      secrets[request.kind] = minted.body.token as string;
+    }
+    await first.stop();
+    for (const [kind, secret] of Object.entries(secrets)) {
+      await expect(
+        createApp({ ...config, adminToken: secret }, { logger: createLogger('silent') }),
+        kind,
+      ).rejects.toMatchObject({ code: 'admin_token_not_admin' });
+    }
+    // Nothing was registered on the way: the other kinds' secrets are still only what they were.
+    const after = await boot(config);
+    expect((await after.callAs(secrets.runner!, 'GET', '/api/me')).body.kind).not.toBe('admin');
+    expect((await after.callAs(secrets.human!, 'GET', '/api/me')).body.kind).toBe('human');
   });
 });
 

@@ -468,6 +468,40 @@ describe('configuration', () => {
     }
   });
 
+  it('wrong /metrics tokens count as failed authentications: limited per source (429) and logged without the secret', async () => {
+    let logged = '';
+    const sink = new Writable({
+      write(chunk, _e, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const metricsToken = 'metrics-token-0123456789abcdef';
+    const s = await appWith({ maxAuthFailures: 3, metricsToken }, sink);
+    const metrics = (bearer: string | null) =>
+      s.app.http.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: bearer === null ? {} : { authorization: `Bearer ${bearer}` },
+      });
+    try {
+      const guesses = [null, 'metrics-token-guess-1xxxxxxxx', 'metrics-token-guess-2yyyyyyyy'];
+      for (const guess of guesses) expect((await metrics(guess)).statusCode).toBe(401);
+      const limited = await metrics('metrics-token-guess-3zzzzzzzz');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error).toBe('auth_rate_limited');
+      // The right token waits too while the source is limited, and so do the API routes.
+      expect((await metrics(metricsToken)).statusCode).toBe(429);
+      expect((await s.inject('GET', '/api/me', ADMIN_TOKEN)).status).toBe(429);
+      expect((await s.inject('GET', '/healthz', null)).status).toBe(200);
+      expect(logged).toContain('metrics_token_required');
+      for (const guess of guesses.slice(1)) expect(logged).not.toContain(guess);
+      expect(logged).not.toContain(metricsToken);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('BRABO_SERVICE_TOKENS=0: no service token is minted, and one minted before stops working', async () => {
     const on = await appWith({});
     const minted = await on.inject('POST', '/api/credentials', ADMIN_TOKEN, { kind: 'service', name: 'upstream' });
