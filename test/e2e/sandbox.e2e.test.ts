@@ -136,7 +136,14 @@ describe('a project that requires a sandbox', () => {
     expect((await events(server, p.id)).filter((e) => e.type === 'project.sandbox_requirement_changed')).toEqual([
       expect.objectContaining({
         actorId: 'olivia',
-        payload: { sandboxRequired: true, credential: { id: 'admin', kind: 'admin' } },
+        payload: {
+          sandboxRequired: true,
+          // The admin token is a stored credential: its id, never the secret or a fixed name.
+          credential: {
+            id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+            kind: 'admin',
+          },
+        },
       }), // set with the admin token (issue 12: events name the credential)
     ]);
     const auto = await p.propose('echo inside-the-sandbox');
