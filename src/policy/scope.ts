@@ -300,11 +300,16 @@ function protectedHits(
   asWritten: boolean,
   result: Walk,
 ): void {
-  /** A write target: certain hits stop the search, possible ones are kept for later. */
-  const written = (path: PathWord | null, gitFolderCounts: boolean, shown: string): boolean => {
+  /**
+   * A write target: certain hits stop the search, possible ones are kept for later. A `.git`
+   * entry itself counts at any depth: a copied folder brings its hooks, and a written, moved or
+   * removed `.git` file (a worktree's or submodule's `gitdir:` pointer) sends git to a config the
+   * command chose.
+   */
+  const written = (path: PathWord | null, shown: string): boolean => {
     if (path === null) return false;
     const c = classifyPath(path, dir, asWritten);
-    if (!(c.protected || (gitFolderCounts && c.gitFolder))) return false;
+    if (!(c.protected || c.gitFolder)) return false;
     if (!c.uncertain) {
       result.protectedWrite = shown;
       return true;
@@ -317,7 +322,7 @@ function protectedHits(
       r.target !== null &&
       WRITE_REDIRECTIONS.has(r.op) &&
       !isFdNumber(r.target) &&
-      written(asPath(r.target, targetInfo(r)), false, r.target)
+      written(asPath(r.target, targetInfo(r)), r.target)
     )
       return;
   }
@@ -346,15 +351,14 @@ function protectedHits(
         }
       }
       if (view === analysed.fragment.argv || view.length === fragment.argv.length) argv0Known ||= isKnownWriter(view);
-      for (const path of targets.paths)
-        if (written(asPath(path, viewInfo(path)), targets.gitFolderCounts, path)) return;
+      for (const path of targets.paths) if (written(asPath(path, viewInfo(path)), path)) return;
       if (targets.into !== null) {
         const into = targets.into;
         const dirInfo = viewInfo(into.dir);
         for (const name of into.names) {
           const text = `${into.dir}/${name}`;
           const glob = dirInfo?.glob == null ? null : `${dirInfo.glob}/${name}`;
-          if (written({ text, glob, expands: dirInfo?.expands === true }, true, text)) return;
+          if (written({ text, glob, expands: dirInfo?.expands === true }, text)) return;
         }
       }
     }

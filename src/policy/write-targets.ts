@@ -13,11 +13,9 @@ export interface WriteTargets {
   paths: string[];
   /** A destination folder and the names its sources arrive under (`cp x/permissions.json .`). */
   into: { dir: string; names: string[] } | null;
-  /** Copy-like commands: a target that is a `.git` folder itself counts (its hooks arrive with it). */
-  gitFolderCounts: boolean;
 }
 
-const NONE: WriteTargets = { paths: [], into: null, gitFolderCounts: false };
+const NONE: WriteTargets = { paths: [], into: null };
 
 /** Every operand (all non-option words) is a target. */
 const ALL_OPERANDS = new Set([
@@ -85,13 +83,12 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
     // `-fprint F`, `-fprintf F FORMAT`, `-fls F`: find writes its report into F.
     const paths: string[] = [];
     for (let i = 1; i + 1 < argv.length; i++) if (FIND_WRITES.has(argv[i]!)) paths.push(argv[i + 1]!);
-    return { paths, into: null, gitFolderCounts: false };
+    return { paths, into: null };
   }
   if (name === 'dd') {
     return {
       paths: argv.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)),
       into: null,
-      gitFolderCounts: false,
     };
   }
   if (
@@ -101,27 +98,25 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
     return {
       paths: [...operands(argv).words, ...(name === 'sed' ? sedWriteFiles(argv) : [])],
       into: null,
-      gitFolderCounts: false,
     };
   }
   if (name === 'sed') {
     const files = sedWriteFiles(argv);
-    if (files.length > 0) return { paths: files, into: null, gitFolderCounts: false };
+    if (files.length > 0) return { paths: files, into: null };
   }
   if (!ALL_OPERANDS.has(name) && !COPIERS.has(name)) return NONE;
   const { words, targetDir } = operands(argv);
   const destination = targetDir ?? (COPIERS.has(name) || INTO.has(name) ? words[words.length - 1] : undefined);
   const paths = ALL_OPERANDS.has(name) ? words : destination === undefined ? [] : [destination];
   if (targetDir !== null && ALL_OPERANDS.has(name)) paths.push(targetDir);
-  const gitFolderCounts = INTO.has(name);
-  if (!INTO.has(name) || destination === undefined) return { paths, into: null, gitFolderCounts };
+  if (!INTO.has(name) || destination === undefined) return { paths, into: null };
   const sources = targetDir !== null ? words : words.slice(0, -1);
   const names = new Set<string>();
   for (const source of sources) {
     const last = basename(stripTrailingSlashes(source)).toLowerCase();
     if (LANDING_NAMES.has(last)) names.add(last);
   }
-  return { paths, into: names.size > 0 ? { dir: destination, names: [...names] } : null, gitFolderCounts };
+  return { paths, into: names.size > 0 ? { dir: destination, names: [...names] } : null };
 }
 
 /**

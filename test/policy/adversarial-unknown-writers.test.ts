@@ -109,3 +109,43 @@ runCases('read-only commands in the issue 9 setup', ISSUE9, [
   c('git log > .git/hooks/post-merge', PROTECTED),
   c('git diff --output=$F', NEVER_AUTO),
 ]);
+
+// The `.git` entry itself, at any depth. In a linked worktree or a submodule `.git` is a file,
+// `gitdir: <path>`: rewritten, it sends the next auto-approved `git status` to a config (and its
+// core.fsmonitor) that the command chose; removed or replaced, the repository is gone.
+const DOT_GIT_ITSELF = [
+  'echo "gitdir: evil" > .git',
+  'printf "gitdir: ../x\\n" >> .git',
+  'echo x >| .git',
+  'echo x > ./.git',
+  'echo x > .GIT',
+  'echo x > .gi?',
+  'echo x > .[g]it',
+  "echo x > '.git'",
+  'echo x > sub/.git',
+  'echo x > src/../.git',
+  'rm .git',
+  'rm -f .git',
+  'rm ./.git',
+  'rm .Git',
+  'rm sub/.git',
+  'rm .gi*',
+  'touch .git',
+  'unlink .git',
+  'shred -u .git',
+  'truncate -s0 .git',
+  'tee .git < x',
+  'ln -sf evil .git',
+];
+runCases('a write, removal or touch of a .git entry itself asks (auto mode)', ISSUE9_AUTO, [
+  ...DOT_GIT_ITSELF.map((command) => c(command, PROTECTED)),
+  c('rm .gitignore', auto(), { note: 'names that only start with .git are ordinary files' }),
+  c('echo x > .github', auto()),
+  c('touch src/.gitkeep', auto()),
+  c('echo node_modules >> .gitignore', auto()),
+]);
+runCases(
+  'a write of a .git entry itself asks (issue 9 permissions)',
+  ISSUE9,
+  DOT_GIT_ITSELF.filter((command) => command.startsWith('echo')).map((command) => c(command, PROTECTED)),
+);
