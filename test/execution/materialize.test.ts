@@ -57,13 +57,15 @@ describe('RN-501 mounted folder materialization', () => {
       await chmod(base, 0o755);
       await chmod(rootOwned, 0o755);
       const folder = path.join(rootOwned, 'proj-1234abcd');
+      // The child imports the module as root and only then becomes uid 1000: spawning it as 1000
+      // would need this checkout and its Node to be reachable by that user, which a clone under a
+      // 0700 mktemp folder (the way .ci/run clones) is not.
       const script = `import { materializeWorkspace } from ${JSON.stringify(path.resolve('src/execution/materialize.ts'))};
+      process.setgid(1000);
+      process.setuid(1000);
       const r = await materializeWorkspace({ base: ${JSON.stringify(rootOwned)}, folder: ${JSON.stringify(folder)} });
       process.stdout.write(JSON.stringify(r));`;
-      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-        uid: 1000,
-        gid: 1000,
-      });
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
       const result = JSON.parse(stdout);
       expect(result).toMatchObject({ ok: false, code: 'workspace_not_writable', detail: { errno: 'EACCES' } });
       await expect(stat(folder)).rejects.toThrow();
