@@ -12,7 +12,7 @@ import { bearerOf, tokenMatcher } from '../http/bearer.ts';
 import { consoleCookieOf, consoleUnauthorized } from '../http/console-session.ts';
 import { credentialContext } from './context.ts';
 import type { Principal } from './principal.ts';
-import { stampOf } from './principal.ts';
+import { kindToken, stampOf } from './principal.ts';
 import { AuthRateLimiter, RATE_LIMITED } from './rate-limit.ts';
 import { type Access, isOpenRoute, ruleFor, type RouteRule, SCOPE_DENY } from './table.ts';
 
@@ -278,22 +278,22 @@ function denySentence(code: string, principal: Principal, rule: RouteRule): stri
     case 'admin_token_provisioning_only':
       return `the admin token is for provisioning (projects, members, credentials) only; call ${what} with a human, agent or service token (brabo token mint)`;
     case 'admin_token_required':
-      return `${what} is provisioning: it needs the admin token, not a ${principal.kind} token`;
+      return `${what} is provisioning: it needs the admin token, not ${kindToken(principal.kind)}`;
     case 'runner_token_socket_only':
       return "a runner token only connects a runner to its project's socket topic; it calls no HTTP route";
     case 'executor_token_scope':
       return `an executor token only claims and reports actions (POST /api/executors/...); ${what} needs a human, agent or service token`;
     case 'executor_token_required':
-      return `${what} is for external executors: mint an executor token (brabo token mint --kind executor --name <executor>) and use it, not a ${principal.kind} token`;
+      return `${what} is for external executors: mint an executor token (brabo token mint --kind executor --name <executor>) and use it, not ${kindToken(principal.kind)}`;
     case 'console_needs_human_token':
       return principal.kind === 'admin'
         ? 'the admin token only provisions (projects, members, credentials); the console needs your personal (human) token: brabo token mint --kind human --member <you>'
-        : `this is ${principal.kind === 'agent' || principal.kind === 'executor' ? 'an' : 'a'} ${principal.kind} token; the console needs your personal (human) token: brabo token mint --kind human --member <you>`;
+        : `this is ${kindToken(principal.kind)}; the console needs your personal (human) token: brabo token mint --kind human --member <you>`;
     case 'agent_cannot_decide':
       return 'an agent token never decides (approve, deny, always allow); a human decides with their own token';
     case 'propose_needs_agent_token':
       return "agents propose actions: use the agent's token (or a service token naming agentId)";
     default:
-      return `a ${principal.kind} token may not call ${what}`;
+      return `${kindToken(principal.kind)} may not call ${what}`;
   }
 }

@@ -57,6 +57,9 @@ export const TOKEN_PREFIX: Record<Exclude<MintableKind, 'runner'>, string> = {
   executor: 'brabo_executor_',
 };
 
+/** "an agent token", "a human token": the kind with its article, for messages. */
+export const kindToken = (kind: string): string => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} token`;
+
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /** 256 random bits: a plain SHA-256 at rest is enough (nothing to brute-force). */

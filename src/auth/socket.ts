@@ -10,6 +10,7 @@ import type { Store } from '../store/types.ts';
 import type { Authenticator } from './authenticator.ts';
 import { clientSource } from './client-source.ts';
 import type { Principal } from './principal.ts';
+import { kindToken } from './principal.ts';
 import { AuthRateLimiter, RATE_LIMITED } from './rate-limit.ts';
 import { SCOPE_DENY, topicRuleFor } from './table.ts';
 
@@ -74,7 +75,7 @@ export function joinAuthorizer(store: Pick<Store, 'read'>): JoinAuthorizer {
     const rule = topicRuleFor(topic);
     if (!rule) return refuse(SCOPE_DENY.notInTable, `${topic} has no rule in the authorization table`);
     const access = rule.access[identity.kind];
-    if ('deny' in access) return refuse(access.deny, `a ${identity.kind} token may not join ${topic}`);
+    if ('deny' in access) return refuse(access.deny, `${kindToken(identity.kind)} may not join ${topic}`);
     const suffix = topic.slice(topic.indexOf(':') + 1);
     switch (access.allow) {
       case 'any':
