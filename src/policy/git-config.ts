@@ -1,8 +1,8 @@
 // Git configuration smuggled in by other means than `git -c` (DESIGN fail-closed extras): a
 // `git config` write of a key that makes git run something (an alias, a hook path, an ssh
 // command, a pager, a remote URL...) or of any key outside the repository's own file, and
-// environment variables that do the same (`GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`, `GIT_SSH_COMMAND`,
-// `GIT_DIR`...). Both change what later git commands do, so they are never auto-approved.
+// environment variables that do the same (any `GIT_*` but a few harmless ones: `GIT_CONFIG_COUNT`,
+// `GIT_SSH_COMMAND`, `GIT_DIR`, `GIT_COMMON_DIR`...). Both change what later git commands do, so they are never auto-approved.
 import { gitSubcommandIndex } from './external-effect.ts';
 import { isAssignment } from './tokenizer.ts';
 import { basename } from './wrappers.ts';
@@ -113,31 +113,47 @@ export function gitConfigWrite(argv: readonly string[]): string | null {
   return isSensitiveGitKey(key) ? `git config ${key}` : null;
 }
 
-const ENV = new Set([
-  'GIT_CONFIG',
-  'GIT_CONFIG_COUNT',
-  'GIT_CONFIG_PARAMETERS',
-  'GIT_CONFIG_GLOBAL',
-  'GIT_CONFIG_SYSTEM',
-  'GIT_EXEC_PATH',
-  'GIT_SSH_COMMAND',
-  'GIT_SSH',
-  'GIT_ASKPASS',
-  'SSH_ASKPASS',
-  'GIT_EDITOR',
-  'GIT_SEQUENCE_EDITOR',
-  'GIT_PAGER',
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_EXTERNAL_DIFF',
-  'GIT_PROXY_COMMAND',
-  'GIT_TEMPLATE_DIR',
+/**
+ * Every GIT_* variable changes what git reads, runs or writes (GIT_DIR, GIT_COMMON_DIR,
+ * GIT_ALLOW_PROTOCOL=ext, GIT_TRACE=<file>, GIT_INDEX_FILE, …; git adds new ones), except these,
+ * which only name the author or tune locking, prompts and pathspecs.
+ */
+const HARMLESS_GIT_ENV = new Set([
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_AUTHOR_DATE',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_COMMITTER_DATE',
+  'GIT_TERMINAL_PROMPT',
+  'GIT_OPTIONAL_LOCKS',
+  'GIT_MERGE_AUTOEDIT',
+  'GIT_FLUSH',
+  'GIT_LITERAL_PATHSPECS',
+  'GIT_GLOB_PATHSPECS',
+  'GIT_NOGLOB_PATHSPECS',
+  'GIT_ICASE_PATHSPECS',
 ]);
+/** Variables outside GIT_* that git runs. */
+const OTHER_ENV = new Set(['SSH_ASKPASS']);
+/** GIT_TRACE* values that trace to stderr or a descriptor, or not at all; anything else is a file. */
+const TRACE_WITHOUT_FILE = /^(?:[0-9]?|true|false|yes|no|on|off)$/i;
 
 function sensitiveAssignment(word: string): string | null {
   if (!isAssignment(word)) return null;
-  const name = word.slice(0, word.indexOf('='));
-  return ENV.has(name) || name.startsWith('GIT_CONFIG_KEY_') || name.startsWith('GIT_CONFIG_VALUE_') ? name : null;
+  const eq = word.indexOf('=');
+  const name = word.slice(0, eq);
+  if (OTHER_ENV.has(name)) return name;
+  if (!name.startsWith('GIT_') || HARMLESS_GIT_ENV.has(name)) return null;
+  if (name.startsWith('GIT_TRACE') && TRACE_WITHOUT_FILE.test(unquoted(word.slice(eq + 1)))) return null;
+  return name;
+}
+
+/** The value as the shell hands it over, for the plain spellings (`''`, `"1"`, `1`). */
+function unquoted(value: string): string {
+  return value.length >= 2 && (value[0] === "'" || value[0] === '"') && value.endsWith(value[0])
+    ? value.slice(1, -1)
+    : value;
 }
 
 /** Builtins and programs whose NAME=value words set the environment of what runs later. */

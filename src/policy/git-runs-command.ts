@@ -1,12 +1,16 @@
 // Git subcommands that run a command given on their own command line (attacked after issue 9):
 // `git rebase -x CMD`, `git bisect run CMD`, `git difftool -x CMD`, `git grep -O CMD`,
 // `git submodule foreach CMD`, `git filter-branch --tree-filter CMD`, `git fetch|clone|ls-remote
-// --upload-pack=CMD`, `git archive --exec=CMD`. The engine does not read that command, so an
-// allowed `git rebase:*` would run `cat ../secret` unjudged: such a command is never auto-approved.
+// --upload-pack=CMD`, `git archive --exec=CMD`, `git send-email --sendmail-cmd=CMD`. The engine does
+// not read that command, so an allowed `git rebase:*` would run `cat ../secret` unjudged: such a
+// command is never auto-approved. So are the ones that plant what git runs later or write outside
+// the worktree: `git clone -c core.fsmonitor=CMD`, `git init|clone --template=DIR` (its hooks and
+// config are copied in), `git maintenance register|start` (the global config, a scheduler) and
+// `git apply --unsafe-paths`.
 import { gitSubcommandIndex } from './external-effect.ts';
 import { basename } from './wrappers.ts';
 
-/** Per subcommand: long options (any GNU prefix of at least this spelling), short letters, words. */
+/** Per subcommand: long options (any GNU prefix of at least this spelling), short letters (any of them), words. */
 const RUNS: ReadonlyMap<string, { long: readonly string[]; short: string; words: readonly string[] }> = new Map([
   ['rebase', { long: ['--exec'], short: 'x', words: [] }],
   ['bisect', { long: [], short: '', words: ['run'] }],
@@ -31,7 +35,15 @@ const RUNS: ReadonlyMap<string, { long: readonly string[]; short: string; words:
   ],
   ['fetch', { long: ['--upload-pack'], short: '', words: [] }],
   ['pull', { long: ['--upload-pack'], short: '', words: [] }],
-  ['clone', { long: ['--upload-pack', '--template'], short: 'u', words: [] }],
+  ['clone', { long: ['--upload-pack', '--template', '--config', '--separate-git-dir'], short: 'uc', words: [] }],
+  ['init', { long: ['--template', '--separate-git-dir'], short: '', words: [] }],
+  ['init-db', { long: ['--template', '--separate-git-dir'], short: '', words: [] }],
+  ['maintenance', { long: [], short: '', words: ['register', 'unregister', 'start', 'stop'] }],
+  ['apply', { long: ['--unsafe-paths'], short: '', words: [] }],
+  [
+    'send-email',
+    { long: ['--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd'], short: '', words: [] },
+  ],
   ['ls-remote', { long: ['--upload-pack'], short: '', words: [] }],
   ['archive', { long: ['--exec'], short: '', words: [] }],
   ['push', { long: ['--receive-pack', '--exec'], short: '', words: [] }],
@@ -54,8 +66,8 @@ export function gitRunsCommand(argv: readonly string[]): string | null {
       const name = word.slice(0, word.indexOf('=') > 0 ? word.indexOf('=') : word.length);
       // GNU-style prefixes (`--exe`), never shorter than `--` plus two letters.
       if (name.length > 3 && runs.long.some((option) => option.startsWith(name))) return `git ${sub} ${name}`;
-    } else if (word.startsWith('-') && runs.short !== '' && word.slice(1).includes(runs.short)) {
-      return `git ${sub} -${runs.short}`;
+    } else if (word.startsWith('-')) {
+      for (const letter of runs.short) if (word.slice(1).includes(letter)) return `git ${sub} -${letter}`;
     }
   }
   return null;
