@@ -81,12 +81,19 @@ export function analyzeCommand(
       findings.push({ kind: 'alias_definition', what: UNSAFE_WHAT.alias_definition });
       break;
     }
-    // `/usr/bin/g?t push`, `sudo gi[t] push`: the shell expands the name; we cannot know what runs.
+    // `/usr/bin/g?t push`, `sudo gi[t] push`, `x=rm; $x -rf /`, `env "$X" url`: the shell makes
+    // the name; we cannot know what runs, so no deny rule, ceiling or allow pattern can be checked.
+    // (A literal `$` in a command name is read as an expansion too: fail closed.)
+    let globVerb = false;
+    let expansionVerb = false;
     for (const view of unwrapped.views) {
-      if (isAssignment(view[0]!) || !hasGlob(view[0]!)) continue;
-      findings.push({ kind: 'glob_verb', what: UNSAFE_WHAT.glob_verb });
-      break;
+      const verb = view[0]!;
+      if (isAssignment(verb)) continue;
+      globVerb ||= hasGlob(verb);
+      expansionVerb ||= verb.includes('$');
     }
+    if (globVerb) findings.push({ kind: 'glob_verb', what: UNSAFE_WHAT.glob_verb });
+    if (expansionVerb) findings.push({ kind: 'expansion_verb', what: UNSAFE_WHAT.expansion_verb });
     const execs = unwrapped.execs.length === 0 ? NO_FRAGMENTS : unwrapped.execs.map(fragmentOfWords);
     return { fragment, views: unwrapped.views, truncated: unwrapped.truncated, nested, execs };
   });

@@ -20,6 +20,7 @@ export type UnsafeKind =
   | 'case_terminator'
   | 'non_ascii_verb'
   | 'glob_verb'
+  | 'expansion_verb'
   | 'unicode_space'
   | 'tokenizer_error'
   | 'nesting_too_deep'
@@ -48,6 +49,7 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
   case_terminator: 'case terminator ;; or ;&',
   non_ascii_verb: 'non-ASCII character in a command name',
   glob_verb: 'glob * ? [ … ] in a command name (the shell picks what runs)',
+  expansion_verb: 'a $variable in a command name (what runs is only known when the shell expands it)',
   unicode_space: 'Unicode space the shell does not split words on',
   tokenizer_error: 'text the tokenizer could not read',
   nesting_too_deep: 'commands nested too deeply (sh -c, eval, substitutions, wrappers)',
