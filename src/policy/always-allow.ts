@@ -138,6 +138,22 @@ export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
   'dumb-init',
   'sqlite3',
   'kill',
+  // Tools that run a program an option or a word names (`fd -x`, `rg --pre`, `gcc -wrapper`,
+  // `tmux new-session CMD`, `sg GROUP CMD`, `caffeinate CMD`): a unit would allow every such run.
+  'sg',
+  'caffeinate',
+  'chronic',
+  'tmux',
+  'screen',
+  'fd',
+  'fdfind',
+  'rg',
+  'gcc',
+  'g++',
+  'cc',
+  'c++',
+  'clang',
+  'clang++',
   // `Terminal(find)` (the unit of `find . -name x`) allows `find . -fprint F` and `-exec` of
   // whatever the rules allow.
   'find',

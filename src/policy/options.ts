@@ -25,7 +25,10 @@ export type OptionStep =
  */
 export function stepOption(argv: readonly string[], i: number, table: OptionTable): OptionStep {
   const word = argv[i];
-  if (word === undefined || word === '-' || !word.startsWith('-')) return { kind: 'end' };
+  if (word === undefined) return { kind: 'end' };
+  // A lone `-` is an operand (stdin) unless the table lists it as a flag (`su -`, `sg -`).
+  if (word === '-') return table.flags.has('-') ? { kind: 'skip', next: i + 1 } : { kind: 'end' };
+  if (!word.startsWith('-')) return { kind: 'end' };
   if (word === '--') return { kind: 'skip', next: i + 1 };
   const eq = word.indexOf('=');
   if (eq > 0) return { kind: 'skip', next: i + 1 };

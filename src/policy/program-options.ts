@@ -23,6 +23,8 @@ const SSH_COMMAND_KEY = (value: string): boolean =>
   /^\s*(proxycommand|localcommand|knownhostscommand)\s*[= ]/i.test(value);
 const anyValue = undefined;
 
+const COMPILER_RUNNERS: readonly Runner[] = [{ options: ['-wrapper', '-fplugin', '-specs', '--specs'] }];
+
 /** Per tool: the options whose value is (or sets) a program the tool runs. */
 const PROGRAM_OPTIONS: ReadonlyMap<string, readonly Runner[]> = new Map<string, readonly Runner[]>([
   ['go', [{ options: ['-exec', '--exec', '-toolexec', '--toolexec', '-vettool', '--vettool'], runs: anyValue }]],
@@ -57,6 +59,17 @@ const PROGRAM_OPTIONS: ReadonlyMap<string, readonly Runner[]> = new Map<string, 
   ['npm', [{ options: ['--script-shell'] }]],
   ['pnpm', [{ options: ['--script-shell'] }]],
   ['yarn', [{ options: ['--script-shell'] }]],
+  // fd 8 (`fd --help`), ripgrep 13 (`rg --help`: --pre COMMAND), GCC 12 and clang (`-wrapper
+  // prog,args`, `-fplugin=FILE`, `-specs=FILE`, whose `%(…)` can run programs).
+  ['fd', [{ options: ['-x', '--exec', '-X', '--exec-batch'] }]],
+  ['fdfind', [{ options: ['-x', '--exec', '-X', '--exec-batch'] }]],
+  ['rg', [{ options: ['--pre'] }]],
+  ['gcc', COMPILER_RUNNERS],
+  ['g++', COMPILER_RUNNERS],
+  ['cc', COMPILER_RUNNERS],
+  ['c++', COMPILER_RUNNERS],
+  ['clang', COMPILER_RUNNERS],
+  ['clang++', COMPILER_RUNNERS],
   ['vim', [{ options: ['-c', '--cmd'] }]],
   ['vi', [{ options: ['-c', '--cmd'] }]],
   ['nvim', [{ options: ['-c', '--cmd'] }]],
@@ -109,11 +122,23 @@ const CARGO_TARGET_PROGRAM = /^CARGO_TARGET_[A-Z0-9_]+_(RUNNER|LINKER)$/;
 /** Builtins and programs whose NAME=value words set the environment of what runs later. */
 const SETTERS = new Set(['env', 'export', 'declare', 'typeset', 'local', 'readonly']);
 
+/** tmux commands that run a shell command they are given (tmux 3.3: `tmux list-commands`). */
+const TMUX_RUNS = new Set(
+  'new-session new new-window neww split-window splitw run-shell run respawn-pane respawnp respawn-window respawnw pipe-pane pipep if-shell if display-popup popup'.split(
+    ' ',
+  ),
+);
+
 /** `tar --to-command=CMD …`: which option runs what, for people; null when none does. */
 export function optionRunsProgram(view: readonly string[]): string | null {
   const verb = view[0];
   if (verb === undefined) return null;
   const name = basename(verb);
+  if (name === 'tmux') {
+    // Commands may follow one another after `;` or `\;`: any word that is one of them counts.
+    const runs = view.find((word, i) => i > 0 && TMUX_RUNS.has(word));
+    if (runs !== undefined) return `tmux ${runs} runs a command`;
+  }
   const runners = PROGRAM_OPTIONS.get(name);
   for (let i = 1; i < view.length; i++) {
     const word = view[i]!;

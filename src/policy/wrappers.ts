@@ -186,6 +186,20 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
     },
   ],
   ['chroot', { options: optionTable('', '--skip-chdir'), positionals: 1 }],
+  // `sg GROUP [-c] 'curl x'` hands its command to /bin/sh; macOS `caffeinate [-t N] cmd` and
+  // moreutils' `chronic cmd` run theirs as words.
+  [
+    'sg',
+    {
+      options: optionTable('', '-'),
+      positionals: 1,
+      commandOptions: words('-c'),
+      commandOptionsAnywhere: true,
+      rest: 'shell',
+    },
+  ],
+  ['caffeinate', { options: optionTable('-t -w', '-d -i -m -s -u') }],
+  ['chronic', { options: optionTable('', '-e -v') }],
   ['sh', SHELL],
   ['bash', SHELL],
   ['zsh', SHELL],
