@@ -1,32 +1,13 @@
 // sed and awk programs that reach past their input (issue 9 A.3): sed's w/W/r/R/e commands, the
-// w and e flags of s///, awk's system(), pipes, output redirections and getline from a file, and
-// programs read from a file (-f). The engine does not read these programs' paths, so such a
+// w and e flags of s/// (sed-program.ts), awk's system(), pipes, output redirections and getline
+// from a file (awk-program.ts), and programs read from a file (-f). The engine does not read these programs' paths, so such a
 // command is never auto-approved. Bounded: a program longer than MAX_PROGRAM counts as one.
+import { awkProgramReaches } from './awk-program.ts';
+import { sedProgramReaches } from './sed-program.ts';
 import { basename } from './wrappers.ts';
 
 const MAX_PROGRAM = 4096;
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox awk']);
-
-// A sed command letter at a command position (after an address, `;`, `{`, `}` or a newline),
-// or a flag of s/// ending in w or e.
-const SED_COMMAND = /(?:^|[;{}\n0-9$/!\s])[wWrReF](?:\s|$)|(?:^|[;{}\n0-9$/!\s])[eRWwr]$/;
-
-/** An `s` command whose flags (after its last delimiter) include w (write) or e (execute). Linear. */
-function substituteFlags(word: string): boolean {
-  for (const piece of word.split(/[;\n]/)) {
-    const at = piece.indexOf('s');
-    if (at < 0 || at + 1 >= piece.length) continue;
-    const delimiter = piece[at + 1]!;
-    const last = piece.lastIndexOf(delimiter);
-    if (last <= at + 1) continue;
-    const flags = piece.slice(last + 1);
-    if (flags.includes('w') || flags.includes('e')) return true;
-  }
-  return false;
-}
-// awk reads a file with `getline [var] < file` and opens the files it names in ARGV.
-const AWK_EFFECT =
-  /system\s*\(|\||>|\bgetline\b[^;}\n]*<|\bARGV\b|\bclose\s*\(|fflush|printf?[^;}]*>|ENVIRON|PROCINFO|@load|@include/;
 
 /** How a tool's options carry programs: valued short letters and long names (GNU prefixes count). */
 interface ProgramOptions {
@@ -81,8 +62,7 @@ export function scriptSideEffect(view: readonly string[]): string | null {
   if (name !== 'sed' && !AWKS.has(name)) return null;
   const options = name === 'sed' ? SED_OPTIONS : AWK_OPTIONS;
   const reaches = (program: string): boolean =>
-    program.length > MAX_PROGRAM ||
-    (name === 'sed' ? SED_COMMAND.test(program) || substituteFlags(program) : AWK_EFFECT.test(program));
+    program.length > MAX_PROGRAM || (name === 'sed' ? sedProgramReaches(program) : awkProgramReaches(program));
   const fromFile = `${name} reading its program from a file`;
   const runs = `${name} program that writes, reads or runs other files or commands`;
   let optionsOver = false;

@@ -81,6 +81,14 @@ export const EXPAND_MARK = '\u0002';
 export const GLOB_MARK = '\u0003';
 
 /** What may follow a `$` for the shell to expand it: a name, a digit, a special parameter, `{`. */
+/**
+ * `$?`, `$#`, `$$`, `$!`, `$-`: parameters whose value is only digits or option letters. They name
+ * no path, so the pair is one literal word part (`echo "exit: $?"` stays a plain echo).
+ */
+function isNumericParameter(c: string | undefined): boolean {
+  return c !== undefined && '?#$!-'.includes(c);
+}
+
 function startsExpansion(c: string | undefined): boolean {
   if (c === undefined) return false;
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || '_@*#?$!-{'.includes(c);
@@ -208,7 +216,10 @@ export function scanCommand(command: string): ScanResult {
           if (closeParen !== -1 && closeParen < i + 2) closeParen = command.indexOf(')', i + 2);
           substitutions.push(command.slice(i + 2, closeParen < 0 ? n : closeParen));
         }
-        emit(startsExpansion(command[i + 1]) || command[i + 1] === '(' ? EXPAND_MARK + '\\$' : '\\$');
+        if (isNumericParameter(command[i + 1])) {
+          emit('\\$\\' + command[i + 1]);
+          i++;
+        } else emit(startsExpansion(command[i + 1]) || command[i + 1] === '(' ? EXPAND_MARK + '\\$' : '\\$');
       } else if (c === '`') {
         flag('backtick_substitution');
         const close = command.indexOf('`', i + 1);
@@ -266,6 +277,9 @@ export function scanCommand(command: string): ScanResult {
         } else if (next === '{') {
           paramDepth++;
           emit(EXPAND_MARK + '\\${');
+          i++;
+        } else if (isNumericParameter(next)) {
+          emit('\\$\\' + next);
           i++;
         } else {
           emit(startsExpansion(next) ? EXPAND_MARK + '\\$' : '\\$');
