@@ -23,6 +23,8 @@ export const RunnerSandbox = z.object({
   backend: z.enum(['bwrap', 'seatbelt']).nullable(),
   /** --sandbox-network: outbound network inside the sandbox. */
   network: z.boolean(),
+  /** --sandbox-git: the root's git directory read-only (default) or writable; absent from older runners. */
+  git: z.enum(['read-only', 'writable']).optional(),
   /** True when auto-approved commands never run unsandboxed on this runner (sandboxed, or refused). */
   enforced: z.boolean(),
   /** Why no sandbox is available, when none is. */

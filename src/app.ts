@@ -74,10 +74,14 @@ export interface AppExecution {
   cluster: Cluster;
 }
 
-/** `bwrap, enforced (--sandbox auto, network on)` / `none: bwrap not found; NOT enforced (--sandbox off)`. */
+/**
+ * `bwrap, enforced (--sandbox auto, network on, .git read-only)` / `none: bwrap not found; NOT
+ * enforced (--sandbox off, network on)` (an older runner does not report `git`).
+ */
 function describeSandbox(s: NonNullable<RunnerInfo['sandbox']>): string {
   const what = s.available && s.backend ? s.backend : `none${s.reason ? `: ${s.reason}` : ''}`;
-  return `${what}, ${s.enforced ? 'enforced' : 'NOT enforced'} (--sandbox ${s.mode}, network ${s.network ? 'on' : 'off'})`;
+  const git = s.git === undefined ? '' : `, .git ${s.git}`;
+  return `${what}, ${s.enforced ? 'enforced' : 'NOT enforced'} (--sandbox ${s.mode}, network ${s.network ? 'on' : 'off'}${git})`;
 }
 
 /** What the console's runners page shows for one project. */

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isInside } from './cwd-guard.ts';
-import { SANDBOX_MODES } from './sandbox/policy.ts';
-import type { SandboxMode } from './sandbox/policy.ts';
+import { SANDBOX_GIT_MODES, SANDBOX_MODES } from './sandbox/policy.ts';
+import type { SandboxGit, SandboxMode } from './sandbox/policy.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -36,6 +36,8 @@ export interface RunnerConfig {
   sandbox: SandboxMode;
   /** --sandbox-network on|off: outbound network inside the sandbox. */
   sandboxNetwork: boolean;
+  /** --sandbox-git read-only|writable: the root's git directory inside the sandbox. */
+  sandboxGit: SandboxGit;
 }
 
 export const DEFAULT_CONTAINER_IMAGE = 'brabo-dev:latest';
@@ -60,14 +62,19 @@ with your permissions, only inside --root.
                          ${DEFAULT_CONTAINER_IMAGE}; it must exist locally, nothing is pulled)
   --sandbox MODE         auto|required|all|off (default auto). Auto-approved commands run in a
                          sandbox (bubblewrap on Linux, sandbox-exec on macOS): the host read-only,
-                         the root writable except .git/config, .git/hooks and permissions.json,
-                         a private /tmp, no view of other processes, no unix sockets.
+                         the root writable except its git directory (.git), permissions.json and
+                         what git's config points at (core.hooksPath, include.path), a private
+                         /tmp, no view of other processes, no unix sockets.
                          auto: without a sandbox they run anyway, and start-up says the host is
                          unprotected; required: without one they are refused
                          (sandbox_unavailable); all: human-approved commands are sandboxed too;
                          off: nothing is sandboxed. Human-approved commands otherwise run as
                          approved.
   --sandbox-network on|off  outbound network inside the sandbox (default on)
+  --sandbox-git read-only|writable  the root's git directory inside the sandbox (default
+                         read-only: git status, log, diff work, git add and commit fail).
+                         writable: index, refs and objects writable (auto-approved git add and
+                         git commit work); .git/config and .git/hooks stay read-only
   --reconnect-max-ms N   longest wait between reconnect attempts (default 30000)
   --log-level LEVEL      ${LOG_LEVELS.join('|')} (default: info with --log-file, warn on stderr)
   --log-file FILE        structured JSON logs go here instead of stderr
@@ -98,6 +105,7 @@ export function parseRunnerArgs(argv: string[], env: NodeJS.ProcessEnv): RunnerC
         'container-image': { type: 'string' },
         sandbox: { type: 'string' },
         'sandbox-network': { type: 'string' },
+        'sandbox-git': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -141,6 +149,9 @@ export function parseRunnerArgs(argv: string[], env: NodeJS.ProcessEnv): RunnerC
   const network = text('sandbox-network') ?? 'on';
   if (network !== 'on' && network !== 'off')
     throw new UsageError(`--sandbox-network must be on or off, got "${network}"`);
+  const git = text('sandbox-git') ?? 'read-only';
+  if (!(SANDBOX_GIT_MODES as readonly string[]).includes(git))
+    throw new UsageError(`--sandbox-git must be read-only or writable, got "${git}"`);
 
   return {
     url: url.replace(/\/+$/, ''),
@@ -159,6 +170,7 @@ export function parseRunnerArgs(argv: string[], env: NodeJS.ProcessEnv): RunnerC
     containerImage: text('container-image') ?? DEFAULT_CONTAINER_IMAGE,
     sandbox: sandbox as SandboxMode,
     sandboxNetwork: network === 'on',
+    sandboxGit: git as SandboxGit,
   };
 }
 

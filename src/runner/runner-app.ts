@@ -68,7 +68,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
   // announced here, in one line, instead of on every command.
   const availability: Availability =
     config.sandbox === 'off' ? { available: false, why: '--sandbox off' } : await (io.probeSandbox ?? probeSandbox)();
-  const sandbox = sandboxState(config.sandbox, availability, config.sandboxNetwork);
+  const sandbox = sandboxState(config.sandbox, availability, config.sandboxNetwork, config.sandboxGit);
   const sandboxWarning = startupWarning(sandbox);
   if (sandboxWarning !== null) {
     ui.warning('sandbox_unavailable', sandboxWarning);
@@ -127,6 +127,7 @@ export async function runRunner(config: RunnerConfig, io: RunnerIo): Promise<num
     sandbox: {
       mode: config.sandbox,
       network: config.sandboxNetwork,
+      git: config.sandboxGit,
       availability,
       hide: [config.journalFile, ...(config.logFile === null ? [] : [config.logFile])],
     },
@@ -198,7 +199,7 @@ function describeSandbox(state: ReturnType<typeof sandboxState>): string {
   if (!state.available)
     return `none (${state.reason ?? 'unavailable'}): ${state.mode === 'all' ? 'every command is' : 'auto-approved commands are'} refused (--sandbox ${state.mode})`;
   const scope = state.mode === 'all' ? 'every command' : 'auto-approved commands';
-  return `${state.backend ?? 'sandbox'} for ${scope}, ${network} (--sandbox ${state.mode})`;
+  return `${state.backend ?? 'sandbox'} for ${scope}, ${network}, .git ${state.git} (--sandbox ${state.mode})`;
 }
 
 function badUrlMessage(url: string, status: number): string {

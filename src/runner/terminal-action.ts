@@ -9,13 +9,15 @@ import { launchFor } from './sandbox/launch.ts';
 import type { Launch } from './sandbox/launch.ts';
 import type { Availability } from './sandbox/platform.ts';
 import { chooseSandbox } from './sandbox/policy.ts';
-import type { SandboxMode } from './sandbox/policy.ts';
+import type { SandboxGit, SandboxMode } from './sandbox/policy.ts';
 import { refuseGitRedirect, SandboxUnprotectableError } from './sandbox/prepare.ts';
 
-/** The runner's sandbox settings (--sandbox, --sandbox-network) and what the machine offers. */
+/** The runner's sandbox settings (--sandbox, --sandbox-network, --sandbox-git) and what the machine offers. */
 export interface SandboxSettings {
   mode: SandboxMode;
   network: boolean;
+  /** Absent: read-only (the default of --sandbox-git). */
+  git?: SandboxGit;
   availability: Availability;
   /** The runner's own files (journal, log) that sandboxed commands may not read. */
   hide?: readonly string[];
@@ -79,6 +81,7 @@ export async function executeTerminal(execute: TerminalExecute, context: Termina
       env: context.env,
       backend: choice.kind === 'sandboxed' ? choice.backend : null,
       network: settings.network,
+      git: settings.git ?? 'read-only',
       seccomp: settings.availability.available && settings.availability.seccomp,
       ...(settings.hide ? { hide: settings.hide } : {}),
     });

@@ -68,6 +68,7 @@ describe('a runner with the default --sandbox auto on a machine with bwrap', () 
       available: true,
       backend: 'bwrap',
       network: true,
+      git: 'read-only',
       enforced: true,
       reason: null,
     });
@@ -80,7 +81,9 @@ describe('a runner with the default --sandbox auto on a machine with bwrap', () 
       actorKind: 'system',
       payload: { sandbox: { mode: 'auto', backend: 'bwrap', enforced: true } },
     });
-    expect(p.runner.output()).toContain('sandbox  bwrap for auto-approved commands, network on (--sandbox auto)');
+    expect(p.runner.output()).toContain(
+      'sandbox  bwrap for auto-approved commands, network on, .git read-only (--sandbox auto)',
+    );
 
     const outside = join(home, 'auto-outside.txt');
     // Spelled so the lexical engine cannot see the protected name: decide() auto-approves it, the sandbox holds.

@@ -132,69 +132,77 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     "python3 -c \"open('.git/commondir','w').write('/tmp')\"",
   ];
 
-  it(`${attacks.length} attacks leave every protected entry as it was (each also works unsandboxed on a copy)`, async () => {
-    const control = canaryTree();
-    try {
-      const controlBefore = protectedState(control.root);
-      const outcome = await runIn(
-        control.root,
-        'chmod 777 .git && echo x >> .git/config && echo y > .git/hooks/pre-commit && echo z > permissions.json',
-        { sandboxed: false },
-      );
-      expect(outcome.exitCode).toBe(0);
-      const controlAfter = protectedState(control.root);
-      for (const name of ['.git', '.git/config', '.git/hooks', 'permissions.json'])
-        expect(controlAfter[name], name).not.toBe(controlBefore[name]);
-    } finally {
-      control.cleanup();
-    }
-    const before = protectedState(canary.root);
-    const beforeWithoutXattrs = protectedState(canary.root, { xattrs: false });
-    for (const command of attacks) {
-      await runIn(canary.root, command);
-      // xattrs are listed (a python3 start) only after the attacks that could set one.
-      if (command.includes('xattr')) expect(protectedState(canary.root), command).toEqual(before);
-      else expect(protectedState(canary.root, { xattrs: false }), command).toEqual(beforeWithoutXattrs);
-    }
-  }, 300_000);
-
-  it('git redirections created by a command are deleted afterwards, whatever the command planted to stop it (lead S1/S2)', async () => {
-    const { mkdirSync, readdirSync, readFileSync: read } = await import('node:fs');
-    const victim = path.join(canary.outside, 'victim');
-    mkdirSync(victim);
-    const attacks = [
-      'echo ../src > .git/commondir && echo x > .git/config.worktree',
-      // S1: a plain file where a quarantine folder would go, plus a fake repository to point at.
-      `mkdir -p evil && cp -r .git/refs evil/ && printf '[core]\\n\\tfsmonitor = "touch ${victim}/PWNED; false"\\n' > evil/config && echo blocker > .git/brabo-quarantine && echo ../evil > .git/commondir`,
-      // S2: a symlink out of the root where a quarantine folder would go.
-      `ln -s ${victim} .git/brabo-quarantine; printf '#!/bin/sh\\ntouch ${victim}/PWNED\\n' > .git/commondir; chmod +x .git/commondir`,
-      `ln -s ${path.join(canary.root, '.git', 'hooks')} .git/brabo-quarantine; echo evil > .git/commondir`,
-      'ln -s /etc .git/modules',
-      `ln -s ${victim} .git/worktrees`,
-      'mkdir -p .git/modules/x/y && echo "[core] fsmonitor = evil" > .git/modules/x/config && chmod 500 .git/modules/x && chmod 000 .git/modules/x/y',
-    ];
-    const victimBefore = snapshot(victim);
-    const protectedBefore = protectedState(canary.root, { xattrs: false });
-    for (const command of attacks) {
-      await runIn(canary.root, command);
-      for (const name of ['commondir', 'config.worktree', 'modules', 'worktrees']) {
-        expect(
-          existsSync(path.join(canary.root, '.git', name)) ||
-            (await import('node:fs')).lstatSync(path.join(canary.root, '.git', name), { throwIfNoEntry: false }) !==
-              undefined,
-          `${command}: .git/${name}`,
-        ).toBe(false);
+  it.each(['read-only', 'writable'] as const)(
+    `--sandbox-git %s: ${attacks.length} attacks leave every protected entry as it was (each also works unsandboxed on a copy)`,
+    async (git) => {
+      const control = canaryTree();
+      try {
+        const controlBefore = protectedState(control.root);
+        const outcome = await runIn(
+          control.root,
+          'chmod 777 .git && echo x >> .git/config && echo y > .git/hooks/pre-commit && echo z > permissions.json',
+          { sandboxed: false },
+        );
+        expect(outcome.exitCode).toBe(0);
+        const controlAfter = protectedState(control.root);
+        for (const name of ['.git', '.git/config', '.git/hooks', 'permissions.json'])
+          expect(controlAfter[name], name).not.toBe(controlBefore[name]);
+      } finally {
+        control.cleanup();
       }
-      expect(snapshot(victim), command).toEqual(victimBefore);
-      expect(protectedState(canary.root, { xattrs: false }), command).toEqual(protectedBefore);
-    }
-    expect(readdirSync(victim)).toEqual([]);
-    // And git in the root does not run the planted fsmonitor.
-    const git = await runIn(canary.root, 'git status >/dev/null 2>&1; true', { sandboxed: false });
-    expect(git.exitCode).toBe(0);
-    expect(existsSync(path.join(victim, 'PWNED'))).toBe(false);
-    void read;
-  }, 300_000);
+      const before = protectedState(canary.root);
+      const beforeWithoutXattrs = protectedState(canary.root, { xattrs: false });
+      for (const command of attacks) {
+        await runIn(canary.root, command, { git });
+        // xattrs are listed (a python3 start) only after the attacks that could set one.
+        if (command.includes('xattr')) expect(protectedState(canary.root), command).toEqual(before);
+        else expect(protectedState(canary.root, { xattrs: false }), command).toEqual(beforeWithoutXattrs);
+      }
+    },
+    300_000,
+  );
+
+  it.each(['writable', 'read-only'] as const)(
+    '--sandbox-git %s: git redirections created by a command are deleted afterwards (read-only: cannot be created), whatever the command planted to stop it (lead S1/S2)',
+    async (git) => {
+      const { mkdirSync, readdirSync, readFileSync: read } = await import('node:fs');
+      const victim = path.join(canary.outside, 'victim');
+      mkdirSync(victim);
+      const attacks = [
+        'echo ../src > .git/commondir && echo x > .git/config.worktree',
+        // S1: a plain file where a quarantine folder would go, plus a fake repository to point at.
+        `mkdir -p evil && cp -r .git/refs evil/ && printf '[core]\\n\\tfsmonitor = "touch ${victim}/PWNED; false"\\n' > evil/config && echo blocker > .git/brabo-quarantine && echo ../evil > .git/commondir`,
+        // S2: a symlink out of the root where a quarantine folder would go.
+        `ln -s ${victim} .git/brabo-quarantine; printf '#!/bin/sh\\ntouch ${victim}/PWNED\\n' > .git/commondir; chmod +x .git/commondir`,
+        `ln -s ${path.join(canary.root, '.git', 'hooks')} .git/brabo-quarantine; echo evil > .git/commondir`,
+        'ln -s /etc .git/modules',
+        `ln -s ${victim} .git/worktrees`,
+        'mkdir -p .git/modules/x/y && echo "[core] fsmonitor = evil" > .git/modules/x/config && chmod 500 .git/modules/x && chmod 000 .git/modules/x/y',
+      ];
+      const victimBefore = snapshot(victim);
+      const protectedBefore = protectedState(canary.root, { xattrs: false });
+      for (const command of attacks) {
+        await runIn(canary.root, command, { git });
+        for (const name of ['commondir', 'config.worktree', 'modules', 'worktrees']) {
+          expect(
+            existsSync(path.join(canary.root, '.git', name)) ||
+              (await import('node:fs')).lstatSync(path.join(canary.root, '.git', name), { throwIfNoEntry: false }) !==
+                undefined,
+            `${command}: .git/${name}`,
+          ).toBe(false);
+        }
+        expect(snapshot(victim), command).toEqual(victimBefore);
+        expect(protectedState(canary.root, { xattrs: false }), command).toEqual(protectedBefore);
+      }
+      expect(readdirSync(victim)).toEqual([]);
+      // And git in the root does not run the planted fsmonitor.
+      const status = await runIn(canary.root, 'git status >/dev/null 2>&1; true', { sandboxed: false });
+      expect(status.exitCode).toBe(0);
+      expect(existsSync(path.join(victim, 'PWNED'))).toBe(false);
+      void read;
+    },
+    300_000,
+  );
 
   it('a .git/commondir found in a main repository refuses sandboxed commands (sandbox_unprotectable)', async () => {
     const { writeFileSync } = await import('node:fs');
@@ -231,23 +239,26 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     }
   });
 
-  it('a linked worktree: its git dir inside the root is pinned, so it cannot be swapped for a look-alike', async () => {
-    const { mkdirSync, rmSync, writeFileSync } = await import('node:fs');
-    rmSync(path.join(canary.root, '.git'), { recursive: true });
-    mkdirSync(path.join(canary.root, 'gitdir', 'hooks'), { recursive: true });
-    writeFileSync(path.join(canary.root, 'gitdir', 'config'), '[core]\n');
-    writeFileSync(path.join(canary.root, '.git'), 'gitdir: gitdir\n');
-    for (const command of [
-      'mv gitdir old && mkdir -p gitdir/hooks && echo evil > gitdir/config',
-      'rm -rf gitdir; mkdir -p gitdir && echo evil > gitdir/config',
-      'echo "gitdir: elsewhere" > .git',
-      'rm -f .git && echo "gitdir: src" > .git',
-    ]) {
-      await runIn(canary.root, command);
-      expect(readFileSync(path.join(canary.root, 'gitdir', 'config'), 'utf8'), command).toBe('[core]\n');
-      expect(readFileSync(path.join(canary.root, '.git'), 'utf8'), command).toBe('gitdir: gitdir\n');
-    }
-  });
+  it.each(['read-only', 'writable'] as const)(
+    '--sandbox-git %s: a linked worktree: its git dir inside the root (pinned, or read-only whole) cannot be swapped for a look-alike',
+    async (git) => {
+      const { mkdirSync, rmSync, writeFileSync } = await import('node:fs');
+      rmSync(path.join(canary.root, '.git'), { recursive: true });
+      mkdirSync(path.join(canary.root, 'gitdir', 'hooks'), { recursive: true });
+      writeFileSync(path.join(canary.root, 'gitdir', 'config'), '[core]\n');
+      writeFileSync(path.join(canary.root, '.git'), 'gitdir: gitdir\n');
+      for (const command of [
+        'mv gitdir old && mkdir -p gitdir/hooks && echo evil > gitdir/config',
+        'rm -rf gitdir; mkdir -p gitdir && echo evil > gitdir/config',
+        'echo "gitdir: elsewhere" > .git',
+        'rm -f .git && echo "gitdir: src" > .git',
+      ]) {
+        await runIn(canary.root, command, { git });
+        expect(readFileSync(path.join(canary.root, 'gitdir', 'config'), 'utf8'), command).toBe('[core]\n');
+        expect(readFileSync(path.join(canary.root, '.git'), 'utf8'), command).toBe('gitdir: gitdir\n');
+      }
+    },
+  );
 
   it('an absent .git/hooks, .git/config and permissions.json are created first, then protected', async () => {
     const bare = canaryTree();
@@ -274,7 +285,7 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
     }
   });
 
-  it('git still works inside the sandbox for what it should do (status, add, commit write .git/index and objects)', async () => {
+  it('--sandbox-git writable: git still works inside the sandbox for what it should do (status, add, commit write .git/index and objects)', async () => {
     const repo = canaryTree();
     try {
       const { rmSync } = await import('node:fs');
@@ -285,7 +296,9 @@ describe('.git/config, .git/hooks and permissions.json inside the root are read-
         { sandboxed: false },
       );
       expect(init.exitCode).toBe(0);
-      const outcome = await runIn(repo.root, 'git add src && git commit -qm first && git log --oneline | wc -l');
+      const outcome = await runIn(repo.root, 'git add src && git commit -qm first && git log --oneline | wc -l', {
+        git: 'writable',
+      });
       expect(outcome).toMatchObject({ exitCode: 0, stdout: expect.stringContaining('1') });
     } finally {
       repo.cleanup();

@@ -319,9 +319,17 @@ describe('which commands are sandboxed (--sandbox)', () => {
       available: true,
       backend: 'bwrap',
       network: false,
+      git: 'read-only',
       enforced: true,
       reason: null,
     });
+    expect(
+      RunnerJoin.parse({ protocolVersion: 1, sandbox: sandboxState('auto', yes, true, 'writable') }).sandbox,
+    ).toMatchObject({ git: 'writable' });
+    // An older runner reports no `git`; an unknown value is refused.
+    const { git: _git, ...older } = state;
+    expect(RunnerJoin.safeParse({ protocolVersion: 1, sandbox: older }).success).toBe(true);
+    expect(RunnerJoin.safeParse({ protocolVersion: 1, sandbox: { ...state, git: 'rw' } }).success).toBe(false);
     expect(RunnerJoin.safeParse({ protocolVersion: 1, sandbox: { ...state, mode: 'sometimes' } }).success).toBe(false);
     expect(TerminalAction.parse({ type: 'terminal', command: 'ls', cwd: '/r', approval: 'human' }).approval).toBe(
       'human',
@@ -400,8 +408,8 @@ describe('preparing the protected files', () => {
   beforeEach(async () => ({ dir, cleanup } = await tempDir('prep')));
   afterEach(async () => cleanup());
 
-  it('creates .git/hooks, .git/config and permissions.json when absent (empty rules), and pins .git', () => {
-    const protection = prepareProtection(dir);
+  it('--sandbox-git writable: creates .git/hooks, .git/config and permissions.json when absent (empty rules), and pins .git', () => {
+    const protection = prepareProtection(dir, 'writable');
     expect(readFileSync(path.join(dir, 'permissions.json'), 'utf8')).toBe(EMPTY_PERMISSIONS_TEXT);
     expect(JSON.parse(EMPTY_PERMISSIONS_TEXT)).toEqual({ allow: [], deny: [], ask: [] });
     expect(lstatSync(path.join(dir, '.git', 'hooks')).isDirectory()).toBe(true);
@@ -420,12 +428,12 @@ describe('preparing the protected files', () => {
     ]);
   });
 
-  it("leaves existing files as they are and also protects git's redirections (modules, config.worktree) when present", () => {
+  it("--sandbox-git writable: leaves existing files as they are and also protects git's redirections (modules, config.worktree) when present", () => {
     mkdirSync(path.join(dir, '.git', 'modules', 'lib'), { recursive: true });
     writeFileSync(path.join(dir, '.git', 'config'), '[core]\n');
     writeFileSync(path.join(dir, '.git', 'config.worktree'), '');
     writeFileSync(path.join(dir, 'permissions.json'), '{"allow": ["Terminal(ls)"]}');
-    const protection = prepareProtection(dir);
+    const protection = prepareProtection(dir, 'writable');
     expect(readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(readFileSync(path.join(dir, 'permissions.json'), 'utf8')).toBe('{"allow": ["Terminal(ls)"]}');
     expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual([
@@ -437,11 +445,11 @@ describe('preparing the protected files', () => {
     ]);
   });
 
-  it("a linked worktree: the .git file is read-only, and its git dir's config and hooks when inside the root", () => {
+  it("--sandbox-git writable: a linked worktree: the .git file is read-only, and its git dir's config and hooks when inside the root", () => {
     mkdirSync(path.join(dir, 'main-git', 'hooks'), { recursive: true });
     writeFileSync(path.join(dir, 'main-git', 'config'), '');
     writeFileSync(path.join(dir, '.git'), 'gitdir: main-git\n');
-    const protection = prepareProtection(dir);
+    const protection = prepareProtection(dir, 'writable');
     expect(protection.pinned).toEqual([path.join(dir, 'main-git')]);
     expect(protection.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual([
       '.git',
@@ -450,6 +458,103 @@ describe('preparing the protected files', () => {
       'permissions.json',
     ]);
   });
+
+  it('--sandbox-git read-only (default): the whole .git is read-only, nothing pinned or left to delete; config and hooks still created', () => {
+    const protection = prepareProtection(dir);
+    expect(prepareProtection(dir, 'read-only')).toEqual(protection);
+    expect(lstatSync(path.join(dir, '.git', 'hooks')).isDirectory()).toBe(true);
+    expect(readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe('');
+    expect(protection.pinned).toEqual([]);
+    expect(protection.mustNotAppear).toEqual([]);
+    expect(protection.readOnly).toEqual([
+      { path: path.join(dir, 'permissions.json'), kind: 'file' },
+      { path: path.join(dir, '.git'), kind: 'dir' },
+    ]);
+  });
+
+  it('--sandbox-git read-only: a linked worktree whose git dir (and its commondir) lie inside the root: both read-only whole', () => {
+    mkdirSync(path.join(dir, 'main', '.git', 'worktrees', 'w', 'hooks'), { recursive: true });
+    writeFileSync(path.join(dir, 'main', '.git', 'config'), '');
+    writeFileSync(path.join(dir, 'main', '.git', 'worktrees', 'w', 'commondir'), '../..\n');
+    writeFileSync(path.join(dir, '.git'), 'gitdir: main/.git/worktrees/w\n');
+    const protection = prepareProtection(dir);
+    expect(protection.pinned).toEqual([]);
+    expect(protection.readOnly.map((entry) => [path.relative(dir, entry.path), entry.kind])).toEqual([
+      ['permissions.json', 'file'],
+      ['.git', 'file'],
+      ['main/.git/worktrees/w', 'dir'],
+      ['main/.git', 'dir'],
+    ]);
+    // Writable: both pinned; the config and hooks of each read-only, the commondir file too.
+    const writable = prepareProtection(dir, 'writable');
+    expect(writable.pinned.map((entry) => path.relative(dir, entry))).toEqual(['main/.git/worktrees/w', 'main/.git']);
+    expect(writable.readOnly.map((entry) => path.relative(dir, entry.path)).sort()).toEqual([
+      '.git',
+      'main/.git/config',
+      'main/.git/hooks',
+      'main/.git/worktrees',
+      'main/.git/worktrees/w/commondir',
+      'main/.git/worktrees/w/config',
+      'main/.git/worktrees/w/hooks',
+      'permissions.json',
+    ]);
+  });
+
+  it('both back-ends from the prepared rules: read-only mode ro-binds .git (Seatbelt: a subpath), writable mode pins it', () => {
+    const args = (git: 'read-only' | 'writable') =>
+      sandboxRules({ root: dir, cwd: dir, network: true, ...prepareProtection(dir, git) });
+    const readOnly = mounts(bwrapArgs(args('read-only'), 'true', { seccompFd: null }));
+    expect(readOnly.slice(readOnly.findIndex((m) => m[2] === dir))).toEqual([
+      ['--bind', dir, dir],
+      ['--ro-bind', path.join(dir, 'permissions.json'), path.join(dir, 'permissions.json')],
+      ['--ro-bind', path.join(dir, '.git'), path.join(dir, '.git')],
+    ]);
+    const readOnlyProfile = seatbeltProfile(args('read-only'), { privateTmp: '/t' });
+    expect(readOnlyProfile).toContain(
+      `(deny file-write* (literal ${sbplString(path.join(dir, 'permissions.json'))}) (subpath ${sbplString(path.join(dir, '.git'))}))`,
+    );
+    const writable = mounts(bwrapArgs(args('writable'), 'true', { seccompFd: null }));
+    expect(writable).toContainEqual(['--bind', path.join(dir, '.git'), path.join(dir, '.git')]);
+    expect(writable).not.toContainEqual(['--ro-bind', path.join(dir, '.git'), path.join(dir, '.git')]);
+    expect(writable).toContainEqual(['--ro-bind', path.join(dir, '.git', 'config'), path.join(dir, '.git', 'config')]);
+    expect(writable).toContainEqual(['--ro-bind', path.join(dir, '.git', 'hooks'), path.join(dir, '.git', 'hooks')]);
+    const writableProfile = seatbeltProfile(args('writable'), { privateTmp: '/t' });
+    expect(writableProfile).not.toContain(`(subpath ${sbplString(path.join(dir, '.git'))})`);
+    expect(writableProfile).toContain(`(subpath ${sbplString(path.join(dir, '.git', 'hooks'))})`);
+    expect(writableProfile).toContain(`(literal ${sbplString(path.join(dir, '.git', 'config'))})`);
+    expect(writableProfile).toContain(`(literal ${sbplString(path.join(dir, '.git'))})`);
+  });
+
+  it('rules list read-only entries and pinned folders parents first, so no mount covers one made inside it', () => {
+    const ordered = sandboxRules({
+      root: '/r',
+      cwd: '/r',
+      network: true,
+      readOnly: [
+        { path: '/r/a/b/c', kind: 'file' },
+        { path: '/r/a', kind: 'dir' },
+        { path: '/r/x', kind: 'file' },
+      ],
+      pinned: ['/r/m/.git/worktrees/w', '/r/m/.git'],
+    });
+    expect(ordered.readOnly.map((entry) => entry.path)).toEqual(['/r/a', '/r/x', '/r/a/b/c']);
+    expect(ordered.pinned).toEqual(['/r/m/.git', '/r/m/.git/worktrees/w']);
+  });
+
+  it('a .git file naming the root itself cannot be protected (its config would be an ordinary file of the root)', () => {
+    writeFileSync(path.join(dir, '.git'), 'gitdir: .\n');
+    for (const git of ['read-only', 'writable'] as const)
+      expect(() => prepareProtection(dir, git)).toThrow(SandboxUnprotectableError);
+  });
+
+  it.each([['read-only'], ['writable']] as const)(
+    '--sandbox-git %s: a symlinked .git/config or .git/hooks is refused in both modes',
+    (git) => {
+      mkdirSync(path.join(dir, '.git'), { recursive: true });
+      symlinkSync(path.join(dir, 'gitconfig'), path.join(dir, '.git', 'config'));
+      expect(() => prepareProtection(dir, git)).toThrow(SandboxUnprotectableError);
+    },
+  );
 
   it.each([['permissions.json'], ['.git'], ['.git/config'], ['.git/hooks']])(
     'a symlinked %s cannot be pinned: refused with sandbox_unprotectable',

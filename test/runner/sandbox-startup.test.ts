@@ -83,6 +83,7 @@ describe('no sandbox on this machine', () => {
         available: false,
         backend: null,
         network: true,
+        git: 'read-only',
         enforced: false,
         reason: 'bubblewrap (bwrap) is not installed',
       });
@@ -156,7 +157,37 @@ describe('--sandbox all with bwrap: human-approved commands are sandboxed too', 
     }
   });
 
-  it('usage errors are named: --sandbox sometimes, --sandbox-network maybe', () => {
+  it('--sandbox-git: read-only by default (auto-approved git add fails), writable lets it commit; the join and the banner say which', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { writeFileSync } = await import('node:fs');
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    execFileSync('sh', ['-c', 'git init -q -b main . && git config user.email a@b && git config user.name a'], {
+      cwd: root,
+      env,
+    });
+    writeFileSync(path.join(root, 'a.txt'), 'a\n');
+    const bwrap: Availability = { available: true, backend: 'bwrap', seccomp: true };
+    const commit = 'git add a.txt && git commit -qm one && git log --oneline | wc -l';
+    const readOnly = await withRunner([], bwrap, async () => {
+      expect(gateway.current.runners.connectedRunners()[0]?.sandbox).toMatchObject({ git: 'read-only' });
+      await gateway.current.runners.execute(PROJECT, execute('d-git-ro', commit, 'auto'));
+      const result = await gateway.waitForResult('d-git-ro');
+      expect(result).toMatchObject({ status: 'executed' });
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stderr).toContain('Read-only file system');
+    });
+    expect(readOnly).toContain(
+      'sandbox  bwrap for auto-approved commands, network on, .git read-only (--sandbox auto)',
+    );
+    const writable = await withRunner(['--sandbox-git', 'writable'], bwrap, async () => {
+      expect(gateway.current.runners.connectedRunners()[0]?.sandbox).toMatchObject({ git: 'writable' });
+      await gateway.current.runners.execute(PROJECT, execute('d-git-rw', commit, 'auto'));
+      expect(await gateway.waitForResult('d-git-rw')).toMatchObject({ status: 'executed', exitCode: 0, stdout: '1\n' });
+    });
+    expect(writable).toContain('sandbox  bwrap for auto-approved commands, network on, .git writable (--sandbox auto)');
+  });
+
+  it('usage errors are named: --sandbox sometimes, --sandbox-network maybe, --sandbox-git rw', () => {
     const base = ['--url', 'ws://x/socket', '--token', 't', '--project', 'p', '--root', dir];
     expect(() => parseRunnerArgs([...base, '--sandbox', 'sometimes'], {})).toThrow(
       '--sandbox must be one of auto, required, all, off',
@@ -164,7 +195,11 @@ describe('--sandbox all with bwrap: human-approved commands are sandboxed too', 
     expect(() => parseRunnerArgs([...base, '--sandbox-network', 'maybe'], {})).toThrow(
       '--sandbox-network must be on or off',
     );
-    expect(parseRunnerArgs(base, {})).toMatchObject({ sandbox: 'auto', sandboxNetwork: true });
+    expect(() => parseRunnerArgs([...base, '--sandbox-git', 'rw'], {})).toThrow(
+      '--sandbox-git must be read-only or writable',
+    );
+    expect(parseRunnerArgs(base, {})).toMatchObject({ sandbox: 'auto', sandboxNetwork: true, sandboxGit: 'read-only' });
+    expect(parseRunnerArgs([...base, '--sandbox-git', 'writable'], {})).toMatchObject({ sandboxGit: 'writable' });
     expect(parseRunnerArgs([...base, '--sandbox-network', 'off', '--sandbox', 'all'], {})).toMatchObject({
       sandbox: 'all',
       sandboxNetwork: false,

@@ -8,6 +8,7 @@ import { BWRAP, bwrapArgs } from './bwrap.ts';
 import { hiddenPaths } from './hidden.ts';
 import { capturePinned, removeAppeared, restorePinned } from './pinned-metadata.ts';
 import type { SandboxBackend } from './platform.ts';
+import type { SandboxGit } from './policy.ts';
 import { prepareProtection } from './prepare.ts';
 import { sandboxRules } from './rules.ts';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.ts';
@@ -42,6 +43,8 @@ export interface LaunchRequest {
   env: NodeJS.ProcessEnv;
   backend: SandboxBackend | null;
   network: boolean;
+  /** --sandbox-git; absent: read-only. */
+  git?: SandboxGit;
   /** bwrap only: whether this machine's bwrap takes the seccomp program (probed). */
   seccomp?: boolean;
   /** Files and folders to hide besides the credentials under $HOME (the runner's journal). */
@@ -52,7 +55,7 @@ export function launchFor(request: LaunchRequest): Launch {
   const { command, root, cwd, env, backend } = request;
   if (backend === null)
     return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => [] };
-  const protection = prepareProtection(root);
+  const protection = prepareProtection(root, request.git ?? 'read-only');
   const hidden = hiddenPaths(env.HOME ?? os.homedir(), root, request.hide ?? []);
   const rules = sandboxRules({
     root,

@@ -6,6 +6,14 @@ import type { Availability, SandboxBackend } from './platform.ts';
 export const SANDBOX_MODES = ['auto', 'required', 'all', 'off'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
+/**
+ * --sandbox-git: `read-only` (default) makes the root's whole git directory read-only inside the
+ * sandbox (index, refs, objects too: a gitlink to a planted repository cannot be staged);
+ * `writable` leaves it writable except its config, hooks and redirections (`git add`/`commit` work).
+ */
+export const SANDBOX_GIT_MODES = ['read-only', 'writable'] as const;
+export type SandboxGit = (typeof SANDBOX_GIT_MODES)[number];
+
 /** Who let the command run: `decide()` on its own (auto) or a human. Unknown counts as auto. */
 export type Approval = 'auto' | 'human';
 
@@ -31,18 +39,26 @@ export interface SandboxState {
   available: boolean;
   backend: SandboxBackend | null;
   network: boolean;
+  /** --sandbox-git: whether the root's git directory is read-only inside the sandbox. */
+  git: SandboxGit;
   /** True when auto-approved commands run sandboxed (or are refused rather than run unprotected). */
   enforced: boolean;
   /** Why no sandbox is available, when none is. */
   reason: string | null;
 }
 
-export function sandboxState(mode: SandboxMode, availability: Availability, network: boolean): SandboxState {
+export function sandboxState(
+  mode: SandboxMode,
+  availability: Availability,
+  network: boolean,
+  git: SandboxGit = 'read-only',
+): SandboxState {
   return {
     mode,
     available: availability.available,
     backend: availability.available ? availability.backend : null,
     network,
+    git,
     enforced: mode === 'off' ? false : availability.available || mode !== 'auto',
     reason: availability.available ? null : availability.why,
   };

@@ -5,6 +5,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, 
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../cwd-guard.ts';
+import type { SandboxGit } from './policy.ts';
 import { PROTECTED_IN_ROOT } from './rules.ts';
 import type { ProtectedPath } from './rules.ts';
 
@@ -42,56 +43,95 @@ export function refuseGitRedirect(root: string): void {
   );
 }
 
-/** `root` must be a real path. Creates what is missing; throws SandboxUnprotectableError when a protected name is a symlink. */
-export function prepareProtection(root: string): Protection {
-  const readOnly: ProtectedPath[] = [];
-  const pinned: string[] = [];
-  const mustNotAppear: string[] = [];
+/**
+ * `root` must be a real path. Creates what is missing; throws SandboxUnprotectableError when a
+ * protected name is a symlink. `git` is --sandbox-git: `read-only` (default) protects the whole git
+ * directory (index, refs, objects: nothing can be staged or committed, so no gitlink to a planted
+ * repository); `writable` only its config, hooks and redirections, and pins it.
+ */
+export function prepareProtection(root: string, git: SandboxGit = 'read-only'): Protection {
+  const protection: Protection = { readOnly: [], pinned: [], mustNotAppear: [] };
   const permissions = path.join(root, PROTECTED_IN_ROOT.permissions);
   ensureFile(root, permissions, EMPTY_PERMISSIONS_TEXT);
-  readOnly.push({ path: permissions, kind: 'file' });
+  protection.readOnly.push({ path: permissions, kind: 'file' });
 
   const dotGit = path.join(root, '.git');
   const gitStat = lstatOrNull(dotGit);
   if (gitStat?.isSymbolicLink()) throw unprotectable(dotGit);
   if (gitStat?.isFile()) {
     // A linked worktree or submodule: `.git` names the real git dir. The pointer itself is read-only;
-    // when the git dir it names lies inside the root, its config and hooks are protected too.
-    readOnly.push({ path: dotGit, kind: 'file' });
-    // That git dir is pinned like .git: renamed away, a look-alike could take its place.
+    // when the git dir it names lies inside the root, it is protected like .git (outside the root
+    // it is read-only with the rest of the host).
+    protection.readOnly.push({ path: dotGit, kind: 'file' });
     const gitDir = linkedGitDir(dotGit);
-    if (gitDir !== null && isInside(root, gitDir) && gitDir !== root && lstatOrNull(gitDir)?.isDirectory()) {
-      pinned.push(gitDir);
-      protectGitDir(root, gitDir, readOnly, mustNotAppear);
+    if (gitDir === root)
+      throw new SandboxUnprotectableError(
+        `${dotGit} names the project root itself as its git directory, so its config and hooks would be ordinary files of the root; point it at the real git directory`,
+      );
+    if (gitDir !== null && isInside(root, gitDir) && lstatOrNull(gitDir)?.isDirectory()) {
+      protectGitDir(root, gitDir, git, protection);
+      // A linked worktree's git dir shares the main repository's (its commondir): config, hooks,
+      // refs and objects live there, so when that lies inside the root it is protected too.
+      const common = commonDirOf(gitDir);
+      if (common !== null && common !== gitDir && common !== root && isInside(root, common))
+        protectGitDir(root, common, git, protection);
     }
-    return { readOnly, pinned, mustNotAppear };
+    return protection;
   }
   if (gitStat === null) mkdirSync(dotGit, { mode: 0o755 });
   // A main repository's .git never has a commondir (only linked worktrees' git dirs do).
   refuseGitRedirect(root);
-  pinned.push(dotGit);
-  protectGitDir(root, dotGit, readOnly, mustNotAppear);
-  return { readOnly, pinned, mustNotAppear };
+  protectGitDir(root, dotGit, git, protection);
+  return protection;
 }
 
-function protectGitDir(root: string, gitDir: string, readOnly: ProtectedPath[], mustNotAppear: string[]): void {
+/**
+ * The git dir itself first (read-only, or pinned: either way a mount point that cannot be renamed
+ * away for a look-alike), then what must stay read-only inside it when it is writable. Its config
+ * and hooks are created and checked in both modes: a `config` that is a symlink into the worktree
+ * would be writable through the link.
+ */
+function protectGitDir(root: string, gitDir: string, git: SandboxGit, out: Protection): void {
+  const readOnlyDir = git === 'read-only';
+  if (readOnlyDir) out.readOnly.push({ path: gitDir, kind: 'dir' });
+  else out.pinned.push(gitDir);
   const hooks = path.join(gitDir, 'hooks');
   const hooksStat = lstatOrNull(hooks);
   if (hooksStat?.isSymbolicLink()) throw unprotectable(hooks);
   if (hooksStat === null) mkdirSync(hooks, { mode: 0o755 });
-  readOnly.push({ path: hooks, kind: 'dir' });
   const config = path.join(gitDir, 'config');
   ensureFile(root, config, '');
-  readOnly.push({ path: config, kind: 'file' });
+  if (!readOnlyDir) {
+    out.readOnly.push({ path: hooks, kind: 'dir' });
+    out.readOnly.push({ path: config, kind: 'file' });
+  }
   for (const name of GIT_REDIRECTS) {
     const entry = path.join(gitDir, name);
     const stat = lstatOrNull(entry);
     if (stat === null) {
-      mustNotAppear.push(entry);
+      // Nothing can appear in a read-only git dir; a writable one gets it deleted afterwards.
+      if (!readOnlyDir) out.mustNotAppear.push(entry);
       continue;
     }
     if (stat.isSymbolicLink()) throw unprotectable(entry);
-    readOnly.push({ path: entry, kind: stat.isDirectory() ? 'dir' : 'file' });
+    if (!readOnlyDir) out.readOnly.push({ path: entry, kind: stat.isDirectory() ? 'dir' : 'file' });
+  }
+}
+
+/** Where a linked worktree's git dir keeps what it shares (its `commondir`), as a real path; null: none. */
+function commonDirOf(gitDir: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(path.join(gitDir, 'commondir'), 'utf8').slice(0, 8192).trim();
+  } catch {
+    return null;
+  }
+  if (text === '') return null;
+  try {
+    const common = realpathSync(path.resolve(gitDir, text));
+    return lstatSync(common).isDirectory() ? common : null;
+  } catch {
+    return null;
   }
 }
 

@@ -23,7 +23,10 @@ export interface SandboxRules {
   root: string;
   /** Real path of the command's cwd (inside root). */
   cwd: string;
-  /** Read-only inside the writable root; all exist (see prepare.ts). */
+  /**
+   * Read-only inside the writable root; all exist (see prepare.ts). Parents before children (as
+   * are `pinned`), so a mount of a folder never covers one made inside it.
+   */
   readOnly: ProtectedPath[];
   /**
    * Folders pinned in place: they stay writable inside, but cannot be renamed, removed or
@@ -73,8 +76,8 @@ export function sandboxRules(input: RulesInput): SandboxRules {
   return {
     root: input.root,
     cwd: input.cwd,
-    readOnly: dedupe(input.readOnly),
-    pinned: [...new Set(input.pinned)],
+    readOnly: parentsFirst(dedupe(input.readOnly), (entry) => entry.path),
+    pinned: parentsFirst([...new Set(input.pinned)], (folder) => folder),
     mustNotAppear: [...new Set(input.mustNotAppear ?? [])],
     hidden: dedupe(input.hidden ?? []),
     network: input.network,
@@ -92,4 +95,10 @@ function dedupe(list: ProtectedPath[]): ProtectedPath[] {
   const seen = new Map<string, ProtectedPath>();
   for (const entry of list) seen.set(entry.path, entry);
   return [...seen.values()];
+}
+
+/** Stable: entries of equal depth keep their order. */
+function parentsFirst<T>(list: T[], pathOf: (entry: T) => string): T[] {
+  const depth = (entry: T) => pathOf(entry).split('/').length;
+  return [...list].sort((a, b) => depth(a) - depth(b));
 }

@@ -124,6 +124,8 @@ function listXattrs(paths: string[]): Record<string, string> {
 export interface RunOptions {
   sandboxed?: boolean;
   network?: boolean;
+  /** --sandbox-git; default read-only, as the runner's. */
+  git?: 'read-only' | 'writable';
   cwd?: string;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -139,6 +141,7 @@ export async function runIn(root: string, command: string, options: RunOptions =
     env: options.env ?? process.env,
     backend: options.sandboxed === false ? null : 'bwrap',
     network: options.network ?? true,
+    ...(options.git ? { git: options.git } : {}),
     seccomp: true,
     ...(options.hide ? { hide: options.hide } : {}),
   });

@@ -1,0 +1,294 @@
+// Attacks that plant code git runs later, as the user, outside any sandbox (issue 9, the
+// colleague's two holes), with the real bubblewrap. Each attack runs sandboxed in one repository
+// and unsandboxed in a fresh copy; then the user's next ordinary git command (`git status`, a
+// `git reset --hard`, a `git commit`) runs on the host. The canary is a file outside the root that
+// the planted code would create: it must appear for the unsandboxed copy (so the test proves
+// something) and never for the sandboxed one.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { canaryTree, runIn, snapshot } from './support/sandbox.ts';
+import type { Canary, RunOptions } from './support/sandbox.ts';
+
+/** The user's own git settings stay out of the test: none of theirs applies. */
+const ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_TERMINAL_PROMPT: '0',
+};
+
+const trees: Canary[] = [];
+afterEach(() => {
+  for (const tree of trees.splice(0)) tree.cleanup();
+});
+
+/** A canary tree whose root is a real git repository with one commit. */
+function repository(setup: (root: string) => void = () => {}): Canary {
+  const tree = canaryTree();
+  trees.push(tree);
+  rmSync(path.join(tree.root, '.git'), { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: tree.root, env: ENV, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main', '.');
+  git('config', 'user.email', 'ana@example.com');
+  git('config', 'user.name', 'Ana');
+  setup(tree.root);
+  git('add', '-A');
+  git('commit', '-qm', 'first');
+  return tree;
+}
+
+const run = (root: string, command: string, options: RunOptions = {}) => runIn(root, command, { env: ENV, ...options });
+
+interface Attack {
+  name: string;
+  /** The auto-approved command; `V` is the folder outside the root the planted code touches. */
+  command: (victim: string) => string;
+  /** What the user runs next on the host (default `git status`). */
+  trigger?: string;
+}
+
+/** What git runs for a repository whose config carries it. */
+const fsmonitor = (victim: string) => `touch ${victim}/PWNED; false`;
+
+/**
+ * Runs `attack` unsandboxed on a fresh repository (the planted code must run on the trigger), then
+ * sandboxed with `options` on another: the protected files stay as they were and nothing runs.
+ */
+async function provesAndHolds(
+  attack: Attack,
+  options: RunOptions = {},
+  setup?: (root: string) => void,
+  protectedFiles: (root: string) => string[] = (root) => [path.join(root, '.git')],
+): Promise<void> {
+  const trigger = `${attack.trigger ?? 'git status'} >/dev/null 2>&1; true`;
+  const control = repository(setup);
+  const controlRun = await run(control.root, attack.command(control.outside), { sandboxed: false });
+  await run(control.root, trigger, { sandboxed: false });
+  expect
+    .soft(
+      existsSync(path.join(control.outside, 'PWNED')),
+      `${attack.name}: unsandboxed, the attack works (exit ${controlRun.exitCode}: ${controlRun.stderr.slice(0, 400)})`,
+    )
+    .toBe(true);
+
+  const target = repository(setup);
+  const before = protectedFiles(target.root).map((entry) => snapshotOf(entry));
+  const outcome = await run(target.root, attack.command(target.outside), options);
+  expect.soft(outcome.timedOut, `${attack.name}: no hang`).toBe(false);
+  expect
+    .soft(
+      protectedFiles(target.root).map((entry) => snapshotOf(entry)),
+      `${attack.name}: protected files unchanged`,
+    )
+    .toEqual(before);
+  await run(target.root, trigger, { sandboxed: false });
+  expect
+    .soft(existsSync(path.join(target.outside, 'PWNED')), `${attack.name}: sandboxed, nothing planted ran`)
+    .toBe(false);
+}
+
+function snapshotOf(entry: string): string {
+  if (!existsSync(entry)) return 'missing';
+  try {
+    return JSON.stringify([...snapshot(entry).entries()].sort());
+  } catch {
+    return readFileSync(entry, 'utf8');
+  }
+}
+
+const linkAt = (where: string) => `git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),${where}`;
+const nestedAt = (where: string, victim: string) =>
+  `mkdir -p ${where} && (cd ${where} && git init -q . && git config core.fsmonitor "${fsmonitor(victim)}")`;
+/** A tree of HEAD plus a gitlink `lib`, and a commit of it: in $t and $c. */
+const craftedCommit =
+  `t=$({ git ls-tree HEAD; printf '160000 commit %s\\tlib\\n' "$(git rev-parse HEAD)"; } | git mktree) && ` +
+  `c=$(git commit-tree "$t" -p HEAD -m crafted)`;
+const privateIndex = `GIT_INDEX_FILE=/tmp/idx git read-tree HEAD && GIT_INDEX_FILE=/tmp/idx ${linkAt('lib')}`;
+
+const makefile = (victim: string) =>
+  Buffer.from(
+    [
+      'test:',
+      `\tmkdir -p vendor/lib && cd vendor/lib && git init -q . && git config core.fsmonitor "${fsmonitor(victim)}"`,
+      '\tgit update-index --add --cacheinfo 160000,$$(git rev-parse HEAD),vendor/lib',
+      '',
+    ].join('\n'),
+  ).toString('base64');
+
+const gitlinkAttacks: Attack[] = [
+  {
+    name: 'the colleague: nested git init + update-index --cacheinfo 160000',
+    command: (v) => `${nestedAt('vendor/lib', v)} && ${linkAt('vendor/lib')}`,
+  },
+  {
+    name: 'the colleague, end to end: a Makefile written by echo, then make test',
+    command: (v) => `echo ${makefile(v)} | base64 -d > Makefile && make -s test`,
+  },
+  {
+    name: 'git clone -c core.fsmonitor of the root, then update-index',
+    command: (v) => `git clone -q -c core.fsmonitor="${fsmonitor(v)}" . vendor/lib && ${linkAt('vendor/lib')}`,
+  },
+  {
+    name: 'git read-tree of a crafted tree with a gitlink',
+    command: (v) => `${nestedAt('lib', v)} && ${craftedCommit} && git read-tree "$t"`,
+  },
+  {
+    name: 'git checkout of a gitlink from a crafted commit',
+    command: (v) => `${nestedAt('lib', v)} && ${craftedCommit} && git checkout "$c" -- lib`,
+  },
+  {
+    name: 'the gitlink committed (index, objects, refs)',
+    command: (v) => `${nestedAt('lib', v)} && ${linkAt('lib')} && git commit -qm vendored`,
+  },
+  {
+    name: 'refs only: update-ref moves main to a crafted commit; the user resets',
+    command: (v) => `${nestedAt('lib', v)} && ${craftedCommit} && git update-ref refs/heads/main "$c"`,
+    trigger: 'git reset -q --hard && git status',
+  },
+  {
+    name: 'a loose ref file written directly',
+    command: (v) => `${nestedAt('lib', v)} && ${craftedCommit} && echo "$c" > .git/refs/heads/main`,
+    trigger: 'git reset -q --hard && git status',
+  },
+  {
+    name: 'packed-refs written directly',
+    command: (v) =>
+      `${nestedAt('lib', v)} && ${craftedCommit} && rm -f .git/refs/heads/main && echo "$c refs/heads/main" >> .git/packed-refs`,
+    trigger: 'git reset -q --hard && git status',
+  },
+  {
+    name: 'HEAD detached onto a crafted commit',
+    command: (v) => `${nestedAt('lib', v)} && ${craftedCommit} && echo "$c" > .git/HEAD`,
+    trigger: 'git reset -q --hard && git status',
+  },
+  {
+    name: 'objects written to a private object folder, then the index',
+    command: (v) =>
+      `${nestedAt('lib', v)} && mkdir -p /tmp/o && export GIT_OBJECT_DIRECTORY=/tmp/o GIT_ALTERNATE_OBJECT_DIRECTORIES=$PWD/.git/objects && ${craftedCommit} && unset GIT_OBJECT_DIRECTORY && GIT_ALTERNATE_OBJECT_DIRECTORIES=/tmp/o git read-tree "$t"`,
+  },
+  {
+    name: 'a private index (GIT_INDEX_FILE in /tmp) copied over .git/index',
+    command: (v) => `${nestedAt('lib', v)} && ${privateIndex} && cp /tmp/idx .git/index`,
+  },
+  {
+    name: 'a private index renamed into place through index.lock',
+    command: (v) =>
+      `${nestedAt('lib', v)} && ${privateIndex} && cp /tmp/idx .git/index.lock && mv .git/index.lock .git/index`,
+  },
+  {
+    name: 'python3 writes the index bytes',
+    command: (v) =>
+      `${nestedAt('lib', v)} && ${privateIndex} && python3 -c "open('.git/index','wb').write(open('/tmp/idx','rb').read())"`,
+  },
+  {
+    name: 'git submodule add of a planted repository, fsmonitor in its git dir',
+    command: (v) =>
+      `mkdir subsrc && (cd subsrc && git init -q -b main . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m s) && ` +
+      `git -c protocol.file.allow=always submodule add -q "$PWD/subsrc" lib && git -C lib config core.fsmonitor "${fsmonitor(v)}"`,
+  },
+];
+
+describe('gitlink to a planted nested repository (--sandbox-git read-only, the default)', () => {
+  it(`${gitlinkAttacks.length} ways of staging one: unsandboxed the user's next git command runs the planted fsmonitor; sandboxed .git is unchanged and nothing runs`, async () => {
+    for (const attack of gitlinkAttacks) await provesAndHolds(attack);
+  }, 300_000);
+
+  it("--sandbox-git writable keeps the old trade-off: the colleague's update-index is staged (what the flag costs)", async () => {
+    const target = repository();
+    const attack = gitlinkAttacks[0]!;
+    const outcome = await run(target.root, attack.command(target.outside), { git: 'writable' });
+    expect(outcome.exitCode).toBe(0);
+    await run(target.root, 'git status >/dev/null 2>&1; true', { sandboxed: false });
+    expect(existsSync(path.join(target.outside, 'PWNED'))).toBe(true);
+  });
+});
+
+describe('git inside the read-only default', () => {
+  it('status, log, diff, show, grep, blame and rev-parse work, also with a stale index (the refresh fails silently)', async () => {
+    const target = repository((root) => execFileSync('sh', ['-c', 'echo one > notes.txt'], { cwd: root }));
+    // Stale: the file's stat no longer matches the index, so git would rewrite the index.
+    execFileSync('sh', ['-c', 'echo two >> notes.txt && touch -d "2001-01-01" notes.txt src/a.txt'], {
+      cwd: target.root,
+    });
+    const index = readFileSync(path.join(target.root, '.git', 'index'));
+    for (const [command, expected] of [
+      ['git status --porcelain', ' M notes.txt\n'],
+      ['git status', 'modified:   notes.txt'],
+      ['git log --oneline', 'first'],
+      ['git diff --stat', 'notes.txt | 1 +'],
+      ['git diff HEAD', '+two'],
+      ['git show --stat HEAD', 'first'],
+      ['git grep -n one', 'notes.txt:1:one'],
+      ['git blame notes.txt', 'one'],
+      ['git rev-parse --show-toplevel', target.root],
+      ['git ls-files', 'notes.txt'],
+      ['git branch --list', 'main'],
+    ] as const) {
+      const outcome = await run(target.root, command);
+      expect({ command, exitCode: outcome.exitCode, stderr: outcome.stderr }).toEqual({
+        command,
+        exitCode: 0,
+        stderr: '',
+      });
+      expect(outcome.stdout, command).toContain(expected);
+    }
+    expect(readFileSync(path.join(target.root, '.git', 'index')).equals(index)).toBe(true);
+  }, 120_000);
+
+  it("commands that write the git dir fail at once with git's own message (Read-only file system), no hang", async () => {
+    const target = repository();
+    execFileSync('sh', ['-c', 'echo change >> src/a.txt'], { cwd: target.root });
+    for (const command of [
+      'git add src/a.txt',
+      'git commit -qam change',
+      'git checkout -q -b feature',
+      'git tag v1',
+      'git config user.name Eve',
+      'git gc -q',
+      'git reset -q --hard',
+      'git update-index --refresh',
+      'git branch other',
+    ]) {
+      const started = Date.now();
+      const outcome = await run(target.root, command);
+      expect({ command, failed: outcome.exitCode !== 0, timedOut: outcome.timedOut }).toEqual({
+        command,
+        failed: true,
+        timedOut: false,
+      });
+      expect(outcome.stderr, command).toMatch(/Read-only file system|could not lock config file|unable to/i);
+      expect(Date.now() - started, command).toBeLessThan(10_000);
+    }
+    // git stash (2.39) fails without a word of its own: exit 1, and nothing stashed.
+    const stash = await run(target.root, 'git stash');
+    expect({ exitCode: stash.exitCode, timedOut: stash.timedOut }).toEqual({ exitCode: 1, timedOut: false });
+    // Nothing of the above reached the repository.
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: target.root, env: ENV, encoding: 'utf8' })).toBe(
+      ' M src/a.txt\n',
+    );
+  }, 120_000);
+
+  it('--sandbox-git writable: git add and git commit work; .git/config and .git/hooks stay read-only', async () => {
+    const target = repository();
+    const config = readFileSync(path.join(target.root, '.git', 'config'), 'utf8');
+    const outcome = await run(
+      target.root,
+      'echo more >> src/a.txt && git add src/a.txt && git commit -qm second && git log --oneline | wc -l',
+      { git: 'writable' },
+    );
+    expect(outcome).toMatchObject({ exitCode: 0, stdout: '2\n' });
+    for (const command of [
+      `git config core.fsmonitor "touch ${target.outside}/PWNED"`,
+      `printf '#!/bin/sh\\ntouch ${target.outside}/PWNED\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`,
+    ]) {
+      const attempt = await run(target.root, command, { git: 'writable' });
+      expect(attempt.exitCode, command).not.toBe(0);
+    }
+    expect(readFileSync(path.join(target.root, '.git', 'config'), 'utf8')).toBe(config);
+    expect(existsSync(path.join(target.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    await run(target.root, 'git status >/dev/null; echo x >> src/a.txt; git commit -qam third', { sandboxed: false });
+    expect(existsSync(path.join(target.outside, 'PWNED'))).toBe(false);
+  });
+});
