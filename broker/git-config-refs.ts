@@ -1,8 +1,11 @@
 // The paths a repository's config makes git read or run from: `core.hooksPath` (a folder of
 // hooks) and `include.path` / `includeIf.<cond>.path` (more config). When they lie inside the
-// project folder, a command in the container could rewrite them instead of .git/config, so
-// protected-paths.ts protects them too. A small reader of git's config syntax: sections, keys
-// case-insensitive, quoted values, `;`/`#` comments.
+// project folder, a command could rewrite them instead of .git/config, so both the Docker broker
+// (protected-paths.ts) and the runner's sandbox (src/runner/sandbox/git-refs.ts) protect them too,
+// from this one reader and this one resolution. A small reader of git's config syntax: sections,
+// keys case-insensitive, quoted values, `;`/`#` comments. No imports but node:path: the runner
+// package ships this file.
+import path from 'node:path';
 
 export interface GitConfigRefs {
   /** core.hooksPath values, as written. */
@@ -55,4 +58,51 @@ function unquote(value: string): string {
     else out += c;
   }
   return out.trim();
+}
+
+/** How a config value becomes a path (git's rules), for one config file. */
+export interface RefContext {
+  /** The top of the work tree, where hooks run: a relative core.hooksPath starts here. */
+  worktree: string;
+  /** The folder of the config file the values come from: a relative include.path starts here. */
+  configDir: string;
+  /** What `~/` stands for; null: values starting with `~` are not followed (the broker: a container's home). */
+  home: string | null;
+  /** `~user/`: that user's home folder, or null when unknown (git then ignores the value). */
+  homeOf?: (user: string) => string | null;
+  /** An absolute value as a path of this machine (the broker: `/work/...` is the project folder). */
+  absolute?: (value: string) => string;
+}
+
+/**
+ * A config value as an absolute path, not yet resolved on disk (`..` and symlinks are the
+ * caller's: a relative value is joined, never normalized here); null: it cannot be followed.
+ */
+export function refPath(value: string, base: string, context: RefContext): string | null {
+  if (value.startsWith('~')) {
+    const slash = value.indexOf('/');
+    const user = slash === -1 ? value.slice(1) : value.slice(1, slash);
+    const home = user === '' ? context.home : (context.homeOf?.(user) ?? null);
+    if (home === null) return null;
+    return slash === -1 ? home : `${home}${value.slice(slash)}`;
+  }
+  if (path.isAbsolute(value)) return context.absolute ? context.absolute(value) : value;
+  return `${base.replace(/\/+$/, '')}/${value}`;
+}
+
+/** The hooksPath folders and include files `text` names, as absolute paths (see refPath). */
+export function gitConfigTargets(text: string, context: RefContext): { hooksPaths: string[]; includes: string[] } {
+  const refs = gitConfigRefs(text);
+  const defined = (list: (string | null)[]) => list.filter((entry): entry is string => entry !== null);
+  return {
+    hooksPaths: defined(refs.hooksPaths.map((value) => refPath(value, context.worktree, context))),
+    includes: defined(refs.includes.map((value) => refPath(value, context.configDir, context))),
+  };
+}
+
+/** Where a target lies relative to the project folder: git running hooks from the folder itself cannot be protected. */
+export function placeOf(project: string, target: string): 'outside' | 'project' | 'inside' {
+  const rel = path.relative(project, path.resolve(target));
+  if (rel === '') return 'project';
+  return rel.startsWith('..') || path.isAbsolute(rel) ? 'outside' : 'inside';
 }

@@ -18,7 +18,7 @@
 import { chown, lstat, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { failure } from './failures.ts';
-import { gitConfigRefs } from './git-config-refs.ts';
+import { gitConfigTargets, placeOf } from './git-config-refs.ts';
 import { WORKSPACE_MOUNT } from './paths.ts';
 import type { BrokerFailure } from './port.ts';
 
@@ -107,22 +107,25 @@ export async function prepareProtectedPaths(
   const protectReferences = async (gitDir: string) => {
     const hookDirs = [join(gitDir, 'hooks')];
     const config = join(gitDir, 'config');
-    const refs = gitConfigRefs(await readFile(config, 'utf8'));
-    for (const value of refs.hooksPaths) {
-      // Relative to the top of the work tree (where hooks run); `~` is outside the project.
-      if (value.startsWith('~')) continue;
-      const path = inProject(value, workspace);
-      if (!isInside(workspace, path) && path !== workspace) continue;
-      if (path === workspace) throw new Unsafe(`core.hooksPath in ${config} is the project folder itself`);
+    // `~` is the container user's home, outside the project: not followed.
+    const targets = gitConfigTargets(await readFile(config, 'utf8'), {
+      worktree: workspace,
+      configDir: gitDir,
+      home: null,
+      absolute: (value) => inProject(value, workspace),
+    });
+    for (const target of targets.hooksPaths) {
+      const path = resolve(target);
+      const place = placeOf(workspace, path);
+      if (place === 'outside') continue;
+      if (place === 'project') throw new Unsafe(`core.hooksPath in ${config} is the project folder itself`);
       if ((await make(path, 'dir')) !== 'dir') throw new Unsafe(`${path} (core.hooksPath) is not a folder`);
       protect(path);
       hookDirs.push(path);
     }
-    for (const value of refs.includes) {
-      if (value.startsWith('~')) continue;
-      // Relative to the folder of the config file that includes it.
-      const path = inProject(value, gitDir, workspace);
-      if (!isInside(workspace, path)) continue;
+    for (const target of targets.includes) {
+      const path = resolve(target);
+      if (placeOf(workspace, path) !== 'inside') continue;
       if ((await make(path, 'file')) !== 'file') throw new Unsafe(`${path} (include.path) is not a regular file`);
       protect(path);
     }
@@ -173,11 +176,11 @@ export async function prepareProtectedPaths(
   return mounts.sort((a, b) => a.target.split('/').length - b.target.split('/').length);
 }
 
-/** A config value as a host path: `/work/...` is how git inside the container sees the project. */
-function inProject(value: string, base: string, workspace = base): string {
+/** An absolute config value as a host path: `/work/...` is how git inside the container sees the project. */
+function inProject(value: string, workspace: string): string {
   return value === WORKSPACE_MOUNT || value.startsWith(`${WORKSPACE_MOUNT}/`)
     ? join(workspace, value.slice(WORKSPACE_MOUNT.length))
-    : resolve(base, value);
+    : value;
 }
 
 function isInside(root: string, path: string): boolean {

@@ -5,7 +5,7 @@
 // the planted code would create: it must appear for the unsandboxed copy (so the test proves
 // something) and never for the sandboxed one.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canaryTree, runIn, snapshot } from './support/sandbox.ts';
@@ -24,8 +24,11 @@ afterEach(() => {
   for (const tree of trees.splice(0)) tree.cleanup();
 });
 
-/** A canary tree whose root is a real git repository with one commit. */
-function repository(setup: (root: string) => void = () => {}): Canary {
+/**
+ * A canary tree whose root is a real git repository with one commit; `before` runs before that
+ * commit, `after` after it (a hook it installs does not run on the first commit).
+ */
+function repository(before: (root: string) => void = () => {}, after: (tree: Canary) => void = () => {}): Canary {
   const tree = canaryTree();
   trees.push(tree);
   rmSync(path.join(tree.root, '.git'), { recursive: true });
@@ -33,9 +36,10 @@ function repository(setup: (root: string) => void = () => {}): Canary {
   git('init', '-q', '-b', 'main', '.');
   git('config', 'user.email', 'ana@example.com');
   git('config', 'user.name', 'Ana');
-  setup(tree.root);
+  before(tree.root);
   git('add', '-A');
   git('commit', '-qm', 'first');
+  after(tree);
   return tree;
 }
 
@@ -43,10 +47,16 @@ const run = (root: string, command: string, options: RunOptions = {}) => runIn(r
 
 interface Attack {
   name: string;
-  /** The auto-approved command; `V` is the folder outside the root the planted code touches. */
+  /** The auto-approved command; its argument is the folder outside the root the planted code touches. */
   command: (victim: string) => string;
   /** What the user runs next on the host (default `git status`). */
   trigger?: string;
+  /** Prepares the repository on the host, after its first commit (a config, a hooks folder). */
+  setup?: (tree: Canary) => void;
+  /** More environment for the command and the user's git (HOME, GIT_CONFIG_GLOBAL). */
+  env?: (tree: Canary) => NodeJS.ProcessEnv;
+  /** The entries that must not change (default: .git). */
+  protects?: (root: string) => string[];
 }
 
 /** What git runs for a repository whose config carries it. */
@@ -54,18 +64,19 @@ const fsmonitor = (victim: string) => `touch ${victim}/PWNED; false`;
 
 /**
  * Runs `attack` unsandboxed on a fresh repository (the planted code must run on the trigger), then
- * sandboxed with `options` on another: the protected files stay as they were and nothing runs.
+ * sandboxed in each --sandbox-git mode on another: the protected entries stay as they were and
+ * nothing runs. Soft assertions: one run reports every attack that got through.
  */
-async function provesAndHolds(
-  attack: Attack,
-  options: RunOptions = {},
-  setup?: (root: string) => void,
-  protectedFiles: (root: string) => string[] = (root) => [path.join(root, '.git')],
-): Promise<void> {
+async function provesAndHolds(attack: Attack, modes: Array<'read-only' | 'writable'> = ['read-only']): Promise<void> {
   const trigger = `${attack.trigger ?? 'git status'} >/dev/null 2>&1; true`;
-  const control = repository(setup);
-  const controlRun = await run(control.root, attack.command(control.outside), { sandboxed: false });
-  await run(control.root, trigger, { sandboxed: false });
+  const envOf = (tree: Canary): NodeJS.ProcessEnv => ({ ...ENV, ...attack.env?.(tree) });
+  const protects = attack.protects ?? ((root: string) => [path.join(root, '.git')]);
+  const control = repository(undefined, attack.setup);
+  const controlRun = await run(control.root, attack.command(control.outside), {
+    sandboxed: false,
+    env: envOf(control),
+  });
+  await run(control.root, trigger, { sandboxed: false, env: envOf(control) });
   expect
     .soft(
       existsSync(path.join(control.outside, 'PWNED')),
@@ -73,29 +84,38 @@ async function provesAndHolds(
     )
     .toBe(true);
 
-  const target = repository(setup);
-  const before = protectedFiles(target.root).map((entry) => snapshotOf(entry));
-  const outcome = await run(target.root, attack.command(target.outside), options);
-  expect.soft(outcome.timedOut, `${attack.name}: no hang`).toBe(false);
-  expect
-    .soft(
-      protectedFiles(target.root).map((entry) => snapshotOf(entry)),
-      `${attack.name}: protected files unchanged`,
-    )
-    .toEqual(before);
-  await run(target.root, trigger, { sandboxed: false });
-  expect
-    .soft(existsSync(path.join(target.outside, 'PWNED')), `${attack.name}: sandboxed, nothing planted ran`)
-    .toBe(false);
+  for (const git of modes) {
+    const target = repository(undefined, attack.setup);
+    const env = envOf(target);
+    const before = protects(target.root).map((entry) => snapshotOf(entry));
+    const outcome = await run(target.root, attack.command(target.outside), { git, env });
+    expect.soft(outcome.timedOut, `${attack.name} (${git}): no hang`).toBe(false);
+    expect
+      .soft(
+        protects(target.root).map((entry) => snapshotOf(entry)),
+        `${attack.name} (${git}): protected entries unchanged`,
+      )
+      .toEqual(before);
+    await run(target.root, trigger, { sandboxed: false, env });
+    expect
+      .soft(existsSync(path.join(target.outside, 'PWNED')), `${attack.name} (${git}): sandboxed, nothing planted ran`)
+      .toBe(false);
+  }
 }
 
+/**
+ * An entry's kind, mode and content (a folder: everything under it). Absent and empty are one
+ * state: the sandbox creates an absent protected file or folder empty before the command runs.
+ */
 function snapshotOf(entry: string): string {
-  if (!existsSync(entry)) return 'missing';
-  try {
-    return JSON.stringify([...snapshot(entry).entries()].sort());
-  } catch {
-    return readFileSync(entry, 'utf8');
+  const stat = lstatSync(entry, { throwIfNoEntry: false });
+  if (stat === undefined) return 'absent or empty';
+  if (stat.isDirectory()) {
+    const inside = [...snapshot(entry).entries()].sort();
+    return inside.length === 0 ? 'absent or empty' : JSON.stringify(inside);
   }
+  if (stat.isFile() && stat.size === 0) return 'absent or empty';
+  return `${stat.mode.toString(8)} ${readFileSync(entry, 'utf8')}`;
 }
 
 const linkAt = (where: string) => `git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),${where}`;
@@ -205,6 +225,211 @@ describe('gitlink to a planted nested repository (--sandbox-git read-only, the d
   });
 });
 
+const COMMIT = 'git commit -q --allow-empty -m next';
+const plantHook = (file: string, victim: string) =>
+  `printf '#!/bin/sh\\ntouch ${victim}/PWNED\\n' > ${file} && chmod +x ${file}`;
+const setConfig = (tree: Canary, ...args: string[]) =>
+  execFileSync('git', ['config', ...args], { cwd: tree.root, env: ENV, stdio: 'pipe' });
+const executable = (file: string, text = '#!/bin/sh\n') => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+};
+const husky =
+  (value: string, folder = '.husky') =>
+  (tree: Canary) => {
+    mkdirSync(path.join(tree.root, folder), { recursive: true });
+    setConfig(tree, 'core.hooksPath', value);
+  };
+const inRoot =
+  (...names: string[]) =>
+  (root: string) =>
+    names.map((name) => path.join(root, name));
+const globalConfig = (text: (tree: Canary) => string) => ({
+  env: (tree: Canary) => ({ GIT_CONFIG_GLOBAL: path.join(tree.base, 'outside', 'global.gitconfig') }),
+  setup: (tree: Canary) => writeFileSync(path.join(tree.base, 'outside', 'global.gitconfig'), text(tree)),
+});
+
+const hooksPathAttacks: Attack[] = [
+  {
+    name: 'the colleague: core.hooksPath=.husky, a pre-commit planted in it',
+    setup: husky('.husky'),
+    command: (v) => plantHook('.husky/pre-commit', v),
+    trigger: COMMIT,
+    protects: inRoot('.husky'),
+  },
+  {
+    name: 'core.hooksPath=.husky while .husky does not exist yet (created first)',
+    setup: (tree) => setConfig(tree, 'core.hooksPath', '.husky'),
+    command: (v) => `mkdir -p .husky && ${plantHook('.husky/pre-commit', v)}`,
+    trigger: COMMIT,
+  },
+  {
+    name: 'an absolute core.hooksPath inside the root',
+    setup: (tree) => husky(path.join(tree.root, '.githooks'), '.githooks')(tree),
+    command: (v) => plantHook('.githooks/pre-commit', v),
+    trigger: COMMIT,
+    protects: inRoot('.githooks'),
+  },
+  {
+    name: 'core.hooksPath=./.husky/ (dot, trailing slash)',
+    setup: husky('./.husky/'),
+    command: (v) => plantHook('.husky/pre-commit', v),
+    trigger: COMMIT,
+    protects: inRoot('.husky'),
+  },
+  {
+    name: 'nested core.hooksPath=.husky/_ (husky 9): planted in place',
+    setup: husky('.husky/_', '.husky/_'),
+    command: (v) => plantHook('.husky/_/pre-commit', v),
+    trigger: COMMIT,
+    protects: inRoot('.husky'),
+  },
+  {
+    name: 'nested core.hooksPath=.husky/_: the folder above renamed away and made again',
+    setup: husky('.husky/_', '.husky/_'),
+    command: (v) => `mv .husky .husky-old; mkdir -p .husky/_ && ${plantHook('.husky/_/pre-commit', v)}`,
+    trigger: COMMIT,
+    protects: inRoot('.husky'),
+  },
+  {
+    name: 'an existing husky hook appended to',
+    setup: (tree) => {
+      husky('.husky')(tree);
+      executable(path.join(tree.root, '.husky', 'pre-commit'));
+    },
+    command: (v) => `echo "touch ${v}/PWNED" >> .husky/pre-commit`,
+    trigger: COMMIT,
+    protects: inRoot('.husky'),
+  },
+  {
+    name: 'python3 writes the hook and its mode',
+    setup: husky('.husky'),
+    command: (v) =>
+      `python3 -c "import os; open('.husky/pre-commit','w').write('#!/bin/sh\\ntouch ${v}/PWNED\\n'); os.chmod('.husky/pre-commit', 0o755)"`,
+    trigger: COMMIT,
+    protects: inRoot('.husky'),
+  },
+  {
+    name: 'core.hooksPath with ~ (the home folder above the root)',
+    env: (tree) => ({ HOME: tree.base }),
+    setup: husky('~/root/.hooks', '.hooks'),
+    command: (v) => plantHook('.hooks/pre-commit', v),
+    trigger: COMMIT,
+    protects: inRoot('.hooks'),
+  },
+  {
+    name: 'core.hooksPath in the global config (relative: the work tree)',
+    ...globalConfig(() => '[core]\n\thooksPath = .githooks\n'),
+    command: (v) => `mkdir -p .githooks && ${plantHook('.githooks/pre-commit', v)}`,
+    trigger: COMMIT,
+  },
+  {
+    name: 'a hook that is a symlink (.git/hooks/pre-commit -> ../../scripts/pre-commit): the script rewritten',
+    setup: (tree) => {
+      executable(path.join(tree.root, 'scripts', 'pre-commit'));
+      symlinkSync('../../scripts/pre-commit', path.join(tree.root, '.git', 'hooks', 'pre-commit'));
+    },
+    command: (v) => `echo "touch ${v}/PWNED" >> scripts/pre-commit`,
+    trigger: COMMIT,
+    protects: inRoot('scripts/pre-commit'),
+  },
+  {
+    name: "a hook symlink's target renamed away and planted again",
+    setup: (tree) => {
+      executable(path.join(tree.root, 'scripts', 'pre-commit'));
+      symlinkSync('../../scripts/pre-commit', path.join(tree.root, '.git', 'hooks', 'pre-commit'));
+    },
+    command: (v) =>
+      `mv scripts/pre-commit scripts/old; mv scripts s2; mkdir -p scripts && ${plantHook('scripts/pre-commit', v)}`,
+    trigger: COMMIT,
+    protects: inRoot('scripts/pre-commit'),
+  },
+  {
+    name: 'a symlink in .husky to tools/hook.sh: the script rewritten',
+    setup: (tree) => {
+      husky('.husky')(tree);
+      executable(path.join(tree.root, 'tools', 'hook.sh'));
+      symlinkSync('../tools/hook.sh', path.join(tree.root, '.husky', 'pre-commit'));
+    },
+    command: (v) => `echo "touch ${v}/PWNED" >> tools/hook.sh`,
+    trigger: COMMIT,
+    protects: inRoot('tools/hook.sh', '.husky'),
+  },
+];
+
+const fsmonitorConfig = (victim: string) => `printf '[core]\\n\\tfsmonitor = "${fsmonitor(victim)}"\\n'`;
+const includeAttacks: Attack[] = [
+  {
+    name: 'include.path=../team.gitconfig (relative to .git): core.fsmonitor appended',
+    setup: (tree) => {
+      writeFileSync(path.join(tree.root, 'team.gitconfig'), '[user]\n\tname = team\n');
+      setConfig(tree, 'include.path', '../team.gitconfig');
+    },
+    command: (v) => `${fsmonitorConfig(v)} >> team.gitconfig`,
+    protects: inRoot('team.gitconfig'),
+  },
+  {
+    name: 'an include.path that does not exist yet (created empty first)',
+    setup: (tree) => setConfig(tree, 'include.path', '../local.gitconfig'),
+    command: (v) => `${fsmonitorConfig(v)} > local.gitconfig`,
+    protects: inRoot('local.gitconfig'),
+  },
+  {
+    name: 'includeIf.gitdir:...path=../config/git.inc: the folder above renamed away',
+    setup: (tree) => {
+      mkdirSync(path.join(tree.root, 'config'));
+      writeFileSync(path.join(tree.root, 'config', 'git.inc'), '');
+      setConfig(tree, `includeIf.gitdir:${tree.root}/.path`, '../config/git.inc');
+    },
+    command: (v) => `mv config config.old; mkdir -p config && ${fsmonitorConfig(v)} > config/git.inc`,
+    protects: inRoot('config/git.inc'),
+  },
+  {
+    name: 'an include inside an included file (relative to that file)',
+    setup: (tree) => {
+      writeFileSync(path.join(tree.root, 'team.gitconfig'), '[include]\n\tpath = more.gitconfig\n');
+      setConfig(tree, 'include.path', '../team.gitconfig');
+    },
+    command: (v) => `${fsmonitorConfig(v)} > more.gitconfig`,
+    protects: inRoot('team.gitconfig', 'more.gitconfig'),
+  },
+  {
+    name: 'include.path in the global config, absolute into the root',
+    ...globalConfig((tree) => `[include]\n\tpath = ${tree.root}/dev.gitconfig\n`),
+    command: (v) => `${fsmonitorConfig(v)} > dev.gitconfig`,
+  },
+  {
+    name: 'include.path with ~',
+    env: (tree) => ({ HOME: tree.base }),
+    setup: (tree) => setConfig(tree, 'include.path', '~/root/team.gitconfig'),
+    command: (v) => `${fsmonitorConfig(v)} > team.gitconfig`,
+  },
+];
+
+describe('what git config points at inside the root: core.hooksPath, include.path, symlinked hooks', () => {
+  it(`${hooksPathAttacks.length} ways of planting a hook: unsandboxed the user's next git commit runs it; sandboxed (both --sandbox-git modes) nothing changes or runs`, async () => {
+    for (const attack of hooksPathAttacks) await provesAndHolds(attack, ['read-only', 'writable']);
+  }, 300_000);
+
+  it(`${includeAttacks.length} ways of planting core.fsmonitor through an included config: unsandboxed git status runs it; sandboxed nothing changes or runs`, async () => {
+    for (const attack of includeAttacks) await provesAndHolds(attack, ['read-only', 'writable']);
+  }, 300_000);
+
+  it('the protected targets are still ordinary files to read and run; everything else under the root stays writable', async () => {
+    const target = repository(undefined, (tree) => {
+      husky('.husky/_', '.husky/_')(tree);
+      executable(path.join(tree.root, '.husky', '_', 'pre-commit'), '#!/bin/sh\necho hook-ran\n');
+    });
+    const outcome = await run(
+      target.root,
+      'cat .husky/_/pre-commit && echo ok > .husky/notes.txt && echo ok > src/new.txt && cat src/new.txt',
+    );
+    expect(outcome).toMatchObject({ exitCode: 0, stdout: '#!/bin/sh\necho hook-ran\nok\n' });
+    expect(readFileSync(path.join(target.root, '.husky', 'notes.txt'), 'utf8')).toBe('ok\n');
+  });
+});
+
 describe('git inside the read-only default', () => {
   it('status, log, diff, show, grep, blame and rev-parse work, also with a stale index (the refresh fails silently)', async () => {
     const target = repository((root) => execFileSync('sh', ['-c', 'echo one > notes.txt'], { cwd: root }));
@@ -248,7 +473,8 @@ describe('git inside the read-only default', () => {
       'git config user.name Eve',
       'git gc -q',
       'git reset -q --hard',
-      'git update-index --refresh',
+      'git rm -q --cached src/a.txt',
+      'git notes add -m note',
       'git branch other',
     ]) {
       const started = Date.now();

@@ -541,6 +541,94 @@ describe('preparing the protected files', () => {
     expect(ordered.pinned).toEqual(['/r/m/.git', '/r/m/.git/worktrees/w']);
   });
 
+  it('what git config points at (hooksPath .husky/_, include.path, a symlinked hook): read-only in both back-ends, the folders above pinned', () => {
+    mkdirSync(path.join(dir, '.git', 'hooks'), { recursive: true });
+    mkdirSync(path.join(dir, 'scripts'));
+    writeFileSync(path.join(dir, 'scripts', 'pre-push'), '#!/bin/sh\n');
+    symlinkSync('../../scripts/pre-push', path.join(dir, '.git', 'hooks', 'pre-push'));
+    writeFileSync(
+      path.join(dir, '.git', 'config'),
+      '[core]\n\thooksPath = .husky/_\n[include]\n\tpath = ../config/team.inc\n[core]\n\thooksPath = ../outside-hooks\n',
+    );
+    const env = { HOME: path.join(dir, 'home'), GIT_CONFIG_NOSYSTEM: '1' };
+    for (const git of ['read-only', 'writable'] as const) {
+      const protection = prepareProtection(dir, git, env);
+      const rel = (entry: string) => path.relative(dir, entry);
+      expect(
+        protection.readOnly
+          .filter((e) => !rel(e.path).startsWith('.git') && rel(e.path) !== 'permissions.json')
+          .map((e) => [rel(e.path), e.kind]),
+      ).toEqual([
+        ['.husky/_', 'dir'],
+        ['config/team.inc', 'file'],
+        ['scripts/pre-push', 'file'],
+      ]);
+      expect(protection.pinned.map(rel).filter((entry) => !entry.startsWith('.git'))).toEqual([
+        '.husky',
+        'config',
+        'scripts',
+      ]);
+      expect(readFileSync(path.join(dir, 'config', 'team.inc'), 'utf8')).toBe('');
+      const rules = sandboxRules({ root: dir, cwd: dir, network: true, ...protection });
+      const list = mounts(bwrapArgs(rules, 'true', { seccompFd: null }));
+      expect(list).toContainEqual(['--bind', path.join(dir, '.husky'), path.join(dir, '.husky')]);
+      expect(list).toContainEqual(['--ro-bind', path.join(dir, '.husky', '_'), path.join(dir, '.husky', '_')]);
+      expect(list).toContainEqual([
+        '--ro-bind',
+        path.join(dir, 'config', 'team.inc'),
+        path.join(dir, 'config', 'team.inc'),
+      ]);
+      expect(list.findIndex((m) => m[2] === path.join(dir, '.husky', '_'))).toBeGreaterThan(
+        list.findIndex((m) => m[2] === path.join(dir, '.husky')),
+      );
+      const profile = seatbeltProfile(rules, { privateTmp: '/t' });
+      expect(profile).toContain(`(subpath ${sbplString(path.join(dir, '.husky', '_'))})`);
+      expect(profile).toContain(`(literal ${sbplString(path.join(dir, 'config', 'team.inc'))})`);
+      expect(profile).toContain(`(literal ${sbplString(path.join(dir, 'scripts', 'pre-push'))})`);
+      expect(profile).toContain(`(literal ${sbplString(path.join(dir, '.husky'))})`);
+    }
+  });
+
+  it.each([
+    [
+      'core.hooksPath is the root itself',
+      (d: string) => writeFileSync(path.join(d, '.git', 'config'), '[core]\n\thooksPath = ./\n'),
+    ],
+    [
+      'core.hooksPath passes a symlink inside the root',
+      (d: string) => {
+        mkdirSync(path.join(d, 'real-hooks'));
+        symlinkSync('real-hooks', path.join(d, '.husky'));
+        writeFileSync(path.join(d, '.git', 'config'), '[core]\n\thooksPath = .husky\n');
+      },
+    ],
+    [
+      'include.path is a symlink inside the root',
+      (d: string) => {
+        writeFileSync(path.join(d, 'real.inc'), '');
+        symlinkSync('real.inc', path.join(d, 'team.inc'));
+        writeFileSync(path.join(d, '.git', 'config'), '[include]\n\tpath = ../team.inc\n');
+      },
+    ],
+    [
+      'a hook symlink to nothing inside the root (a command could create it)',
+      (d: string) => symlinkSync('../../scripts/absent', path.join(d, '.git', 'hooks', 'pre-commit')),
+    ],
+  ])('refused with sandbox_unprotectable: %s', (_name, setup) => {
+    mkdirSync(path.join(dir, '.git', 'hooks'), { recursive: true });
+    setup(dir);
+    for (const git of ['read-only', 'writable'] as const)
+      expect(() => prepareProtection(dir, git, { GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent' })).toThrow(
+        SandboxUnprotectableError,
+      );
+  });
+
+  it('a hook symlink to nothing outside the root is left alone (nothing inside can create it)', () => {
+    mkdirSync(path.join(dir, '.git', 'hooks'), { recursive: true });
+    symlinkSync('/nonexistent/brabo/hook', path.join(dir, '.git', 'hooks', 'pre-commit'));
+    expect(() => prepareProtection(dir, 'read-only', { GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent' })).not.toThrow();
+  });
+
   it('a .git file naming the root itself cannot be protected (its config would be an ordinary file of the root)', () => {
     writeFileSync(path.join(dir, '.git'), 'gitdir: .\n');
     for (const git of ['read-only', 'writable'] as const)

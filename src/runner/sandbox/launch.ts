@@ -55,7 +55,7 @@ export function launchFor(request: LaunchRequest): Launch {
   const { command, root, cwd, env, backend } = request;
   if (backend === null)
     return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => [] };
-  const protection = prepareProtection(root, request.git ?? 'read-only');
+  const protection = prepareProtection(root, request.git ?? 'read-only', env);
   const hidden = hiddenPaths(env.HOME ?? os.homedir(), root, request.hide ?? []);
   const rules = sandboxRules({
     root,

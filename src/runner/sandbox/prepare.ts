@@ -5,6 +5,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, 
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../cwd-guard.ts';
+import { GitRefUnprotectableError, protectGitRefs } from './git-refs.ts';
 import type { SandboxGit } from './policy.ts';
 import { PROTECTED_IN_ROOT } from './rules.ts';
 import type { ProtectedPath } from './rules.ts';
@@ -49,11 +50,17 @@ export function refuseGitRedirect(root: string): void {
  * directory (index, refs, objects: nothing can be staged or committed, so no gitlink to a planted
  * repository); `writable` only its config, hooks and redirections, and pins it.
  */
-export function prepareProtection(root: string, git: SandboxGit = 'read-only'): Protection {
+export function prepareProtection(
+  root: string,
+  git: SandboxGit = 'read-only',
+  env: NodeJS.ProcessEnv = process.env,
+): Protection {
   const protection: Protection = { readOnly: [], pinned: [], mustNotAppear: [] };
   const permissions = path.join(root, PROTECTED_IN_ROOT.permissions);
   ensureFile(root, permissions, EMPTY_PERMISSIONS_TEXT);
   protection.readOnly.push({ path: permissions, kind: 'file' });
+  /** The git dirs whose config and hooks git uses for this root, wherever they lie. */
+  const gitDirs: string[] = [];
 
   const dotGit = path.join(root, '.git');
   const gitStat = lstatOrNull(dotGit);
@@ -68,20 +75,38 @@ export function prepareProtection(root: string, git: SandboxGit = 'read-only'): 
       throw new SandboxUnprotectableError(
         `${dotGit} names the project root itself as its git directory, so its config and hooks would be ordinary files of the root; point it at the real git directory`,
       );
-    if (gitDir !== null && isInside(root, gitDir) && lstatOrNull(gitDir)?.isDirectory()) {
-      protectGitDir(root, gitDir, git, protection);
+    if (gitDir !== null && lstatOrNull(gitDir)?.isDirectory()) {
+      gitDirs.push(gitDir);
+      if (isInside(root, gitDir)) protectGitDir(root, gitDir, git, protection);
       // A linked worktree's git dir shares the main repository's (its commondir): config, hooks,
       // refs and objects live there, so when that lies inside the root it is protected too.
       const common = commonDirOf(gitDir);
-      if (common !== null && common !== gitDir && common !== root && isInside(root, common))
-        protectGitDir(root, common, git, protection);
+      if (common !== null && common !== gitDir) {
+        if (common === root)
+          throw new SandboxUnprotectableError(
+            `${gitDir}/commondir names the project root itself; point it at the real git directory`,
+          );
+        gitDirs.push(common);
+        if (isInside(root, common)) protectGitDir(root, common, git, protection);
+      }
     }
-    return protection;
+  } else {
+    if (gitStat === null) mkdirSync(dotGit, { mode: 0o755 });
+    // A main repository's .git never has a commondir (only linked worktrees' git dirs do).
+    refuseGitRedirect(root);
+    protectGitDir(root, dotGit, git, protection);
+    gitDirs.push(dotGit);
   }
-  if (gitStat === null) mkdirSync(dotGit, { mode: 0o755 });
-  // A main repository's .git never has a commondir (only linked worktrees' git dirs do).
-  refuseGitRedirect(root);
-  protectGitDir(root, dotGit, git, protection);
+  // What the config and the hooks point at inside the root: read-only too, in both modes.
+  let refs;
+  try {
+    refs = protectGitRefs({ root, gitDirs, env });
+  } catch (error) {
+    if (error instanceof GitRefUnprotectableError) throw new SandboxUnprotectableError(error.message);
+    throw error;
+  }
+  protection.readOnly.push(...refs.readOnly);
+  protection.pinned.push(...refs.pinned);
   return protection;
 }
 
