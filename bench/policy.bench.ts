@@ -173,6 +173,15 @@ function atCap(prefix: string, unit: string, suffix = ''): string {
   return prefix + unit.repeat(n) + suffix;
 }
 
+const CD_ALTERNATIVES = 'cd a || cd b || cd c || cd d || cd e || cd f || cd g; ';
+
+/** Units that differ from one another (`*a0 *a1 …`), up to the cap: nothing repeats for a cache. */
+function distinctAtCap(prefix: string, unit: (k: number) => string): string {
+  let out = prefix;
+  for (let k = 0; out.length + unit(k).length <= MAX_COMMAND_LENGTH; k++) out += unit(k);
+  return out;
+}
+
 /** A fixed pseudo-random printable string (no Math.random: the same input every run). */
 function garbage(length: number, seed: number): string {
   const alphabet = 'abc XYZ019-_./:=*?[]{}()<>|&;$`"\'#~!\n\t';
@@ -209,6 +218,14 @@ function largestBlock(rows: Row[]): void {
     ['sh -c strings', atCap('sh -c "', 'ls; ', '"')],
     ['deny option sets', atCap('rm ', '-r -v ', '-f x')],
     ['data words', atCap("grep -e '../x' ", "-e '../y' ", 'src')],
+    // An attacker's shapes after A: the same words judged in each of the 7 directories a chain of
+    // `cd x ||` may leave (280 ms before per-component facts were remembered), distinct words
+    // too, and long sed and awk programs for their readers.
+    ['globs after cd alternatives', atCap(CD_ALTERNATIVES + 'cat ', '*a ')],
+    ['distinct globs after cd alternatives', distinctAtCap(CD_ALTERNATIVES + 'ls ', (k) => `*a${k} `)],
+    ['wrapped writer globs after cd alternatives', atCap(CD_ALTERNATIVES + 'nice '.repeat(31) + 'mv ', '*a ', 'x')],
+    ['sed program', atCap("sed -n '", '/a/,/b/p;', "' f")],
+    ['awk program', atCap("awk '", 'NR > 1 || $1 > 2 { print ($1 > $2) } ', "' f")],
     ['garbage 1', garbage(MAX_COMMAND_LENGTH, 1)],
     ['garbage 2', garbage(MAX_COMMAND_LENGTH, 2)],
     ['over the cap (1 MiB, not parsed)', 'ls '.repeat(350_000)],

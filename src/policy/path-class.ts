@@ -50,6 +50,36 @@ function namesMatched(pattern: string): number {
   return bits;
 }
 
+/** What one component of a glob word is, whatever directory it is read in. */
+interface ComponentFacts {
+  /** It has an active glob character. */
+  pattern: boolean;
+  /** It could match `..` (dash and busybox expand `.?`, `.*`, `.[.]` to it). */
+  dotDot: boolean;
+  /** The protected names it could match (bits of PROTECTED_NAMES). */
+  could: number;
+}
+
+/**
+ * Per component text, remembered: a word is judged once per directory a command may run in
+ * (issue 9 A.2), and `cd a || cd b || …; mv *a *a …` asked the same questions of the same
+ * component thousands of times (280 ms for 16 KB). Bounded; the answers never change.
+ */
+const FACTS = new Map<string, ComponentFacts>();
+const FACTS_LIMIT = 4096;
+
+function componentFacts(component: string): ComponentFacts {
+  let facts = FACTS.get(component);
+  if (facts === undefined) {
+    const pattern = isPattern(component);
+    const dotDot = pattern && couldMatch(component, '..', true);
+    facts = { pattern, dotDot, could: pattern && !dotDot ? namesMatched(component) : 0 };
+    if (FACTS.size >= FACTS_LIMIT) FACTS.clear();
+    FACTS.set(component, facts);
+  }
+  return facts;
+}
+
 const BIT = {
   git: 1 << PROTECTED_NAMES.indexOf('.git'),
   hooks: 1 << PROTECTED_NAMES.indexOf('hooks'),
@@ -83,7 +113,8 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
   let dotDot = false;
   forEachSegment(source, (component) => {
     if (dotDot) return;
-    const pattern = word.glob !== null && isPattern(component) ? component : null;
+    const facts = word.glob === null ? null : componentFacts(component);
+    const pattern = facts?.pattern === true ? component : null;
     if (pattern === null) {
       const exact = word.glob !== null ? unescape(component) : component;
       if (exact === '..') {
@@ -95,8 +126,8 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
       return;
     }
     // `.?`, `.*`, `.[.]`: dash and busybox expand them to `..` (every shell needs the dot explicit).
-    if (couldMatch(pattern, '..', true)) dotDot = true;
-    else extra.push({ exact: component, folded: component, could: namesMatched(pattern), pattern });
+    if (facts!.dotDot) dotDot = true;
+    else extra.push({ exact: component, folded: component, could: facts!.could, pattern });
   });
   if (dotDot) return EVERYTHING;
   const result: PathClass = {
