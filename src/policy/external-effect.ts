@@ -225,6 +225,12 @@ export function effectOf(argv: readonly string[]): Effect | null {
     if (aliased?.words != null) {
       subcommands.push(...aliased.words);
       i += aliased.consumed - 1;
+    } else if (subcommands.length === 1) {
+      // `gh pr --repo o/r new`: a two-word spelling whose words an option between the levels
+      // separates is the same command as `gh pr new`.
+      const joined = subcommandReadings(name, [name, subcommands[0]!, argv[i]!], 1).find((r) => r.consumed === 2);
+      if (joined === undefined) subcommands.push(argv[i]!);
+      else subcommands.splice(0, 1, ...joined.words);
     } else subcommands.push(argv[i]!);
     if ((name === 'gh' || name === 'glab') && subcommands.length === 1 && argv[i] === 'api')
       return apiEffect(name, argv, i + 1);
