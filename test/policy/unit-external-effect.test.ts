@@ -234,6 +234,8 @@ describe('RN-418 effectOf: gh api / glab api is a read unless it sends a method 
     // Fields with an explicit GET are query parameters.
     ['gh api -f q=x -X GET search/issues', null],
     ['gh api -X GET -F q=x search/issues', null],
+    // `--field=q=x` carries its value: the next word is read on its own.
+    ['gh api --field=q=x -X GET search/issues', null],
   ])('fields make it a POST unless a method is given: %s -> %j', (command, what) => {
     expect(effectOf(words(command))).toEqual(what === null ? null : external(what));
   });
