@@ -58,8 +58,12 @@ function operands(argv: readonly string[]): { words: string[]; targetDir: string
   return { words, targetDir };
 }
 
-/** `sed -i`, `sed --in-place`, `sed -Ei`; `perl -i`, `perl -pi.bak` (letters before one taking a value). */
-function editsInPlace(argv: readonly string[], stopLetters: string): boolean {
+/**
+ * `sed -i`, `sed --in-place`, `sed -Ei`; `perl -i`, `perl -pi.bak` (letters before one taking a
+ * value). `digitLetters` take only the digits after them and the cluster goes on: perl's
+ * `-0[octal]` and `-l[octal]` (`perl -0777pi`, `perl -lpi`).
+ */
+function editsInPlace(argv: readonly string[], stopLetters: string, digitLetters = ''): boolean {
   for (let i = 1; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return false;
@@ -69,6 +73,10 @@ function editsInPlace(argv: readonly string[], stopLetters: string): boolean {
     if (!word.startsWith('-') || word.startsWith('--')) continue;
     for (let k = 1; k < word.length; k++) {
       if (word[k] === 'i') return true;
+      if (digitLetters.includes(word[k]!)) {
+        while (k + 1 < word.length && word[k + 1]! >= '0' && word[k + 1]! <= '9') k++;
+        continue;
+      }
       if (stopLetters.includes(word[k]!)) break;
     }
   }
@@ -93,7 +101,7 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
   }
   if (
     (name === 'sed' && editsInPlace(argv, 'efl')) ||
-    (name === 'perl' && editsInPlace(argv, 'eEMmIdDxlC0123456789'))
+    (name === 'perl' && editsInPlace(argv, 'eEMmIdDxC123456789', '0l'))
   ) {
     return {
       paths: [...operands(argv).words, ...(name === 'sed' ? sedWriteFiles(argv) : [])],
