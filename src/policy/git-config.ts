@@ -45,6 +45,20 @@ export function isSensitiveGitKey(key: string): boolean {
   return KEYS.has(`${section}.${folded.slice(folded.lastIndexOf('.') + 1)}`);
 }
 
+/** Sections some sensitive key lives in (`core`, `remote`, `alias`...): a section renamed to one gains its keys. */
+const SENSITIVE_SECTIONS: ReadonlySet<string> = new Set([
+  ...SECTIONS,
+  ...[...KEYS].map((k) => k.slice(0, k.indexOf('.'))),
+]);
+
+/** `git config --rename-section foo core`: the keys of `foo` become `core.*` keys (`foo.hookspath`). */
+function renamesIntoSensitive(name: string | undefined): boolean {
+  if (name === undefined) return false;
+  const folded = name.toLowerCase();
+  const dot = folded.indexOf('.');
+  return SENSITIVE_SECTIONS.has(dot < 0 ? folded : folded.slice(0, dot));
+}
+
 const READS = new Set([
   '--get',
   '--get-all',
@@ -79,6 +93,7 @@ export function gitConfigWrite(argv: readonly string[]): string | null {
   let write = false;
   let outside: string | null = null;
   let edit = false;
+  let rename = false;
   const positional: string[] = [];
   for (let i = at + 1; i < argv.length; i++) {
     const word = argv[i]!;
@@ -93,6 +108,7 @@ export function gitConfigWrite(argv: readonly string[]): string | null {
       if (READS.has(option)) read = true;
       if (WRITES.has(option)) write = true;
       if (option === '--edit' || option === '-e') edit = true;
+      if (option === '--rename-section') rename = true;
       if (OUTSIDE_REPO.has(option)) outside = option;
       if (VALUED.has(option) && option === word) i++;
       continue;
@@ -101,6 +117,7 @@ export function gitConfigWrite(argv: readonly string[]): string | null {
     else if (positional.length === 0 && WRITE_SUBCOMMANDS.has(word)) {
       write = true;
       if (word === 'edit') edit = true;
+      if (word === 'rename-section') rename = true;
       continue;
     } else positional.push(word);
   }
@@ -108,6 +125,7 @@ export function gitConfigWrite(argv: readonly string[]): string | null {
   if (!write && positional.length < 2) return null; // `git config key` reads
   if (edit) return 'git config --edit';
   if (outside !== null) return `git config ${outside}`;
+  if (rename && renamesIntoSensitive(positional[1])) return `git config --rename-section ${positional[1]!}`;
   const key = positional[0];
   if (key === undefined) return null;
   return isSensitiveGitKey(key) ? `git config ${key}` : null;
