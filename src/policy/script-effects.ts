@@ -66,11 +66,16 @@ export function scriptSideEffect(view: readonly string[]): string | null {
   const fromFile = `${name} reading its program from a file`;
   const runs = `${name} program that writes, reads or runs other files or commands`;
   let optionsOver = false;
+  // sed's program is its first operand unless -e/-f gave it; its other operands are files, and a
+  // file name read as a program is a command (`README.md`: R with a file). Every awk operand may
+  // be the program (or an ARGV assignment): each is read as one.
+  let programGiven = false;
+  let firstOperand: string | undefined;
   for (let i = 1; i < view.length; i++) {
     const word = view[i]!;
-    // Every operand may be the program (or, for awk, an ARGV assignment): read it as one.
     if (optionsOver || word === '-' || !word.startsWith('-')) {
-      if (reaches(word)) return word.length > MAX_PROGRAM ? `${name} program too long to read` : runs;
+      firstOperand ??= word;
+      if (name !== 'sed' && reaches(word)) return word.length > MAX_PROGRAM ? `${name} program too long to read` : runs;
       continue;
     }
     if (word === '--') {
@@ -97,7 +102,10 @@ export function scriptSideEffect(view: readonly string[]): string | null {
     }
     // gawk's -i inplace loads the bundled in-place library (its writes are sed -i's, judged elsewhere).
     if (role === 'file' && !(letter === 'i' && value === 'inplace')) return fromFile;
+    if (role === 'program') programGiven = true;
     if (role === 'program' && value !== undefined && reaches(value)) return runs;
   }
+  if (name === 'sed' && !programGiven && firstOperand !== undefined && reaches(firstOperand))
+    return firstOperand.length > MAX_PROGRAM ? `${name} program too long to read` : runs;
   return null;
 }
