@@ -1,12 +1,12 @@
 // Git subcommands that run a command given on their own command line (attacked after issue 9):
 // `git rebase -x CMD`, `git bisect run CMD`, `git difftool -x CMD`, `git grep -O CMD`,
-// `git submodule foreach CMD`, `git filter-branch --tree-filter CMD`, `git fetch|clone|ls-remote
-// --upload-pack=CMD`, `git archive --exec=CMD`, `git send-email --sendmail-cmd=CMD`. The engine does
-// not read that command, so an allowed `git rebase:*` would run `cat ../secret` unjudged: such a
-// command is never auto-approved. So are the ones that plant what git runs later or write outside
-// the worktree: `git clone -c core.fsmonitor=CMD`, `git init|clone --template=DIR` (its hooks and
-// config are copied in), `git maintenance register|start` (the global config, a scheduler) and
-// `git apply --unsafe-paths`.
+// `git submodule foreach CMD`, `git filter-branch --tree-filter CMD`, `git fetch|clone|ls-remote|
+// fetch-pack --upload-pack=CMD`, `git archive --exec=CMD`, `git instaweb --httpd=CMD`, `git
+// send-email --sendmail-cmd=CMD`. The engine does not read that command, so an allowed `git
+// rebase:*` would run `cat ../secret` unjudged: such a command is never auto-approved. So are the
+// ones that plant what git runs later or write outside the worktree: `git clone -c
+// core.fsmonitor=CMD`, `git init|clone --template=DIR` (its hooks and config are copied in), `git
+// maintenance register|start` (the global config, a scheduler) and `git apply --unsafe-paths`.
 import { gitSubcommandIndex } from './external-effect.ts';
 import { basename } from './wrappers.ts';
 
@@ -48,6 +48,9 @@ const RUNS: ReadonlyMap<string, { long: readonly string[]; short: string; words:
   ['archive', { long: ['--exec'], short: '', words: [] }],
   ['push', { long: ['--receive-pack', '--exec'], short: '', words: [] }],
   ['send-pack', { long: ['--receive-pack', '--exec'], short: '', words: [] }],
+  ['fetch-pack', { long: ['--upload-pack', '--exec'], short: '', words: [] }],
+  // `--httpd` is "the HTTP daemon command-line that will be executed" (git help instaweb).
+  ['instaweb', { long: ['--httpd'], short: 'd', words: [] }],
 ]);
 
 /** `git SUBCOMMAND … --option CMD` that runs CMD, named; null otherwise. One pass. */
