@@ -121,6 +121,7 @@ describe('RN-418 effectOf: options around the subcommand', () => {
     ['kubectl -n prod apply -f x', 'kubectl apply'],
     ['kubectl --context=prod delete pod x', 'kubectl delete'],
     ['docker -H tcp://h push img', 'docker push'],
+    ['docker -c alias.prod push img', 'docker push'],
     ['npm --registry=https://r publish', 'npm publish'],
     // Between subcommand levels an unknown option is read as a flag.
     ['git remote --foo add origin x', 'git remote add'],
@@ -258,6 +259,8 @@ describe('RN-418 effectOf: gh api / glab api is a read unless it sends a method 
   it('the value of --field is skipped, so a value spelled like -X is no method', () => {
     expect(effectOf(words('gh api --field -X x'))).toEqual(external('gh api POST'));
     expect(effectOf(words('gh api --input -X x'))).toEqual(external('gh api POST'));
+    expect(effectOf(words('gh api -f -X x'))).toEqual(external('gh api POST'));
+    expect(effectOf(words('gh api -F -X x'))).toEqual(external('gh api POST'));
   });
 });
 
@@ -279,6 +282,8 @@ describe('RN-418 effectOf: an alias set with git -c can run push', () => {
     'git --config-env=alias.p=X status',
     'git status -c alias.p=push',
     'git -c',
+    // Only -c sets configuration: a folder or a docker context named alias.* is no alias.
+    'git -C alias.d log',
   ])('no alias before the subcommand: %s -> null', (command) => {
     expect(effectOf(words(command))).toBeNull();
   });
