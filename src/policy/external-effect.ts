@@ -167,7 +167,7 @@ function apiEffect(name: string, argv: readonly string[], from: number): Effect 
     } else if (API_FIELDS.has(option)) {
       fields = true;
       if (option === word) i++;
-    } else if ((word.startsWith('-f') || word.startsWith('-F')) && !word.startsWith('--')) {
+    } else if (word.startsWith('-f') || word.startsWith('-F')) {
       fields = true;
     } else if (API_VALUED.has(word)) {
       i++;
