@@ -1,7 +1,9 @@
 // Whether one path component written as a shell pattern could match a given name (issue 9 A.1):
 // `.?`, `.[.]` and `.*` match `..` in dash and busybox sh; `.gi?` matches `.git`. The pattern
-// is the tokenizer's form (quoted glob characters escaped with `\`). The names asked about are a
-// handful of short constants, so matching is O(pattern x name), linear in the pattern.
+// is the tokenizer's form (quoted glob characters escaped with `\`). `[^…]` negates in bash and
+// busybox sh but is a plain `^` member in dash (`.gi[^t]` is `.git` there): a pattern could match
+// when either reading does. The names asked about are a handful of short constants, so matching is
+// O(pattern x name), linear in the pattern.
 
 type Element =
   | { kind: 'literal'; c: string }
@@ -12,8 +14,11 @@ type Element =
 /** Lower-case both sides: case-insensitive filesystems (macOS, Windows) make `.GIT` the same folder. */
 const fold = (c: string): string => c.toLowerCase();
 
-/** The elements of a pattern; null when it needs more than `maxLength` characters to match. */
-function parse(pattern: string, maxLength = Infinity): Element[] | null {
+/**
+ * The elements of a pattern; null when it needs more than `maxLength` characters to match.
+ * `caretNegates`: `[^` is `[!` (bash, busybox), else `^` is a member like any other (dash).
+ */
+function parse(pattern: string, maxLength: number, caretNegates: boolean): Element[] | null {
   const n = pattern.length;
   let fixed = 0; // elements that each take one character
   // Which characters an unescaped backslash escapes (left to right), then where each `[`'s `]`
@@ -37,7 +42,7 @@ function parse(pattern: string, maxLength = Infinity): Element[] | null {
       out.push({ kind: 'any' });
     } else if (c === '[') {
       let start = i + 1;
-      const negated = pattern[start] === '!' || pattern[start] === '^';
+      const negated = pattern[start] === '!' || (caretNegates && pattern[start] === '^');
       if (negated) start++;
       // A `]` right after `[` or `[!` is a member, not the end.
       let end = start >= n ? -1 : pattern[start] === ']' ? close[start]! : close[start - 1]!;
@@ -98,7 +103,13 @@ function setMatches(set: { negated: boolean; body: string }, c: string): boolean
  * shell does for `.` and `..`; without it `*` and `?` may match it too (bash's dotglob).
  */
 export function couldMatch(pattern: string, name: string, dotMustBeExplicit: boolean): boolean {
-  const elements = parse(pattern, name.length);
+  return (
+    matches(parse(pattern, name.length, true), name, dotMustBeExplicit) ||
+    matches(parse(pattern, name.length, false), name, dotMustBeExplicit)
+  );
+}
+
+function matches(elements: Element[] | null, name: string, dotMustBeExplicit: boolean): boolean {
   if (elements === null) return false;
   let current = new Uint8Array(name.length + 1);
   let next = new Uint8Array(name.length + 1);
@@ -135,7 +146,8 @@ export function couldMatch(pattern: string, name: string, dotMustBeExplicit: boo
 
 /** Whether a pattern has an active glob character (unescaped `*`, `?`, or a `[` … `]`). */
 export function isPattern(component: string): boolean {
-  return parse(component)!.some((e) => e.kind !== 'literal');
+  const active = (e: Element): boolean => e.kind !== 'literal';
+  return parse(component, Infinity, true)!.some(active) || parse(component, Infinity, false)!.some(active);
 }
 
 /** The component with its escapes removed (for a component that is not a pattern). */
