@@ -1,9 +1,8 @@
 // Whether one path component written as a shell pattern could match a given name (issue 9 A.1):
 // `.?`, `.[.]` and `.*` match `..` in dash and busybox sh; `.gi?` matches `.git`. The pattern
-// is the tokenizer's form (quoted glob characters escaped with `\`). `[^…]` negates in bash and
-// busybox sh but is a plain `^` member in dash (`.gi[^t]` is `.git` there): a pattern could match
-// when either reading does. The names asked about are a handful of short constants, so matching is
-// O(pattern x name), linear in the pattern.
+// is the tokenizer's form (quoted glob characters escaped with `\`). Shells read brackets two ways
+// (see READINGS): a pattern could match when either reading does. The names asked about are a
+// handful of short constants, so matching is O(pattern x name), linear in the pattern.
 
 type Element =
   | { kind: 'literal'; c: string }
@@ -14,11 +13,24 @@ type Element =
 /** Lower-case both sides: case-insensitive filesystems (macOS, Windows) make `.GIT` the same folder. */
 const fold = (c: string): string => c.toLowerCase();
 
+interface Reading {
+  /** `[^…]` is `[!…]`; else `^` is a member like any other. */
+  caretNegates: boolean;
+  /** The kinds of class (`[:alpha:]`, `[=a=]`, `[.a.]`) whose `]` does not end a bracket. */
+  classes: string;
+}
+
 /**
- * The elements of a pattern; null when it needs more than `maxLength` characters to match.
- * `caretNegates`: `[^` is `[!` (bash, busybox), else `^` is a member like any other (dash).
+ * bash and busybox sh; and dash (Debian's /bin/sh), where `.gi[^t]` and `.g[[=i=]t` are `.git`:
+ * `^` is a member there and only `[:…:]` is a class (`[[=i=]` is the set of `[`, `=`, `i`).
  */
-function parse(pattern: string, maxLength: number, caretNegates: boolean): Element[] | null {
+const READINGS: readonly Reading[] = [
+  { caretNegates: true, classes: ':=.' },
+  { caretNegates: false, classes: ':' },
+];
+
+/** The elements of a pattern in one reading; null when it needs more than `maxLength` characters to match. */
+function parse(pattern: string, maxLength: number, reading: Reading): Element[] | null {
   const n = pattern.length;
   let fixed = 0; // elements that each take one character
   // Which characters an unescaped backslash escapes (left to right), then where each `[`'s `]`
@@ -42,7 +54,7 @@ function parse(pattern: string, maxLength: number, caretNegates: boolean): Eleme
       out.push({ kind: 'any' });
     } else if (c === '[') {
       let start = i + 1;
-      const negated = pattern[start] === '!' || (caretNegates && pattern[start] === '^');
+      const negated = pattern[start] === '!' || (reading.caretNegates && pattern[start] === '^');
       if (negated) start++;
       // A `]` right after `[` or `[!` is a member, not the end.
       let end = start >= n ? -1 : pattern[start] === ']' ? close[start]! : close[start - 1]!;
@@ -55,7 +67,7 @@ function parse(pattern: string, maxLength: number, caretNegates: boolean): Eleme
       let k = pattern[start] === ']' ? start + 1 : start;
       let classes = 0;
       while (k < end) {
-        if (pattern[k] === '[' && ':=.'.includes(pattern[k + 1] ?? '')) {
+        if (pattern[k] === '[' && reading.classes.includes(pattern[k + 1]!)) {
           const closer = pattern.indexOf(pattern[k + 1]! + ']', k + 2);
           if (closer < 0 || ++classes > 8) break;
           k = closer + 2;
@@ -65,6 +77,8 @@ function parse(pattern: string, maxLength: number, caretNegates: boolean): Eleme
       }
       if (end < 0 || classes > 8) {
         out.push({ kind: 'set', negated: false, body: '[:any:]' });
+        // Past eight classes where the bracket ends is not worked out: anything may follow it.
+        if (classes > 8) out.push({ kind: 'star' });
         i = n;
         continue;
       }
@@ -103,10 +117,7 @@ function setMatches(set: { negated: boolean; body: string }, c: string): boolean
  * shell does for `.` and `..`; without it `*` and `?` may match it too (bash's dotglob).
  */
 export function couldMatch(pattern: string, name: string, dotMustBeExplicit: boolean): boolean {
-  return (
-    matches(parse(pattern, name.length, true), name, dotMustBeExplicit) ||
-    matches(parse(pattern, name.length, false), name, dotMustBeExplicit)
-  );
+  return READINGS.some((reading) => matches(parse(pattern, name.length, reading), name, dotMustBeExplicit));
 }
 
 function matches(elements: Element[] | null, name: string, dotMustBeExplicit: boolean): boolean {
@@ -147,7 +158,7 @@ function matches(elements: Element[] | null, name: string, dotMustBeExplicit: bo
 /** Whether a pattern has an active glob character (unescaped `*`, `?`, or a `[` … `]`). */
 export function isPattern(component: string): boolean {
   const active = (e: Element): boolean => e.kind !== 'literal';
-  return parse(component, Infinity, true)!.some(active) || parse(component, Infinity, false)!.some(active);
+  return READINGS.some((reading) => parse(component, Infinity, reading)!.some(active));
 }
 
 /** The component with its escapes removed (for a component that is not a pattern). */
