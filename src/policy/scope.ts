@@ -77,14 +77,23 @@ function argumentPaths(word: string, info: WordInfo | undefined): PathWord[] {
   const add = (text: string, pattern: string | null): void => {
     if (text !== '' && text !== '-') out.push({ text, glob: pattern, expands: false, home });
   };
+  // `-oF`: the value of a glued short option.
+  const addGlued = (text: string, pattern: string | null): void => {
+    if (text.length > 2 && text[0] === '-' && text[1] !== '-')
+      add(text.slice(2), pattern?.startsWith('-') === true ? pattern.slice(2) : pattern);
+  };
   const whole = asPath(word, info);
   if (whole !== null) add(whole.text, whole.glob);
-  if (word.length > 2 && word[0] === '-' && word[1] !== '-')
-    add(word.slice(2), glob?.startsWith('-') === true ? glob.slice(2) : glob);
+  addGlued(word, glob);
   const textParts = splitList(word);
   if (textParts.length > 1) {
     const globParts = glob === null ? null : splitList(glob);
-    textParts.forEach((part, k) => add(part, globParts?.[k] ?? (glob === null ? null : part)));
+    textParts.forEach((part, k) => {
+      const pattern = globParts?.[k] ?? (glob === null ? null : part);
+      add(part, pattern);
+      // A part may be a glued option too: `gcc -Wl,-o.git` has the linker write `.git`.
+      addGlued(part, pattern);
+    });
   }
   return out;
 }
