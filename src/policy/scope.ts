@@ -37,14 +37,15 @@ export interface ScopeResult {
 /** The part of a token that names a path: `--out=/x` -> `/x`, `A=../b` -> `../b`, `-I/usr` -> `/usr`. */
 export function pathPart(token: string): string | null {
   if (token.startsWith('-')) {
+    // indexOf answers -1 or, past the leading `-`, at least 1.
     const eq = token.indexOf('=');
-    if (eq > 0) return token.slice(eq + 1);
+    if (eq !== -1) return token.slice(eq + 1);
     const slash = token.indexOf('/');
     const dots = token.indexOf('..');
-    let at = slash < 0 ? dots : dots < 0 ? slash : Math.min(slash, dots);
+    let at = slash === -1 ? dots : dots === -1 ? slash : Math.min(slash, dots);
     // `-f./x`: the path starts at the dot (a relative path, not `/x`).
-    if (at === slash && at > 2 && token[at - 1] === '.' && isLetter(token[at - 2]!)) at--;
-    return at > 0 ? token.slice(at) : null;
+    if (at === slash && token[at - 1] === '.' && isLetter(token[at - 2]!)) at--;
+    return at === -1 ? null : token.slice(at);
   }
   if (isAssignment(token)) return token.slice(token.indexOf('=') + 1);
   return token;
@@ -426,7 +427,6 @@ function changesRecursively(view: readonly string[]): boolean {
 
 /** A protected path mentioned anywhere in a word (case-insensitive, any run of slashes). */
 function mentionsProtected(word: string): boolean {
-  if (word.length < 8 || !word.includes('.')) return false;
   const folded = word.toLowerCase();
   if (folded.includes('permissions.json')) return true;
   for (let at = folded.indexOf('.git'); at >= 0; at = folded.indexOf('.git', at + 4)) {
