@@ -345,7 +345,7 @@ function protectedHits(
       const targets = writeTargets(view);
       // `chmod -R a-w .`, `chmod 000 .git`: a recursive change of a folder holding protected paths.
       if (changesRecursively(view)) {
-        for (const path of targets.paths) {
+        for (const path of changedPaths(view, targets.paths)) {
           const c = classifyPath(
             asPath(path, viewInfo(path)) ?? { text: path, glob: null, expands: false },
             dir,
@@ -423,6 +423,14 @@ function changesRecursively(view: readonly string[]): boolean {
       return true;
   }
   return false;
+}
+
+/**
+ * What a mode changer changes: a known writer's targets, else (setfacl, chattr: write-targets.ts
+ * does not list them) every word that is not an option (`u:x:rwx` and `+i` name no folder).
+ */
+function changedPaths(view: readonly string[], targets: readonly string[]): readonly string[] {
+  return targets.length > 0 ? targets : view.slice(1).filter((word) => !word.startsWith('-'));
 }
 
 /** A protected path mentioned anywhere in a word (case-insensitive, any run of slashes). */
