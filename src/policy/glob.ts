@@ -29,14 +29,14 @@ const READINGS: readonly Reading[] = [
   { caretNegates: false, classes: ':' },
 ];
 
-/** The elements of a pattern in one reading; null when it needs more than `maxLength` characters to match. */
-function parse(pattern: string, maxLength: number, reading: Reading): Element[] | null {
+/** The elements of a pattern in one reading. */
+function parse(pattern: string, reading: Reading): Element[] {
   const n = pattern.length;
-  let fixed = 0; // elements that each take one character
   // Which characters an unescaped backslash escapes (left to right), then where each `[`'s `]`
   // is (right to left): two scans, so a run of `[` stays linear.
   const escaped = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (pattern[i] === '\\' && escaped[i] === 0 && i + 1 < n) escaped[i + 1] = 1;
+  // (A backslash at the end escapes nothing: the write past the end of the array is dropped.)
+  for (let i = 0; i < n; i++) if (pattern[i] === '\\' && escaped[i] === 0) escaped[i + 1] = 1;
   const close = new Int32Array(n + 1).fill(-1); // close[i]: the first unescaped `]` after i
   for (let i = n - 1, next = -1; i >= 0; i--) {
     close[i] = next;
@@ -45,37 +45,36 @@ function parse(pattern: string, maxLength: number, reading: Reading): Element[] 
   const out: Element[] = [];
   for (let i = 0; i < n; i++) {
     const c = pattern[i]!;
-    if (c !== '*' && ++fixed > maxLength) return null;
     if (c === '\\' && i + 1 < n) {
       out.push({ kind: 'literal', c: fold(pattern[++i]!) });
     } else if (c === '*') {
-      if (out[out.length - 1]?.kind !== 'star') out.push({ kind: 'star' });
+      out.push({ kind: 'star' });
     } else if (c === '?') {
       out.push({ kind: 'any' });
     } else if (c === '[') {
       let start = i + 1;
       const negated = pattern[start] === '!' || (reading.caretNegates && pattern[start] === '^');
       if (negated) start++;
-      // A `]` right after `[` or `[!` is a member, not the end.
-      let end = start >= n ? -1 : pattern[start] === ']' ? close[start]! : close[start - 1]!;
-      if (end < 0) {
+      // A `]` right after `[` or `[!` is a member, not the end (close[n] is -1).
+      let end = close[start]!;
+      if (end === -1) {
         out.push({ kind: 'literal', c: '[' });
         continue;
       }
       // `[[:punct:]]`, `[[=a=]]`, `[[.-.]]`: the `]` of a class is not the end. Bracket
       // expressions are short: past a few classes the set is taken to match anything.
-      let k = pattern[start] === ']' ? start + 1 : start;
+      let k = start;
       let classes = 0;
       while (k < end) {
         if (pattern[k] === '[' && reading.classes.includes(pattern[k + 1]!)) {
           const closer = pattern.indexOf(pattern[k + 1]! + ']', k + 2);
           if (closer < 0 || ++classes > 8) break;
           k = closer + 2;
-          if (k > end) end = close[k - 1]!;
-          if (end < 0) break;
+          // The first `]` at or after k: the same end while k has not passed it (-1 ends the loop).
+          end = close[k - 1]!;
         } else k++;
       }
-      if (end < 0 || classes > 8) {
+      if (end === -1 || classes > 8) {
         out.push({ kind: 'set', negated: false, body: '[:any:]' });
         // Past eight classes where the bracket ends is not worked out: anything may follow it.
         if (classes > 8) out.push({ kind: 'star' });
@@ -117,11 +116,10 @@ function setMatches(set: { negated: boolean; body: string }, c: string): boolean
  * shell does for `.` and `..`; without it `*` and `?` may match it too (bash's dotglob).
  */
 export function couldMatch(pattern: string, name: string, dotMustBeExplicit: boolean): boolean {
-  return READINGS.some((reading) => matches(parse(pattern, name.length, reading), name, dotMustBeExplicit));
+  return READINGS.some((reading) => matches(parse(pattern, reading), name, dotMustBeExplicit));
 }
 
-function matches(elements: Element[] | null, name: string, dotMustBeExplicit: boolean): boolean {
-  if (elements === null) return false;
+function matches(elements: readonly Element[], name: string, dotMustBeExplicit: boolean): boolean {
   let current = new Uint8Array(name.length + 1);
   let next = new Uint8Array(name.length + 1);
   current[0] = 1;
@@ -158,7 +156,7 @@ function matches(elements: Element[] | null, name: string, dotMustBeExplicit: bo
 /** Whether a pattern has an active glob character (unescaped `*`, `?`, or a `[` … `]`). */
 export function isPattern(component: string): boolean {
   const active = (e: Element): boolean => e.kind !== 'literal';
-  return READINGS.some((reading) => parse(component, Infinity, reading)!.some(active));
+  return READINGS.some((reading) => parse(component, reading).some(active));
 }
 
 /** The component with its escapes removed (for a component that is not a pattern). */
