@@ -20,8 +20,7 @@ function optionForms(
   long: Readonly<Record<string, string>>,
 ): string[] {
   if (word.startsWith('--')) {
-    const name = word.slice(0, word.indexOf('=') > 0 ? word.indexOf('=') : word.length);
-    const form = long[name];
+    const form = long[word.split('=', 1)[0]!];
     return form === undefined ? [] : [form];
   }
   const out: string[] = [];
@@ -181,8 +180,8 @@ const GENERIC_WORDS = new Set(
 function genericForms(words: readonly string[]): Forms {
   const forms: Forms = new Set();
   for (const word of words) {
-    if (word.startsWith('-') && word !== '-')
-      for (const form of optionForms(word, GENERIC_SHORT, GENERIC_LONG)) forms.add(form);
+    // A lone `-` reads as an option with no letters: no form, like any word not in the list.
+    if (word.startsWith('-')) for (const form of optionForms(word, GENERIC_SHORT, GENERIC_LONG)) forms.add(form);
     else if (GENERIC_WORDS.has(word)) forms.add(word);
   }
   return forms;
@@ -200,7 +199,7 @@ function formsOf(cli: string, sub: string, words: readonly string[]): Forms {
 
 /** Where the subcommand is: past git's global options, else argv[1]. */
 function subcommandAt(cli: string, argv: readonly string[]): number {
-  return cli === 'git' ? gitSubcommandIndex(argv) : argv.length > 1 ? 1 : -1;
+  return cli === 'git' ? gitSubcommandIndex(argv) : 1;
 }
 
 /**
@@ -209,7 +208,8 @@ function subcommandAt(cli: string, argv: readonly string[]): number {
  */
 export function exactPatternCovers(pattern: readonly string[], argv: readonly string[]): boolean {
   const last = pattern[pattern.length - 1];
-  if (last === undefined || last.endsWith(':*') || argv.length <= pattern.length) return true;
+  // No shortcut for a fragment as long as the pattern: it is the pattern, so it has the pattern's forms.
+  if (last === undefined || last.endsWith(':*')) return true;
   const cli = basename(argv[0]!);
   const at = subcommandAt(cli, argv);
   // The pattern must name the subcommand; `Terminal(git)` alone is the user's choice to allow all.
