@@ -89,7 +89,8 @@ export function npmCommand(word: string): { names: string[]; certain: boolean } 
   if (NPM_NAMES.has(w)) return { names: [w], certain: true };
   const alias = NPM_ALIASES.get(w);
   if (alias !== undefined) return { names: [alias], certain: true };
-  if (w === '' || w.startsWith('-')) return { names: [word], certain: true };
+  // An option (`-g`) abbreviates no name and falls through to itself below; '' abbreviates them all.
+  if (w === '') return { names: [word], certain: true };
   const names = new Set<string>();
   for (const name of NPM_COMMANDS) if (name.startsWith(w)) names.add(name);
   for (const [name, target] of NPM_ALIASES) if (name.startsWith(w)) names.add(target);
@@ -153,7 +154,6 @@ const PATH_ALIASES: ReadonlyMap<string, PathAliases> = new Map([
       'repo ls': 'repo list',
     }),
   ],
-  ['kubectl', pathAliases({})],
 ]);
 
 /** kubectl's short and plural resource names, to one name (`po`, `pods` -> `pod`). */
