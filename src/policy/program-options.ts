@@ -146,7 +146,8 @@ export function optionRunsProgram(view: readonly string[]): string | null {
       const found = makeAssignment(word);
       if (found !== null) return `make ${found}`;
     }
-    if (runners === undefined || !word.startsWith('-') || word === '-' || word === '--') continue;
+    // `-` and `--` spell no option: optionValue finds none in them.
+    if (runners === undefined || !word.startsWith('-')) continue;
     for (const runner of runners) {
       const value = optionValue(word, view[i + 1], runner.options);
       if (value === null) continue;
@@ -164,17 +165,17 @@ function optionValue(
   options: readonly string[],
 ): { option: string; value: string } | null {
   const eq = word.indexOf('=');
-  const head = eq > 0 ? word.slice(0, eq) : word;
-  const glued = eq > 0 ? word.slice(eq + 1) : null;
+  const head = eq === -1 ? word : word.slice(0, eq);
+  const glued = eq === -1 ? null : word.slice(eq + 1);
   for (const option of options) {
     const long = option.startsWith('--');
     const wholeWord = !long && option.length > 2; // `-TT`, `-exec`
     if (long ? head.length >= 4 && option.startsWith(head) : head === option)
       return { option, value: glued ?? next ?? '' };
     if (!long && !wholeWord && !word.startsWith('--')) {
-      // A short option in a cluster: `-xI zstd`, `-Izstd`, `-oProxyCommand=x`.
-      const at = word.indexOf(option[1]!, 1);
-      if (at < 0 || (eq > 0 && eq < at)) continue;
+      // A short option in a cluster: `-xI zstd`, `-Izstd`, `-oProxyCommand=x` (never in a glued value).
+      const at = head.indexOf(option[1]!, 1);
+      if (at === -1) continue;
       const rest = word.slice(at + 1);
       return { option, value: rest !== '' ? rest : (next ?? '') };
     }
