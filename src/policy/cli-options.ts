@@ -5,6 +5,10 @@
 import { optionTable, stepOption } from './options.ts';
 import type { OptionTable } from './options.ts';
 
+/** A CLI whose global options all take no value. */
+// Stryker disable next-line StringLiteral: any text here only names valued options that do not start with '-' ("Stryker was here!"), and stepOption ends at such a word before it reads the table.
+const flagsOnly = (flags: string): OptionTable => optionTable('', flags);
+
 export const CLI_GLOBAL_OPTIONS: ReadonlyMap<string, OptionTable> = new Map<string, OptionTable>([
   [
     'git',
@@ -29,8 +33,8 @@ export const CLI_GLOBAL_OPTIONS: ReadonlyMap<string, OptionTable> = new Map<stri
       '--debug --kube-insecure-skip-tls-verify',
     ),
   ],
-  ['terraform', optionTable('', '-help -version -v --help --version')],
-  ['tofu', optionTable('', '-help -version -v --help --version')],
+  ['terraform', flagsOnly('-help -version -v --help --version')],
+  ['tofu', flagsOnly('-help -version -v --help --version')],
   [
     'docker',
     optionTable(
@@ -64,7 +68,7 @@ export const CLI_GLOBAL_OPTIONS: ReadonlyMap<string, OptionTable> = new Map<stri
       '-v -vv --verbose -q --quiet --locked --offline --frozen --help -h --version -V',
     ),
   ],
-  ['gem', optionTable('', '--help -h --version -V')],
+  ['gem', flagsOnly('--help -h --version -V')],
   [
     'aws',
     optionTable(
@@ -93,14 +97,10 @@ export function subcommandStarts(argv: readonly string[], table: OptionTable): n
   const starts: number[] = [];
   for (let i = 1; i < argv.length; i++) {
     if (reachable[i] !== 1) continue;
-    const word = argv[i]!;
-    if (word === '--') {
-      reachable[i + 1] = 1;
-      continue;
-    }
+    // `--` is a skip to the next word; a skip's next is at most i + 2, inside the array.
     const step = stepOption(argv, i, table);
     if (step.kind === 'end') starts.push(i);
-    else if (step.kind === 'skip') reachable[Math.min(step.next, argv.length + 1)] = 1;
+    else if (step.kind === 'skip') reachable[step.next] = 1;
     else {
       reachable[i + 1] = 1;
       reachable[i + 2] = 1;
