@@ -53,18 +53,19 @@ export function inputArguments(view: readonly string[]): InputArguments | null {
     }
     if (!word.startsWith('-') || word === '-') break;
     const eq = word.indexOf('=');
-    const long = word.startsWith('--') ? (eq > 0 ? word.slice(0, eq) : word) : null;
-    if (long !== null) i += eq < 0 && (XARGS_LONG_VALUED.has(long) || valued.has(long)) ? 2 : 1;
+    const long = word.startsWith('--') ? (eq === -1 ? word : word.slice(0, eq)) : null;
+    if (long !== null) i += eq === -1 && (XARGS_LONG_VALUED.has(long) || valued.has(long)) ? 2 : 1;
     else i += valued.has(word) ? 2 : 1; // `-n1`, `-I{}`: glued values take one word
   }
   const command = view.slice(i, name === 'parallel' ? firstOf(view, i, [':::', '::::']) : view.length);
   const fed = command[0] === undefined ? 'echo' : basename(command[0]);
+  // xargs with no command runs echo, so past this line the command has a word.
   if (PRINTERS.has(fed)) return null;
-  return { what: `${name} ${fed}`, readOnly: command.length > 0 && isReadOnly(command) };
+  return { what: `${name} ${fed}`, readOnly: isReadOnly(command) };
 }
 
 function hasArgFile(view: readonly string[]): boolean {
-  return view.some((w) => w === '-a' || w.startsWith('--arg-file') || w.startsWith('-a'));
+  return view.some((w) => w.startsWith('--arg-file') || w.startsWith('-a'));
 }
 
 function firstOf(view: readonly string[], from: number, words: readonly string[]): number {
