@@ -4,16 +4,23 @@
 // `gh pr create`. Deny/ask matching and the external-effect ceilings read subcommands through
 // these tables, so a pattern or a ceiling written with one spelling holds for all of them.
 
-/** npm's commands (npm 10/11, lib/utils/cmd-list.js). */
+/**
+ * npm's commands (npm 10 and 11.19, lib/utils/cmd-list.js): npm 11 added approve-scripts,
+ * deny-scripts, install-scripts, stage and trust (so `npm tru` is `npm trust`) and dropped hook,
+ * which stays: a word it abbreviates then has one more reading, never one less.
+ */
 const NPM_COMMANDS: readonly string[] = (
-  'access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exec ' +
-  'explain explore find-dupes fund get help help-search hook init install install-ci-test install-test link ll ' +
-  'login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo restart root ' +
-  'run sbom search set shrinkwrap star stars start stop team test token undeprecate uninstall ' +
-  'unpublish unstar update version view whoami'
+  'access adduser approve-scripts audit bugs cache ci completion config dedupe deny-scripts deprecate diff ' +
+  'dist-tag docs doctor edit exec explain explore find-dupes fund get help help-search hook init install ' +
+  'install-ci-test install-scripts install-test link ll login logout ls org outdated owner pack ping pkg prefix ' +
+  'profile prune publish query rebuild repo restart root run sbom search set shrinkwrap stage star stars start ' +
+  'stop team test token trust undeprecate uninstall unpublish unstar update version view whoami'
 ).split(' ');
 
-/** npm's aliases and accepted typos, to the command they run. */
+/**
+ * npm's aliases and accepted typos, to the command they run. Not npm 11's `u` (update): as an
+ * abbreviation of uninstall, unpublish, update… it keeps every reading.
+ */
 const NPM_ALIASES: ReadonlyMap<string, string> = new Map(
   Object.entries({
     author: 'owner',
