@@ -124,6 +124,7 @@ table('issue 9 A: git remote, worktree and stash: the action word is the form, r
   ['git worktree', 'git worktree list --porcelain', true],
   ['git worktree', 'git worktree -q list', true],
   ['git worktree', 'git worktree remove ../x', false],
+  ['git worktree', 'git worktree lock ../x', false],
   ['git stash', 'git stash list', true],
   ['git stash', 'git stash show -p', true],
   ['git stash', 'git stash drop', false],
@@ -139,6 +140,7 @@ table('issue 9 A: git config: a write option or word, or a name with a value, is
   ['git config --get', 'git config --get remote.origin.url x', true],
   ['git config', 'git config user.name', true],
   ['git config', 'git config user.name Ann', false],
+  ['git config', 'git config get=x y', false],
   ['git config a.b c', 'git config a.b c edit', true],
   // Each read option or word keeps a name and a value pattern a read.
   ['git config', 'git config --get a.b x', true],

@@ -126,7 +126,7 @@ describe('issue 9 A.4: subcommandReadings, per CLI', () => {
     ['docker image build .', [reading(['build'], 2)]],
     ['docker image push x', [reading(['push'], 2)]],
     ['docker image tag a b', [reading(['tag'], 2)]],
-    // docker 28 has no top-level `remove`; the engine reads it as rm all the same (fails closed).
+    // `docker remove` is rm too (docker 28.2 runs it; `docker remove --help` prints rm's usage).
     ['docker remove api', [reading(['rm'], 1)]],
     ['docker rm api', []],
     ['docker container', []],
