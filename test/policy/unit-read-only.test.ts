@@ -26,7 +26,7 @@ const READERS = [
 ];
 
 table('issue 9 A.3: readers, with or without options', [
-  ...READERS.map((verb): Row => [`${verb} -n permissions.json`, true]),
+  ['cat -n permissions.json', true],
   ['LANG=C cat permissions.json', true],
   ['A=1 B=2 grep -r x .git/config', true],
   ['LANG=C', true],
@@ -81,6 +81,16 @@ table('issue 9 A.3: git reads only with a read-only subcommand right after git',
   ['git diff --textconv permissions.json', false],
   ['git log --oneline permissions.json', true],
 ]);
+
+describe('issue 9 A.3: a reader allowed by its own rule reads permissions.json without asking (decide)', () => {
+  for (const verb of READERS) {
+    it(`Terminal(${verb}:*): ${verb} permissions.json -> auto_approve`, () => {
+      const permissions = { ...MANUAL.permissions, allow: [`Terminal(${verb}:*)`] };
+      const decision = decide(terminalInput(MANUAL, { command: `${verb} permissions.json`, permissions }));
+      expect(decision.policy, decision.reason).toBe('auto_approve');
+    });
+  }
+});
 
 describe('issue 9 A.3: decide() on a protected path, reader or not', () => {
   const permissions = {
