@@ -57,11 +57,16 @@ export function inputArguments(view: readonly string[]): InputArguments | null {
     if (long !== null) i += eq === -1 && (XARGS_LONG_VALUED.has(long) || valued.has(long)) ? 2 : 1;
     else i += valued.has(word) ? 2 : 1; // `-n1`, `-I{}`: glued values take one word
   }
-  const command = view.slice(i, name === 'parallel' ? firstOf(view, i, [':::', '::::']) : view.length);
+  const end = name === 'parallel' ? firstOf(view, i, [':::', '::::']) : view.length;
+  const command = view.slice(i, end);
   const fed = command[0] === undefined ? 'echo' : basename(command[0]);
   // xargs with no command runs echo, so past this line the command has a word.
   if (PRINTERS.has(fed)) return null;
-  return { what: `${name} ${fed}`, readOnly: isReadOnly(command) };
+  // parallel appends the words after `:::` to the command, so `parallel sort ::: -o :::: list`
+  // runs `sort -o LINE`: a writing option there makes it a writer. Both readings must only read
+  // (`parallel git ::: log` is not taken as `git log`).
+  const appended = [...command, ...view.slice(end).filter((w) => !w.startsWith(':::'))];
+  return { what: `${name} ${fed}`, readOnly: isReadOnly(command) && isReadOnly(appended) };
 }
 
 function hasArgFile(view: readonly string[]): boolean {

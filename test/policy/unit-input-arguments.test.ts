@@ -63,6 +63,11 @@ table('issue 9 A.5: GNU parallel feeds its input unless its arguments follow :::
   ['parallel --arg-file list rm ::: a', fed('parallel rm', false)],
   ['parallel --arg-file=list rm ::: a', fed('parallel rm', false)],
   ['parallel cat :::: list', fed('parallel cat', true)],
+  // The words after ::: are appended to the command: with them it must still only read.
+  ['parallel sort ::: -o :::: list', fed('parallel sort', false)],
+  ['parallel cat ::: -n :::: list', fed('parallel cat', true)],
+  ['parallel git ::: log :::: list', fed('parallel git', false)],
+  ['parallel git log ::: --output=x :::+ y :::: list', fed('parallel git', false)],
   ['parallel -j 4 rm', fed('parallel rm', false)],
   ['parallel --jobs 4 rm', fed('parallel rm', false)],
   ['parallel --timeout 9 --joblog log rm', fed('parallel rm', false)],
