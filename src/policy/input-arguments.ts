@@ -5,7 +5,7 @@
 // like `$f`: whatever they name is unknown. So a command fed this way is outside the path scope
 // (the scope cannot be judged), and, when it may write, could name a protected path. Feeding
 // `echo`/`printf` (and xargs with no command, which is echo) only prints the words.
-import { isReadOnly } from './read-only.ts';
+import { readsWithAnyArguments } from './read-only.ts';
 import { basename } from './wrappers.ts';
 
 /** xargs options whose value is the next word (GNU findutils, BSD). */
@@ -57,16 +57,13 @@ export function inputArguments(view: readonly string[]): InputArguments | null {
     if (long !== null) i += eq === -1 && (XARGS_LONG_VALUED.has(long) || valued.has(long)) ? 2 : 1;
     else i += valued.has(word) ? 2 : 1; // `-n1`, `-I{}`: glued values take one word
   }
-  const end = name === 'parallel' ? firstOf(view, i, [':::', '::::']) : view.length;
-  const command = view.slice(i, end);
+  const command = view.slice(i, name === 'parallel' ? firstOf(view, i, [':::', '::::']) : view.length);
   const fed = command[0] === undefined ? 'echo' : basename(command[0]);
   // xargs with no command runs echo, so past this line the command has a word.
   if (PRINTERS.has(fed)) return null;
-  // parallel appends the words after `:::` to the command, so `parallel sort ::: -o :::: list`
-  // runs `sort -o LINE`: a writing option there makes it a writer. Both readings must only read
-  // (`parallel git ::: log` is not taken as `git log`).
-  const appended = [...command, ...view.slice(end).filter((w) => !w.startsWith(':::'))];
-  return { what: `${name} ${fed}`, readOnly: isReadOnly(command) && isReadOnly(appended) };
+  // The words appended to the command (from the input, or parallel's after `:::`) may be any
+  // option: `xargs sort` runs `sort -o permissions.json` when its input says so.
+  return { what: `${name} ${fed}`, readOnly: readsWithAnyArguments(command) };
 }
 
 function hasArgFile(view: readonly string[]): boolean {

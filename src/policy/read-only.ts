@@ -79,6 +79,8 @@ const READ_ONLY: ReadonlyMap<string, ReadOnlySpec> = new Map<string, ReadOnlySpe
 function hasOption(argv: readonly string[], from: number, options: readonly string[]): boolean {
   for (let i = from; i < argv.length; i++) {
     const word = argv[i]!;
+    // `sort $OPTS f`, `git log "$@"`: an expansion may be any option (`-o permissions.json`).
+    if (word.includes('$')) return true;
     if (!word.startsWith('-')) continue;
     for (const option of options) {
       if (word === option || word.startsWith(option + '=')) return true;
@@ -106,4 +108,13 @@ export function isReadOnly(argv: readonly string[]): boolean {
     if (sub === undefined || !spec.subcommands.has(sub)) return false;
   }
   return spec.unless === undefined || !hasOption(argv, i + 1, spec.unless);
+}
+
+/**
+ * Whether argv only reads whatever words are appended to it: `xargs CMD` and `parallel CMD` append
+ * words read from their input, which may be any option (`-o permissions.json`). Still read-only
+ * with one more word nobody knows yet: a reader none of whose options writes.
+ */
+export function readsWithAnyArguments(argv: readonly string[]): boolean {
+  return isReadOnly(argv) && isReadOnly([...argv, '$ARGUMENT']);
 }

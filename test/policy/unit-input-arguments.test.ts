@@ -29,6 +29,12 @@ table('issue 9 A.5: xargs feeds its input to the command after its options', [
   ['xargs -0 cat', fed('xargs cat', true)],
   ['xargs grep -l x', fed('xargs grep', true)],
   ['xargs sort -o out', fed('xargs sort', false)],
+  // The words xargs appends may be any option: sort, tree, find and git have writing ones.
+  ['xargs sort -u', fed('xargs sort', false)],
+  ['xargs tree', fed('xargs tree', false)],
+  ['xargs find', fed('xargs find', false)],
+  ['xargs git log', fed('xargs git', false)],
+  ['xargs wc -l', fed('xargs wc', true)],
   // Options whose value is the next word, short and long.
   ...['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '-J', '-R', '-S'].map(
     (option) => [`xargs ${option} v rm`, fed('xargs rm', false)] as const,

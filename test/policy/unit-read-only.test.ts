@@ -3,7 +3,7 @@
 // table changes for a user: a reader of permissions.json is approved by its allow rule, any
 // other command naming it asks (`git log --output=permissions.json` rewrote the deny list).
 import { describe, expect, it } from 'vitest';
-import { isReadOnly } from '../../src/policy/read-only.ts';
+import { isReadOnly, readsWithAnyArguments } from '../../src/policy/read-only.ts';
 import { decide } from '../../src/policy/index.ts';
 import { MANUAL, terminalInput } from './adversarial-harness.ts';
 
@@ -59,7 +59,34 @@ table('issue 9 A.3: sort, tree and find write with these options', [
   ['find . -fprint0 out', false],
   ['find . -fprintf out %p', false],
   ['find . -fls out', false],
+  // An expansion may be any option, a writing one too; a reader with no writing option keeps reading.
+  ['sort $OPTS f', false],
+  ['sort -u f${X}', false],
+  ['tree $T', false],
+  ['find . $E', false],
+  ['git log $X', false],
+  ['cat $F', true],
+  ['grep -r x $D', true],
 ]);
+
+describe('issue 9 A.5: readsWithAnyArguments: still a reader whatever words xargs appends', () => {
+  const rows: readonly (readonly [string, boolean])[] = [
+    ['cat', true],
+    ['grep -l x', true],
+    ['LANG=C wc -l', true],
+    ['sort -u', false],
+    ['tree', false],
+    ['find .', false],
+    ['git log', false],
+    ['git', false],
+    ['mytool', false],
+  ];
+  for (const [command, expected] of rows) {
+    it(`${command} -> ${expected}`, () => {
+      expect(readsWithAnyArguments(command.split(' '))).toBe(expected);
+    });
+  }
+});
 
 table('issue 9 A.3: git reads only with a read-only subcommand right after git', [
   ...['status', 'log', 'diff', 'show', 'blame', 'ls-files', 'ls-tree', 'rev-parse', 'grep', 'cat-file']
