@@ -76,6 +76,10 @@ table('issue 9 A: kill options that take a value are not targets', [
   ['kill --timeout 1000 KILL 0', target('0', 'its whole process group')],
   ['kill --signal=KILL 0', target('0', 'its whole process group')],
   ['kill -9 -s 1 4242', null],
+  // After a valued option or a long one the signal is read: a negative word is a target.
+  ['kill -s 9 -42', target('-42', 'a whole process group')],
+  ['kill --signal=KILL -42', target('-42', 'a whole process group')],
+  ['kill --verbose -1', target('-1', 'every process the user may signal')],
 ]);
 
 table('issue 9 A: kill that only lists signals or prints help', [
