@@ -65,8 +65,9 @@ function targetOutside(word: string): string | null {
   if (!/^[+-]?[0-9]+$/.test(word)) return 'a process the engine cannot name (a name or an expansion)';
   const pid = Number(word);
   if (pid === -1) return 'every process the user may signal';
-  if (pid === 0) return 'its whole process group';
+  // Before 0: `pid <= 0` would then take 0 for another group (-0 is not < 0).
   if (pid < 0) return 'a whole process group';
+  if (pid === 0) return 'its whole process group';
   if (pid === 1) return 'init (pid 1)';
   return null;
 }
