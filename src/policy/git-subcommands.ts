@@ -45,7 +45,7 @@ export function gitSubcommandsNamed(patterns: readonly (readonly string[])[]): R
   for (const argv of patterns) {
     if (argv[0] === undefined || basename(argv[0]) !== 'git') continue;
     const at = gitSubcommandIndex(argv);
-    if (at < 0) continue;
+    if (at === -1) continue;
     const word = argv[at]!;
     named.add(at === argv.length - 1 && word.endsWith(':*') ? word.slice(0, -2) : word);
   }
@@ -56,7 +56,7 @@ export function gitSubcommandsNamed(patterns: readonly (readonly string[])[]): R
 export function gitSubcommandUnknown(view: readonly string[], named: ReadonlySet<string>): string | null {
   if (view[0] === undefined || basename(view[0]) !== 'git') return null;
   const at = gitSubcommandIndex(view);
-  if (at < 0) return null;
+  if (at === -1) return null;
   const word = view[at]!;
   return GIT_COMMANDS.has(word) || named.has(word) ? null : `git ${word}`;
 }

@@ -217,7 +217,7 @@ export function exactPatternCovers(pattern: readonly string[], argv: readonly st
   const cli = basename(argv[0]!);
   const at = subcommandAt(cli, argv);
   // The pattern must name the subcommand; `Terminal(git)` alone is the user's choice to allow all.
-  if (at < 0 || at >= pattern.length) return true;
+  if (at === -1 || at >= pattern.length) return true;
   const sub = argv[at]!;
   if (!unitHasDestructiveForms([cli, sub])) return true;
   const own = formsOf(cli, sub, pattern.slice(at + 1));
