@@ -98,7 +98,9 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
   const absolute = source.startsWith('/');
   if (absolute && STREAM_DEVICES.includes(word.text))
     return { outside: false, protected: false, gitFolder: false, uncertain: false };
-  if (dir === null && !absolute) return EVERYTHING;
+  // After a cd nobody can know, even an absolute path is judged as unknown (fail closed): the
+  // walk keeps no node of the top for it (it read `dir!.top` and threw a TypeError).
+  if (dir === null) return EVERYTHING;
   if (word.home === true && source.startsWith('~')) {
     // HOME: outside the project; judged as written from there on.
     const rest = classifyPath(
@@ -108,7 +110,7 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
     );
     return { outside: true, protected: rest.protected, gitFolder: rest.gitFolder, uncertain: rest.uncertain };
   }
-  let node = absolute ? dir!.top : dir!;
+  let node = absolute ? dir.top : dir;
   const extra: Segment[] = [];
   let dotDot = false;
   forEachSegment(source, (component) => {

@@ -1,7 +1,7 @@
 // Issue 9 A.2: a `cd` whose effect is uncertain. After `cd a; …`, `cd a || …`, `cd a | …`,
 // `cd a & …` or `( cd a )`, each later fragment is judged in every directory it may run in; all
 // the forms of cd count (cd -P/-L/--, command cd, builtin cd, CDPATH=, pushd, popd).
-import { ISSUE9, ISSUE9_AUTO, NEVER_AUTO, ask, auto, c, runCases } from './adversarial-harness.ts';
+import { AUTO, ISSUE9, ISSUE9_AUTO, NEVER_AUTO, ask, auto, c, runCases } from './adversarial-harness.ts';
 
 const SCOPE = ask('ceiling_path_scope');
 const PROTECTED = ask('protected_file_write');
@@ -83,4 +83,18 @@ runCases('cd into .git and only reading stays allowed (auto mode)', ISSUE9_AUTO,
   c('cd -P src && echo x > config', auto()),
   c('command cd src; echo x > hooks', auto()),
   c('cd .git | echo x > config', auto(), { note: 'echo runs beside the cd, in the root' }),
+]);
+
+// After a cd nobody can know, a writer's absolute path made the engine throw (TypeError: the walk
+// had no top node), answered as policy_internal_error. It is judged as unknown instead: it asks,
+// named, and a read stays as auto mode allows it.
+runCases('absolute paths after a cd nobody can know (auto mode)', AUTO, [
+  c('cd "$X"; mytool /x', ask('protected_file_write')),
+  c('cd "$X"; echo x > /tmp/y', ask('protected_file_write')),
+  c('cd "$X" && cp a /tmp/b', ask('protected_file_write')),
+  c('cd $X; mv a /tmp/b', ask('protected_file_write')),
+  c('cd $X || mv a /tmp/b', auto('agent_autonomy_auto_approve'), {
+    note: 'mv runs only where cd failed: the old folder',
+  }),
+  c('cd "$X"; cat /etc/hostname', auto('agent_autonomy_auto_approve')),
 ]);
