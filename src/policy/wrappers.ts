@@ -14,8 +14,12 @@ interface WrapperSpec {
   assignments?: boolean;
   /** Options whose value is itself a command line (`env -S`, `sh -c`, `su -c`). */
   commandOptions?: ReadonlySet<string>;
-  /** The first command option ends the reading: the words after it are $0, $1... (`sh -c`). */
-  commandOptionEnds?: boolean;
+  /**
+   * A shell's `-c` is a flag: the command line is the first word after all the options (`sh -c
+   * -e STRING`, `bash -ec -- STRING`, `bash -c +x STRING`), the words after it are $0, $1...
+   * Shell options also start with `+` (`+x`, `+o NAME`), and `-` alone ends them like `--`.
+   */
+  shellCommandFlag?: boolean;
   /** Command options may also come after the positionals (`su root -c`, `flock FILE -c`). */
   commandOptionsAnywhere?: boolean;
   /** Where the wrapper's options start: 2 for two-word runners (`npm exec`, `pnpm dlx`). */
@@ -33,10 +37,10 @@ interface WrapperSpec {
 const SHELL: WrapperSpec = {
   options: optionTable(
     '-o +o -O +O --rcfile --init-file',
-    '-e -x -u -v -n -f -h -i -l -r -s -a -b -m -p -t -E -T -P -B -H -k --login --norc --noprofile --posix --restricted --verbose --noediting',
+    '-c -e -x -u -v -n -f -h -i -l -r -s -a -b -m -p -t -E -T -P -B -H -k --login --norc --noprofile --posix --restricted --verbose --noediting',
   ),
   commandOptions: new Set(['-c']),
-  commandOptionEnds: true,
+  shellCommandFlag: true,
   rest: 'none',
 };
 
@@ -404,32 +408,42 @@ function skipWrapper(
   const from = spec.from ?? 1;
   if (spec.commandOptionsAnywhere === true) {
     for (let i = from; i < view.length; i++) {
-      const inline = commandOptionValue(view[i]!, spec.commandOptions!);
+      const inline = commandOptionValue(view[i]!, spec.commandOptions!, spec.options);
       if (inline === undefined) continue;
       if (inline !== '') commandStrings.push(inline);
       else if (view[i + 1] !== undefined) commandStrings.push(view[++i]!);
     }
     if (spec.rest === 'none') return true; // su, script, rsync -e: nothing else runs a command
   }
-  const starts: number[] = [from];
+  // A reading forked at an unknown option keeps what the words before it switched on.
+  const starts: Fork[] = [{ at: from, commandFlag: false, shellMode: false }];
   let forks = 0;
   while (starts.length > 0) {
-    let i = starts.pop()!;
-    let done = false;
-    let shellMode = false;
-    while (!done) {
+    const fork = starts.pop()!;
+    let i = fork.at;
+    let commandFlag = fork.commandFlag;
+    let shellMode = fork.shellMode;
+    for (;;) {
       const word = view[i];
       if (word === undefined) break;
       if (spec.commandOptions !== undefined && spec.commandOptionsAnywhere !== true) {
-        const inline = commandOptionValue(word, spec.commandOptions);
-        if (inline !== undefined) {
+        const inline = commandOptionValue(word, spec.commandOptions, spec.options);
+        if (inline !== undefined && spec.shellCommandFlag === true) {
+          commandFlag = true; // `sh -c`, `bash -lc`: the option itself is read below
+        } else if (inline !== undefined) {
           if (inline !== '') commandStrings.push(inline);
           else if (view[i + 1] !== undefined) commandStrings.push(view[i + 1]!);
-          if (spec.commandOptionEnds === true) {
-            done = true; // sh -c STRING: the rest are $0, $1...
-            continue;
-          }
           i += inline !== '' ? 1 : 2;
+          continue;
+        }
+      }
+      if (spec.shellCommandFlag === true) {
+        if (word === '-' || word === '--') {
+          i++;
+          break;
+        }
+        if (word.length > 1 && word[0] === '+') {
+          i += spec.options.valued.has(word) ? 2 : 1;
           continue;
         }
       }
@@ -447,10 +461,16 @@ function skipWrapper(
       }
       // Unknown option: also read it as taking a value, on a separate reading.
       if (++forks > MAX_FORKS) return false;
-      starts.push(i + 2);
+      starts.push({ at: i + 2, commandFlag, shellMode });
       i++;
     }
-    if (done || spec.rest === 'none') continue; // `sh script.sh`: the script's contents cannot be seen
+    if (commandFlag) {
+      // sh -c STRING: the first word after the options; the rest are $0, $1...
+      const line = view[i];
+      if (line !== undefined) commandStrings.push(line);
+      continue;
+    }
+    if (spec.rest === 'none') continue; // `sh script.sh`: the script's contents cannot be seen
     if (spec.assignments === true) while (i < view.length && isAssignment(view[i]!)) i++;
     i += spec.positionals ?? 0;
     const rest = view.slice(i);
@@ -465,8 +485,14 @@ function skipWrapper(
   return true;
 }
 
+interface Fork {
+  at: number;
+  commandFlag: boolean;
+  shellMode: boolean;
+}
+
 /** For `-c`, `-S`: '' when the value is the next word, the value when attached, undefined otherwise. */
-function commandOptionValue(word: string, options: ReadonlySet<string>): string | undefined {
+function commandOptionValue(word: string, options: ReadonlySet<string>, table: OptionTable): string | undefined {
   if (options.has(word)) return '';
   for (const option of options) {
     if (option.startsWith('--') && word.startsWith(option + '=')) return word.slice(option.length + 1);
@@ -481,7 +507,13 @@ function commandOptionValue(word: string, options: ReadonlySet<string>): string 
     word.includes('c')
   )
     return '';
-  if (options.has('-S') && word.startsWith('-S') && word.length > 2) return word.slice(2);
+  // env's -S in a cluster of flags: `-S'cmd'`, `-iS 'cmd'`, `-vS'cmd'` (but `-uS`: S is -u's value).
+  if (options.has('-S') && word[0] === '-' && word[1] !== '-') {
+    for (let k = 1; k < word.length; k++) {
+      if (word[k] === 'S') return word.slice(k + 1);
+      if (table.valued.has(`-${word[k]}`)) return undefined;
+    }
+  }
   return undefined;
 }
 
