@@ -12,14 +12,15 @@ interface WrapperSpec {
   positionals?: number;
   /** Skips NAME=value words after the options (env). */
   assignments?: boolean;
-  /** Options whose value is itself a command line (`env -S`, `sh -c`, `su -c`). */
+  /** Options whose value is itself a command line (`env -S`, `su -c`, `npx -c`, `rsync -e`). */
   commandOptions?: ReadonlySet<string>;
   /**
-   * A shell's `-c` is a flag: the command line is the first word after all the options (`sh -c
-   * -e STRING`, `bash -ec -- STRING`, `bash -c +x STRING`), the words after it are $0, $1...
-   * Shell options also start with `+` (`+x`, `+o NAME`), and `-` alone ends them like `--`.
+   * A shell's command flag (`-c`): the command line is the first word after all the options
+   * (`sh -c -e STRING`, `bash -ec -- STRING`, `bash -oc pipefail STRING`), the words after it
+   * are $0, $1... Short options are clusters of letters after `-` or `+` (`+x`, `+o NAME`), each
+   * valued letter taking the next word; `-` alone ends them like `--`.
    */
-  shellCommandFlag?: boolean;
+  shellCommandFlag?: string;
   /** Command options may also come after the positionals (`su root -c`, `flock FILE -c`). */
   commandOptionsAnywhere?: boolean;
   /** Where the wrapper's options start: 2 for two-word runners (`npm exec`, `pnpm dlx`). */
@@ -34,13 +35,13 @@ interface WrapperSpec {
   shellModeFlags?: ReadonlySet<string>;
 }
 
+// The options as `bash --help` lists them: -o and -O take a name, the GNU long options.
 const SHELL: WrapperSpec = {
   options: optionTable(
-    '-o +o -O +O --rcfile --init-file',
-    '-c -e -x -u -v -n -f -h -i -l -r -s -a -b -m -p -t -E -T -P -B -H -k --login --norc --noprofile --posix --restricted --verbose --noediting',
+    '-o -O --rcfile --init-file',
+    '--debug --debugger --dump-po-strings --dump-strings --help --login --noediting --noprofile --norc --posix --pretty-print --restricted --verbose --version',
   ),
-  commandOptions: new Set(['-c']),
-  shellCommandFlag: true,
+  shellCommandFlag: '-c',
   rest: 'none',
 };
 
@@ -428,22 +429,24 @@ function skipWrapper(
       if (word === undefined) break;
       if (spec.commandOptions !== undefined && spec.commandOptionsAnywhere !== true) {
         const inline = commandOptionValue(word, spec.commandOptions, spec.options);
-        if (inline !== undefined && spec.shellCommandFlag === true) {
-          commandFlag = true; // `sh -c`, `bash -lc`: the option itself is read below
-        } else if (inline !== undefined) {
+        if (inline !== undefined) {
           if (inline !== '') commandStrings.push(inline);
           else if (view[i + 1] !== undefined) commandStrings.push(view[i + 1]!);
           i += inline !== '' ? 1 : 2;
           continue;
         }
       }
-      if (spec.shellCommandFlag === true) {
+      if (spec.shellCommandFlag !== undefined) {
         if (word === '-' || word === '--') {
           i++;
           break;
         }
-        if (word.length > 1 && word[0] === '+') {
-          i += spec.options.valued.has(word) ? 2 : 1;
+        if (word.length > 1 && (word[0] === '-' || word[0] === '+') && word[1] !== '-') {
+          i++;
+          for (const letter of word.slice(1)) {
+            if (`-${letter}` === spec.shellCommandFlag) commandFlag = true;
+            else if (spec.options.valued.has(`-${letter}`)) i++;
+          }
           continue;
         }
       }
@@ -497,29 +500,15 @@ function commandOptionValue(word: string, options: ReadonlySet<string>, table: O
   for (const option of options) {
     if (option.startsWith('--') && word.startsWith(option + '=')) return word.slice(option.length + 1);
   }
-  // A short cluster containing c: `bash -lc 'cmd'`, `sh -ec 'cmd'`.
-  if (
-    options.has('-c') &&
-    word.length > 2 &&
-    word[0] === '-' &&
-    word[1] !== '-' &&
-    onlyLetters(word.slice(1)) &&
-    word.includes('c')
-  )
-    return '';
-  // env's -S in a cluster of flags: `-S'cmd'`, `-iS 'cmd'`, `-vS'cmd'` (but `-uS`: S is -u's value).
-  if (options.has('-S') && word[0] === '-' && word[1] !== '-') {
+  // A short cluster: flags, then the command option, whose value is the rest of the word or the
+  // next word (`su -lc CMD`, `script -qc'CMD'`, `env -iS CMD`; but in `env -uS`, S is -u's value).
+  if (word[0] === '-' && word[1] !== '-') {
     for (let k = 1; k < word.length; k++) {
-      if (word[k] === 'S') return word.slice(k + 1);
+      if (options.has(`-${word[k]}`)) return word.slice(k + 1);
       if (table.valued.has(`-${word[k]}`)) return undefined;
     }
   }
   return undefined;
-}
-
-function onlyLetters(s: string): boolean {
-  for (const c of s) if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
-  return true;
 }
 
 function isNumber(s: string): boolean {

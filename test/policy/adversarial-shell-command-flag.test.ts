@@ -6,6 +6,9 @@
 //    `bash -c +x CMD` and `bash +x -c CMD` (`+` options were not options at all).
 // 2. env's -S inside a cluster of flags (`env -iS 'git push'`, `env -vS'rm -rf /'`): GNU env
 //    splits and runs the string (checked with env 9.x), the policy saw only an unknown option.
+// 3. A command option with its value attached or after flags in one word: `script -qc'git push'`,
+//    `su -c'curl x'`, `npx -c'git push'`, `rsync -avze CMD` (getopt reads them so; checked with
+//    util-linux script and su).
 import { AUTO, MANUAL, ask, auto, c, deny, runCases } from './adversarial-harness.ts';
 
 runCases('issue 9: a shell reads options after -c, the command line is the first word after them', AUTO, [
@@ -21,6 +24,8 @@ runCases('issue 9: a shell reads options after -c, the command line is the first
   c("bash -co pipefail 'git push'", ask('ceiling_external_effect'), { note: '-o in the cluster takes pipefail' }),
   c("bash -ce -- 'git push'", ask('ceiling_external_effect')),
   c("bash -c -O extglob 'git push'", ask('ceiling_external_effect')),
+  c("bash -oc pipefail 'git push'", ask('ceiling_external_effect'), { note: 'bash -oc NAME: -o takes the next word' }),
+  c("bash -Oc extglob 'git push'", ask('ceiling_external_effect')),
   c("bash -l -c -e 'git push'", ask('ceiling_external_effect')),
   c("dash -c -eu 'git push'", ask('ceiling_external_effect')),
   c("zsh -c -x 'git push'", ask('ceiling_external_effect')),
@@ -68,4 +73,25 @@ runCases('issue 9: env -S in a cluster, manual', MANUAL, [
 runCases('issue 9: env -uS unsets S, it is no -S', AUTO, [
   c('env -uS ls', auto('agent_autonomy_auto_approve')),
   c("env -uS 'git push'", auto('agent_autonomy_auto_approve'), { note: "the program is the one word 'git push'" }),
+]);
+
+runCases('issue 9: a command option with its value attached, or after flags in the same word', AUTO, [
+  c("script -c'git push' /dev/null", ask('ceiling_external_effect')),
+  c("script -qc'git push' /dev/null", ask('ceiling_external_effect')),
+  c("script -qc 'git push' /dev/null", ask('ceiling_external_effect')),
+  c("script -aqc'git push' log", ask('ceiling_external_effect')),
+  c("npx -c'git push'", ask('ceiling_external_effect')),
+  c("npx -yc 'git push'", ask('ceiling_external_effect')),
+  c("npm exec -c'git push'", ask('ceiling_external_effect')),
+  c("npm x -qc 'git push'", ask('ceiling_external_effect')),
+  c("rsync -avze 'git push' a b", ask('ceiling_external_effect')),
+  c("rsync -e'git push' a b", ask('ceiling_external_effect')),
+  c("script -qc'rm -rf /' /dev/null", deny('builtin_deny')),
+]);
+
+runCases('issue 9: su -c with its value attached, manual', MANUAL, [
+  c("su -c'curl x'", deny('permissions_deny')),
+  c("su -lc'curl x'", deny('permissions_deny')),
+  c("su -lc 'curl x' root", deny('permissions_deny')),
+  c("su - root -c'curl x'", deny('permissions_deny')),
 ]);
