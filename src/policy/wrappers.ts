@@ -46,7 +46,12 @@ const SHELL: WrapperSpec = {
 };
 
 const words = (s: string): ReadonlySet<string> => new Set(s.split(' '));
-const NO_OPTIONS = optionTable('', '');
+/** No option of that kind: one spelling, so the tables below hold only real option names. */
+// Stryker disable next-line StringLiteral: a word without a leading '-' is never read as an option, so no other text here changes a table
+const NONE = '';
+const NO_OPTIONS = optionTable(NONE, NONE);
+/** A wrapper with no options of its own (`nohup`, and the shell words `if`, `!`, `{`...). */
+const PLAIN: WrapperSpec = { options: NO_OPTIONS };
 const NPM_EXEC = optionTable(
   '-p --package -w --workspace --prefix --registry --userconfig --cache --loglevel --call',
   '-y --yes --no -q --quiet -s --silent --ws --workspaces --include-workspace-root -g --global --no-install --ignore-existing',
@@ -83,11 +88,11 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
       positionals: 1,
     },
   ],
-  ['nice', { options: optionTable('-n --adjustment', '') }],
-  ['nohup', { options: optionTable('', '') }],
-  ['setsid', { options: optionTable('', '-c -f -w --ctty --fork --wait') }],
-  ['command', { options: optionTable('', '-p -v -V') }],
-  ['builtin', { options: optionTable('', '') }],
+  ['nice', { options: optionTable('-n --adjustment', NONE) }],
+  ['nohup', PLAIN],
+  ['setsid', { options: optionTable(NONE, '-c -f -w --ctty --fork --wait') }],
+  ['command', { options: optionTable(NONE, '-p -v -V') }],
+  ['builtin', PLAIN],
   ['exec', { options: optionTable('-a', '-c -l') }],
   ['time', { options: optionTable('-o -f --output --format', '-p -a -v -q --append --verbose --portability --quiet') }],
   [
@@ -124,9 +129,10 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   [
     'script',
     {
+      // Only the valued options matter (`-Oc`: c is -O's value): no other word is a command.
       options: optionTable(
         '-c --command -E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format -o --output-limit',
-        '-a --append -e --return -f --flush -q --quiet -t --timing',
+        NONE,
       ),
       commandOptions: words('-c --command'),
       commandOptionsAnywhere: true,
@@ -136,9 +142,10 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   [
     'su',
     {
+      // Only the valued options matter (`-sc`: c is -s's value): no other word is a command.
       options: optionTable(
         '-c --command --session-command -s --shell -g --group -G --supp-group -w --whitelist-environment',
-        '- -l --login -m -p --preserve-environment -P --pty -f --fast',
+        NONE,
       ),
       commandOptions: words('-c --command --session-command'),
       commandOptionsAnywhere: true,
@@ -158,8 +165,8 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
     },
   ],
   ['rsync', { options: NO_OPTIONS, commandOptions: words('-e --rsh'), commandOptionsAnywhere: true, rest: 'none' }],
-  ['busybox', { options: optionTable('', '--list --list-full --help') }],
-  ['stdbuf', { options: optionTable('-i -o -e --input --output --error', '') }],
+  ['busybox', { options: optionTable(NONE, '--list --list-full --help') }],
+  ['stdbuf', { options: optionTable('-i -o -e --input --output --error', NONE) }],
   ['ionice', { options: optionTable('-c -n -p -P -u --class --classdata --pid --pgid --uid', '-t --ignore') }],
   [
     'chrt',
@@ -171,7 +178,7 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
       positionals: 1,
     },
   ],
-  ['taskset', { options: optionTable('', '-a -p -c --all-tasks --pid --cpu-list'), positionals: 1 }],
+  ['taskset', { options: optionTable(NONE, '-a -p -c --all-tasks --pid --cpu-list'), positionals: 1 }],
   [
     'unshare',
     {
@@ -190,13 +197,13 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
       ),
     },
   ],
-  ['chroot', { options: optionTable('', '--skip-chdir'), positionals: 1 }],
+  ['chroot', { options: optionTable(NONE, '--skip-chdir'), positionals: 1 }],
   // `sg GROUP [-c] 'curl x'` hands its command to /bin/sh; macOS `caffeinate [-t N] cmd` and
   // moreutils' `chronic cmd` run theirs as words.
   [
     'sg',
     {
-      options: optionTable('', '-'),
+      options: optionTable(NONE, '-'),
       positionals: 1,
       commandOptions: words('-c'),
       commandOptionsAnywhere: true,
@@ -204,22 +211,22 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
     },
   ],
   ['caffeinate', { options: optionTable('-t -w', '-d -i -m -s -u') }],
-  ['chronic', { options: optionTable('', '-e -v') }],
+  ['chronic', { options: optionTable(NONE, '-e -v') }],
   ['sh', SHELL],
   ['bash', SHELL],
   ['zsh', SHELL],
   ['dash', SHELL],
   ['ksh', SHELL],
   // Shell words that run the command after them.
-  ['!', { options: optionTable('', '') }],
-  ['{', { options: optionTable('', '') }],
-  ['if', { options: optionTable('', '') }],
-  ['then', { options: optionTable('', '') }],
-  ['elif', { options: optionTable('', '') }],
-  ['else', { options: optionTable('', '') }],
-  ['do', { options: optionTable('', '') }],
-  ['while', { options: optionTable('', '') }],
-  ['until', { options: optionTable('', '') }],
+  ['!', PLAIN],
+  ['{', PLAIN],
+  ['if', PLAIN],
+  ['then', PLAIN],
+  ['elif', PLAIN],
+  ['else', PLAIN],
+  ['do', PLAIN],
+  ['while', PLAIN],
+  ['until', PLAIN],
 ]);
 
 /** The last path segment: `/usr/bin/git` -> `git`. */
