@@ -17,16 +17,13 @@ export const MAX_DIRS = 8;
 const UNKNOWN: Dirs = Object.freeze([null]);
 
 function union(a: Dirs, b: Dirs): Dirs {
-  if (a === b || b.length === 0) return a;
-  if (a.length === 0) return b;
   const out: (DirNode | null)[] = [...a];
   for (const d of b) if (!out.includes(d)) out.push(d);
   // Nodes are shared per path (DirNode.child), so identity is path equality.
   return out.length > MAX_DIRS ? UNKNOWN : out;
 }
 
-function applyCd(dirs: Dirs, form: CdForm): Dirs {
-  if (form.kind === 'none') return dirs;
+function applyCd(dirs: Dirs, form: Exclude<CdForm, { kind: 'none' }>): Dirs {
   if (form.kind === 'unknown' || form.target === null) return UNKNOWN;
   const target = form.target;
   return dirs.map((d) => (d === null ? null : d.cd(target)));

@@ -109,13 +109,6 @@ export class DirNode {
     return node;
   }
 
-  /** The ancestor at `depth` (<= this.depth): O(this.depth - depth). */
-  ancestor(depth: number): DirNode {
-    let node: DirNode = this;
-    while (node.depth > depth && node.parent !== null) node = node.parent;
-    return node;
-  }
-
   /** The root or below it (case-sensitive: the scope). */
   insideRoot(): boolean {
     return this.rootMatch === this.root.exact.length;
