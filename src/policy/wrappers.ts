@@ -18,7 +18,7 @@ interface WrapperSpec {
    * A shell's command flag (`-c`): the command line is the first word after all the options
    * (`sh -c -e STRING`, `bash -ec -- STRING`, `bash -oc pipefail STRING`), the words after it
    * are $0, $1... Short options are clusters of letters after `-` or `+` (`+x`, `+o NAME`), each
-   * valued letter taking the next word; `-` alone ends them like `--`.
+   * valued letter taking the next word; `-` alone ends them like `--`, `+` alone is skipped.
    */
   shellCommandFlag?: string;
   /** Command options may also come after the positionals (`su root -c`, `flock FILE -c`). */
@@ -448,7 +448,8 @@ function skipWrapper(
           i++;
           break;
         }
-        if (word.length > 1 && (word[0] === '-' || word[0] === '+') && word[1] !== '-') {
+        // `+` alone is an empty cluster: bash skips it (`bash + -c CMD` runs CMD).
+        if ((word[0] === '-' || word[0] === '+') && word[1] !== '-') {
           i++;
           for (const letter of word.slice(1)) {
             if (`-${letter}` === spec.shellCommandFlag) commandFlag = true;

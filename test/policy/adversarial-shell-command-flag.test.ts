@@ -26,6 +26,9 @@ runCases('issue 9: a shell reads options after -c, the command line is the first
   c("bash -c -O extglob 'git push'", ask('ceiling_external_effect')),
   c("bash -oc pipefail 'git push'", ask('ceiling_external_effect'), { note: 'bash -oc NAME: -o takes the next word' }),
   c("bash -Oc extglob 'git push'", ask('ceiling_external_effect')),
+  c("bash + -c 'git push'", ask('ceiling_external_effect'), { note: 'a lone + is skipped' }),
+  c("bash -c + 'git push'", ask('ceiling_external_effect')),
+  c("sh + -c + 'git push'", ask('ceiling_external_effect')),
   c("bash -l -c -e 'git push'", ask('ceiling_external_effect')),
   c("dash -c -eu 'git push'", ask('ceiling_external_effect')),
   c("zsh -c -x 'git push'", ask('ceiling_external_effect')),
@@ -41,6 +44,7 @@ runCases('issue 9: deny sees the command line after a shell -c and its options',
   c("bash +e -c 'curl x'", deny('permissions_deny')),
   c("bash -c -- 'curl x'", deny('permissions_deny')),
   c("dash -c +u 'curl x'", deny('permissions_deny')),
+  c("bash + -c 'curl x'", deny('permissions_deny')),
 ]);
 
 runCases('issue 9: the words after the command line are $0, $1..., never run', AUTO, [
