@@ -250,11 +250,8 @@ const MAX_VIEWS = 32;
 
 /** The wrapper spec for a view: by its verb, or by verb + subcommand (`npm exec`). */
 function specFor(name: string, view: readonly string[]): WrapperSpec | undefined {
-  const second = view[1];
-  if (second !== undefined) {
-    const twoWord = WRAPPERS.get(`${name} ${second}`);
-    if (twoWord !== undefined) return twoWord;
-  }
+  const twoWord = WRAPPERS.get(`${name} ${view[1]}`);
+  if (twoWord !== undefined) return twoWord;
   const spec = WRAPPERS.get(name);
   return spec?.from === 2 ? undefined : spec;
 }
@@ -267,12 +264,7 @@ function mayWrap(argv: readonly string[]): boolean {
   if (verb === undefined) return false;
   if (verb.includes('/') || verb.includes('=')) return true;
   return (
-    WRAPPERS.has(verb) ||
-    verb === 'find' ||
-    verb === 'ssh' ||
-    ((verb === 'npm' || verb === 'pnpm' || verb === 'yarn' || verb === 'bun') &&
-      argv[1] !== undefined &&
-      WRAPPERS.has(`${verb} ${argv[1]}`))
+    WRAPPERS.has(verb) || verb === 'find' || verb === 'ssh' || WRAPPERS.has(`${verb} ${argv[1]}`) // `npm exec`, `pnpm dlx`... (no key ends in "undefined")
   );
 }
 
@@ -295,15 +287,13 @@ export function unwrap(argv: readonly string[]): Unwrapped {
 
   const addView = (view: readonly string[]): void => {
     if (view.length === 0) return;
-    // argv itself is keyed only once a second view appears (most commands have only that one).
-    if (views.length === 1 && seen.size === 0) seen.add(JSON.stringify(views[0]));
-    const key = views.length === 0 ? '' : JSON.stringify(view);
-    if (views.length > 0 && seen.has(key)) return;
+    const key = JSON.stringify(view);
+    if (seen.has(key)) return;
     if (views.length >= MAX_VIEWS) {
       truncated = true;
       return;
     }
-    if (views.length > 0) seen.add(key);
+    seen.add(key);
     views.push([...view]);
     queue.push(view);
   };
@@ -382,7 +372,7 @@ function sshReadings(view: readonly string[], commandStrings: string[]): void {
     const word = view[i]!;
     const option = word.startsWith('-o') ? (word.length > 2 ? word.slice(2) : view[i + 1]) : undefined;
     if (option !== undefined) {
-      const cut = firstOf(option, '= ');
+      const cut = option.search(/[= ]/);
       if (cut > 0 && SSH_LOCAL_COMMANDS.has(option.slice(0, cut).toLowerCase()))
         commandStrings.push(option.slice(cut + 1));
     }
@@ -397,11 +387,6 @@ function sshReadings(view: readonly string[], commandStrings: string[]): void {
       return;
     }
   }
-}
-
-function firstOf(text: string, characters: string): number {
-  for (let i = 0; i < text.length; i++) if (characters.includes(text[i]!)) return i;
-  return -1;
 }
 
 /** Readings of one wrapper's options; each unknown option forks a reading (bounded). */
@@ -460,7 +445,7 @@ function skipWrapper(
       }
       if (spec.shellModeFlags?.has(word) === true) shellMode = true;
       // `nice -10 cmd`: a numeric option.
-      if (word.length > 1 && word[0] === '-' && isNumber(word.slice(1))) {
+      if (word[0] === '-' && isNumber(word.slice(1))) {
         i++;
         continue;
       }
