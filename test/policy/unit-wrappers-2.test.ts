@@ -37,6 +37,8 @@ rows('sh -c: the first word after all the options is the command line; the rest 
   [['bash', '--norc', '-c', 'x'], ['x'], []],
   [['bash', '--norc', 'f', '-c', 'x'], [], []],
   [['bash', '-Q', '-c', 'x'], ['x'], []], // an unknown letter: bash refuses it, read as a flag
+  [['bash', '+', '-c', 'x'], ['x'], []], // a lone + is skipped
+  [['bash', '-c', '--frob', 'x', 'y'], ['x', 'y'], []], // the reading where --frob takes x keeps -c
 ]);
 
 rows('env -S and --split-string, alone or after flags in one word', [
@@ -58,6 +60,7 @@ rows('command options read anywhere: su, script, flock, rsync -e', [
   [['su', 'root', '-c', 'x'], ['x'], []],
   [['su', '-c'], [], []],
   [['su', '--command=x'], ['x'], []],
+  [['su', '-c=x'], ['=x'], []], // a short option's attached value starts right after it
   [['su', '--session-command', 'x'], ['x'], []],
   [['su', '-lc', 'x', 'root'], ['x'], []],
   [['su', '-sc', 'x'], [], []], // c is -s's value (the shell)

@@ -61,6 +61,7 @@ rows('a path verb is also read by its name, then through the wrapper it names', 
 rows('leading NAME=value words are skipped (FOO=1 cmd), and after env', [
   [['FOO=1', 'BAR=2', 'ls'], { views: [['FOO=1', 'BAR=2', 'ls'], ['ls']] }],
   [['FOO=1', 'sudo', 'ls'], { views: [['FOO=1', 'sudo', 'ls'], ['sudo', 'ls'], ['ls']] }],
+  [['FOO=1'], { views: [['FOO=1']] }],
   [
     ['env', 'FOO=1', 'curl', 'x'],
     {
@@ -82,12 +83,31 @@ rows('two-word runners (npm exec, pnpm dlx, yarn exec, bun x); their first word 
   [['/usr/bin/npm', 'exec', 'curl'], { views: [['/usr/bin/npm', 'exec', 'curl'], ['npm', 'exec', 'curl'], ['curl']] }],
   [['npm', 'run', 'x'], { views: [['npm', 'run', 'x']] }],
   [['exec', 'curl'], { views: [['exec', 'curl'], ['curl']] }],
+  [['npm exec', 'x', 'curl'], { views: [['npm exec', 'x', 'curl']] }], // one word: no such program
 ]);
 
 rows('an unknown option is read both ways: a flag, or taking the next word', [
   [['sudo', '-Z', 'x', 'ls'], { views: [['sudo', '-Z', 'x', 'ls'], ['x', 'ls'], ['ls']] }],
   [['nice', '-10', 'ls'], { views: [['nice', '-10', 'ls'], ['ls']] }], // a numeric option, not unknown
   [['nice', '-1a', 'x', 'ls'], { views: [['nice', '-1a', 'x', 'ls'], ['x', 'ls'], ['ls']] }],
+  [
+    ['nice', '-09', 'a', 'ls'],
+    {
+      views: [
+        ['nice', '-09', 'a', 'ls'],
+        ['a', 'ls'],
+      ],
+    },
+  ],
+  [
+    ['nice', '-', 'ls'],
+    {
+      views: [
+        ['nice', '-', 'ls'],
+        ['-', 'ls'],
+      ],
+    },
+  ], // `-` is the program
   [['nohup', '-x', 'ls'], { views: [['nohup', '-x', 'ls'], ['ls']] }],
   [['sudo', 'sudo', 'ls'], { views: [['sudo', 'sudo', 'ls'], ['sudo', 'ls'], ['ls']] }],
 ]);
