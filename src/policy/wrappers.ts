@@ -3,6 +3,7 @@
 // An unknown option inside a wrapper is read both ways (flag, or taking a value): more views can
 // only find more denies and more ceilings.
 import { isAssignment } from './tokenizer.ts';
+import { CLI_GLOBAL_OPTIONS, subcommandStarts } from './cli-options.ts';
 import { optionTable, stepOption } from './options.ts';
 import type { OptionTable } from './options.ts';
 
@@ -258,13 +259,22 @@ function specFor(name: string, view: readonly string[]): WrapperSpec | undefined
 
 const NOTHING: readonly never[] = Object.freeze([]);
 
+/** CLIs with two-word runners (`npm exec`): their global options may come first (`pnpm -r exec`). */
+const RUNNER_CLIS: ReadonlyMap<string, OptionTable> = new Map(
+  ['npm', 'pnpm', 'yarn'].map((cli) => [cli, CLI_GLOBAL_OPTIONS.get(cli)!]),
+);
+
 /** Whether argv can have a reading other than itself (a wrapper, a path verb, an assignment...). */
 function mayWrap(argv: readonly string[]): boolean {
   const verb = argv[0];
   if (verb === undefined) return false;
   if (verb.includes('/') || verb.includes('=')) return true;
   return (
-    WRAPPERS.has(verb) || verb === 'find' || verb === 'ssh' || WRAPPERS.has(`${verb} ${argv[1]}`) // `npm exec`, `pnpm dlx`... (no key ends in "undefined")
+    WRAPPERS.has(verb) ||
+    verb === 'find' ||
+    verb === 'ssh' ||
+    WRAPPERS.has(`${verb} ${argv[1]}`) || // `npm exec`, `pnpm dlx`... (no key ends in "undefined")
+    (RUNNER_CLIS.has(verb) && argv[1]?.startsWith('-') === true)
   );
 }
 
@@ -322,6 +332,10 @@ export function unwrap(argv: readonly string[]): Unwrapped {
       sshReadings(view, commandStrings);
       continue;
     }
+    // `pnpm -r exec CMD`, `npm --prefix x exec CMD`: also read without the global options.
+    const globals = RUNNER_CLIS.get(name);
+    if (globals !== undefined && view[1]?.startsWith('-') === true)
+      for (const at of subcommandStarts(view, globals)) if (at > 1) addView([name, ...view.slice(at)]);
     const spec = specFor(name, view);
     if (spec === undefined) continue;
     if (!skipWrapper(view, spec, addView, commandStrings)) truncated = true;

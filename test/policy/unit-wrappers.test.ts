@@ -82,6 +82,21 @@ rows('two-word runners (npm exec, pnpm dlx, yarn exec, bun x); their first word 
   [['bun', 'x', 'curl'], { views: [['bun', 'x', 'curl'], ['curl']] }],
   [['/usr/bin/npm', 'exec', 'curl'], { views: [['/usr/bin/npm', 'exec', 'curl'], ['npm', 'exec', 'curl'], ['curl']] }],
   [['npm', 'run', 'x'], { views: [['npm', 'run', 'x']] }],
+  [['pnpm', '-r', 'exec', 'curl'], { views: [['pnpm', '-r', 'exec', 'curl'], ['pnpm', 'exec', 'curl'], ['curl']] }],
+  [
+    ['npm', '--prefix', 'p', 'x', 'curl'],
+    { views: [['npm', '--prefix', 'p', 'x', 'curl'], ['npm', 'x', 'curl'], ['curl']] },
+  ],
+  [
+    ['npm', '--prefix', 'p', 'run', 'x'],
+    {
+      views: [
+        ['npm', '--prefix', 'p', 'run', 'x'],
+        ['npm', 'run', 'x'],
+      ],
+    },
+  ],
+  [['npm', '-g'], { views: [['npm', '-g']] }],
   [['exec', 'curl'], { views: [['exec', 'curl'], ['curl']] }],
   [['npm exec', 'x', 'curl'], { views: [['npm exec', 'x', 'curl']] }], // one word: no such program
 ]);
