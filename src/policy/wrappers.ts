@@ -232,8 +232,7 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
 
 /** The last path segment: `/usr/bin/git` -> `git`. */
 export function basename(word: string): string {
-  const slash = word.lastIndexOf('/');
-  return slash < 0 ? word : word.slice(slash + 1);
+  return word.slice(word.lastIndexOf('/') + 1);
 }
 
 export interface Unwrapped {
@@ -266,8 +265,7 @@ const RUNNER_CLIS: ReadonlyMap<string, OptionTable> = new Map(
 
 /** Whether argv can have a reading other than itself (a wrapper, a path verb, an assignment...). */
 function mayWrap(argv: readonly string[]): boolean {
-  const verb = argv[0];
-  if (verb === undefined) return false;
+  const verb = argv[0] ?? '';
   if (verb.includes('/') || verb.includes('=')) return true;
   return (
     WRAPPERS.has(verb) ||
@@ -320,7 +318,7 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     }
     const verb = view[0]!;
     const name = basename(verb);
-    if (name !== verb) addView([name, ...view.slice(1)]);
+    addView([name, ...view.slice(1)]); // `/usr/bin/sudo …` is also `sudo …` (the same view is kept once)
     if (name === 'find') {
       for (const inner of findExecs(view)) {
         execs.push(inner);
