@@ -113,6 +113,10 @@ describe('the bounds: past them the command is unsafe (truncated), never half re
   // `sudo -Z v1 -Y v2 …`: each pair forks once.
   const UNKNOWN = ['-Z', '-Y', '-X', '-W', '-Q', '-R', '-O', '-M', '-F'];
   const pairs = (n: number): string[] => ['sudo', ...UNKNOWN.slice(0, n).flatMap((o, k) => [o, `v${k}`]), 'ls'];
+  it('su, script and rsync read only their command options: no fork, never unsafe', () => {
+    const su = ['su', ...UNKNOWN.flatMap((o, k) => [o, `v${k}`]), 'root'];
+    expect([unwrap(su).truncated, unwrap(su).views]).toEqual([false, [su]]);
+  });
   it('8 forked readings are read; a 9th makes the command unsafe', () => {
     expect(unwrap(pairs(8)).truncated).toBe(false);
     expect(unwrap(pairs(8)).views.at(-1)).toEqual(['ls']);

@@ -206,6 +206,8 @@ rows('ssh: the remote command line and the commands ssh runs here (-o ProxyComma
   [['ssh', '-o', 'localcommand=id', 'h'], { views: [['ssh', '-o', 'localcommand=id', 'h']], commandStrings: ['id'] }],
   [['ssh', '-oKnownHostsCommand=id', 'h'], { views: [['ssh', '-oKnownHostsCommand=id', 'h']], commandStrings: ['id'] }],
   [['ssh', '-o', 'User=git', 'host'], { views: [['ssh', '-o', 'User=git', 'host']] }],
+  [['ssh', '-o', 'ProxyCommandX', 'h'], { views: [['ssh', '-o', 'ProxyCommandX', 'h']] }], // no such key
+  [['ssh', '-v', 'ProxyCommand=id'], { views: [['ssh', '-v', 'ProxyCommand=id']] }], // the host's name
   [['ssh', '-o', '=ProxyCommand', 'host'], { views: [['ssh', '-o', '=ProxyCommand', 'host']] }],
   [['ssh', '-o'], { views: [['ssh', '-o']] }],
   [['ssh', '-Z', 'host', 'ls'], { views: [['ssh', '-Z', 'host', 'ls']], commandStrings: ['ls'] }],
