@@ -36,7 +36,7 @@ const CD_FLAGS = new Set(['-P', '-L', '-e', '-@']);
 /** `cd` options: -P, -L, -e, -@ alone or clustered (`-PL`). */
 function isCdFlag(word: string): boolean {
   if (CD_FLAGS.has(word)) return true;
-  if (word.length < 3 || word[0] !== '-' || word[1] === '-') return false;
+  if (word.length < 3 || word[0] !== '-') return false; // `--x`: '-' is no cd flag letter
   for (let k = 1; k < word.length; k++) if (!CD_FLAGS.has(`-${word[k]}`)) return false;
   return true;
 }
@@ -72,15 +72,14 @@ export function cdForm(fragment: Fragment, cdPathSet: boolean): CdForm {
       continue;
     }
     if (!SAME_SHELL.has(word)) break;
-    // `command -p cd`: -p only changes PATH lookup; `command -v cd` prints, it does not run cd.
+    // `command -p cd`: -p only changes PATH lookup; `command -v cd` prints, it does not run cd
+    // (the loop stops at -v: no cd verb starts with '-').
     if (word === 'command' || word === 'time') {
       while (argv[i + 1] === '-p') i++;
-      if (argv[i + 1]?.startsWith('-') === true && argv[i + 1] !== '--') return NONE;
       if (argv[i + 1] === '--') i++;
     }
   }
-  const verb = argv[i];
-  if (verb === undefined) return NONE;
+  const verb = argv[i] ?? '';
   if (verb === 'source' || verb === '.' || verb === 'eval') return { kind: 'unknown' };
   if (verb === 'popd') return UNKNOWN_TARGET;
   if (!CD_VERBS.has(verb)) return NONE;

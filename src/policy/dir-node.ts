@@ -68,12 +68,10 @@ export class DirNode {
     }
     const at = parent.depth;
     this.depth = at + 1;
-    this.rootMatch =
-      parent.rootMatch === at && at < root.exact.length && root.exact[at] === segment ? at + 1 : parent.rootMatch;
+    // Past the root's length, root.exact[at] is undefined and equals no segment.
+    this.rootMatch = parent.rootMatch === at && root.exact[at] === segment ? at + 1 : parent.rootMatch;
     this.rootMatchFolded =
-      parent.rootMatchFolded === at && at < root.folded.length && root.folded[at] === this.folded
-        ? at + 1
-        : parent.rootMatchFolded;
+      parent.rootMatchFolded === at && root.folded[at] === this.folded ? at + 1 : parent.rootMatchFolded;
     this.hooks = parent.hooks || (this.folded === 'hooks' && parent.folded === '.git');
     this.inGit = parent.inGit || this.folded === '.git';
   }
@@ -117,8 +115,7 @@ export class DirNode {
   /** For messages: O(depth), once per decision at most. */
   toString(): string {
     const parts: string[] = [];
-    for (let node: DirNode | null = this; node !== null && node.parent !== null; node = node.parent)
-      parts.push(node.segment);
+    for (let node: DirNode = this; node.parent !== null; node = node.parent) parts.push(node.segment);
     return '/' + parts.reverse().join('/');
   }
 }
