@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { cdForm } from '../../src/policy/cd-forms.ts';
 import type { CdForm } from '../../src/policy/cd-forms.ts';
-import { tokenize } from '../../src/policy/tokenizer.ts';
+import { fragmentOfWords, tokenize } from '../../src/policy/tokenizer.ts';
 
 const NONE: CdForm = { kind: 'none' };
 const UNKNOWN: CdForm = { kind: 'unknown' };
@@ -40,6 +40,9 @@ rows('issue 9 A.2 cd, chdir, pushd and their options', [
   ['cd -Px a', [to(null)]], // not a cd option: bash refuses it
   ['cd --P a', [to(null)]],
   ['cd -- -a', [to(null)]],
+  ['cd xPL', [to('xPL')]], // a folder, not a cluster of flags
+  ['cd - a', [to(null)]],
+  ['cd -n a', [to(null)]], // -n is pushd's, not cd's
   ['cd /abs/path', [to('/abs/path')]],
   ['cd ../x', [to('../x')]],
 ]);
@@ -86,6 +89,7 @@ rows('issue 9 A.2 words that run cd in this same shell', [
   ['command -p -- cd a', [to('a')]],
   ['command cd', [to(null)]],
   ['nice cd a', [NONE]], // another process: the shell does not move
+  ['! -- cd a', [NONE]], // bash: `--: command not found`
   ['sudo cd a', [NONE]],
   ['command', [NONE]],
 ]);
@@ -129,3 +133,13 @@ rows(
   ],
   true,
 );
+
+describe('issue 9 A.2 words without tokenizer facts (find -exec, nested readings) are read from their text', () => {
+  it.each([
+    [['cd', 'a'], to('a')],
+    [['cd', '$x'], to(null)],
+    [['cd', 'a*'], to(null)],
+    [['cd', '~/x'], to(null)],
+    [['ls'], NONE],
+  ])('%j', (words, want) => expect(cdForm(fragmentOfWords(words), false)).toEqual(want));
+});

@@ -82,6 +82,11 @@ rows('issue 9 A.2 nested lines, find -exec and substitutions run where their fra
   ['cd a && find . -exec rm {} ;', ['cd a @ /r -> /r/a', 'find . -exec rm {} @ /r/a', 'rm {} (find -exec) @ /r/a']],
   ['cd a && echo $(ls)', ['cd a @ /r -> /r/a', 'echo @ /r/a', 'ls @ /r/a /r']],
   ['echo $(cd b; ls)', ['echo @ /r', 'cd b @ /r -> /r/b', 'ls @ /r/b /r']],
+  // Inside double quotes: a substitution of the command, run somewhere along the whole chain.
+  [
+    'cd a && echo "$(cd b; ls)"',
+    ['cd a @ /r -> /r/a', 'echo $(cd b; ls) @ /r/a', 'cd b @ /r /r/a -> /r/b /r/a/b', 'ls @ /r/b /r/a/b /r /r/a'],
+  ],
 ]);
 
 describe('issue 9 A.2 more than MAX_DIRS possibilities: the directory is unknown', () => {

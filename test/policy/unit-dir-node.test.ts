@@ -68,6 +68,8 @@ describe('DirNode against the root /Projects/App', () => {
     ['/Projects/Other', row('/Projects/Other', 2, 1, 1, false)],
     ['/x/Projects/App', row('/x/Projects/App', 3, 0, 0, false)], // the root's segments, too late
     ['/Projects/x/App', row('/Projects/x/App', 3, 1, 1, false)],
+    ['/x/App', row('/x/App', 2, 0, 0, false)], // the root's last segment at its depth, under another parent
+    ['/x/app', row('/x/app', 2, 0, 0, false)],
     ['/Projects/App/../App/./src', row('/Projects/App/src', 3, 2, 2, true)],
     ['/Projects/App/../..', row('/', 0, 0, 0, false)],
   ])('%s', (path, want) => expect(at(path)).toEqual(want));
@@ -114,7 +116,7 @@ describe('DirNode chains: one node per path from the same /', () => {
     const b = top.cd('/r/A/b');
     expect([b.segment, b.folded, b.parent?.segment, b.parent?.folded]).toEqual(['b', 'b', 'A', 'a']);
     expect(b.root).toEqual({ exact: ['r'], folded: ['r'] });
-    expect(top.parent).toBeNull();
+    expect([top.parent, top.segment, top.folded]).toEqual([null, '', '']);
   });
   it('every root has its own /', () => {
     const other = DirNode.top(rootSpec('/r'));
