@@ -105,6 +105,8 @@ rows('an unknown option is read both ways: a flag, or taking the next word', [
   [['sudo', '-Z', 'x', 'ls'], { views: [['sudo', '-Z', 'x', 'ls'], ['x', 'ls'], ['ls']] }],
   [['nice', '-10', 'ls'], { views: [['nice', '-10', 'ls'], ['ls']] }], // a numeric option, not unknown
   [['nice', '-1a', 'x', 'ls'], { views: [['nice', '-1a', 'x', 'ls'], ['x', 'ls'], ['ls']] }],
+  [['nice', '-1.5', 'a', 'ls'], { views: [['nice', '-1.5', 'a', 'ls'], ['a', 'ls'], ['ls']] }], // no number
+  [['sudo', 'FOO=1', 'ls'], { views: [['sudo', 'FOO=1', 'ls'], ['FOO=1', 'ls'], ['ls']] }],
   [
     ['nice', '-09', 'a', 'ls'],
     {
@@ -211,5 +213,6 @@ rows('ssh: the remote command line and the commands ssh runs here (-o ProxyComma
   [['ssh', '-o', '=ProxyCommand', 'host'], { views: [['ssh', '-o', '=ProxyCommand', 'host']] }],
   [['ssh', '-o'], { views: [['ssh', '-o']] }],
   [['ssh', '-Z', 'host', 'ls'], { views: [['ssh', '-Z', 'host', 'ls']], commandStrings: ['ls'] }],
+  [['ssh', '-vp', '22', 'host', 'ls'], { views: [['ssh', '-vp', '22', 'host', 'ls']], commandStrings: ['ls'] }],
   [['ssh', 'host'], { views: [['ssh', 'host']] }],
 ]);
