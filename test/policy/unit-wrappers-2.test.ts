@@ -69,7 +69,9 @@ rows('command options read anywhere: su, script, flock, rsync -e', [
   [['script', '--command', 'x', 'log'], ['x'], []],
   [['script', '-Oc', 'x'], [], []], // c is -O's value (the log file)
   [['script', 'log'], [], []],
+  [['script', 'log', '-c', 'x'], ['x'], []], // getopt reads options after the file too
   [['rsync', '-av', 'a', 'b', '-e'], [], []],
+  [['rsync', 'a', 'b', '-e', 'ssh'], ['ssh'], []],
   [['rsync', '--rsh=ssh -p 1', 'a', 'b'], ['ssh -p 1'], []],
   [['rsync', '-avze', 'ssh', 'a', 'b'], ['ssh'], []],
   [['rsync', '-Scurl', 'a', 'b'], [], []], // --sparse --checksum --update --recursive --links
