@@ -154,7 +154,7 @@ function closestList(key: string): PermissionList | null {
   const lower = key.trim().toLowerCase();
   let best: { list: PermissionList; distance: number } | null = null;
   for (const list of PERMISSION_LISTS) {
-    const distance = lower === list ? 0 : editDistance(lower, list, 2);
+    const distance = editDistance(lower, list, 2);
     if (distance <= 2 && (best === null || distance < best.distance)) best = { list, distance };
   }
   return best?.list ?? null;
