@@ -1,13 +1,26 @@
 // Package managers told to install outside the project (an attacker's finding, issue 9 A.3 in
 // spirit): `npm i -g x`, `npm install --global x`, `pnpm add -g x`, `yarn global add x`,
-// `pip install --user x` write into the user's or the system's folders, whatever the command's
-// own words say. The path scope counts them as outside the root.
+// `pip install --user x`, `uv pip install --system x` write into the user's or the system's
+// folders, whatever the command's own words say; `cargo install`, `go install`, `gem install` and
+// `uv tool install` do so by default. The path scope counts them as outside the root.
 import { npmCommand } from './subcommand-aliases.ts';
 import { basename } from './wrappers.ts';
 
 const NPM_WRITERS = new Set(['install', 'uninstall', 'update', 'link', 'ci', 'rebuild', 'dedupe', 'prune']);
 const GLOBAL_FLAGS = new Set(['-g', '--global', '--location=global', '--location=user']);
-const PIP_OUTSIDE = ['--user', '--target', '-t', '--prefix', '--root', '--break-system-packages'];
+const PIP_OUTSIDE = ['--user', '--target', '-t', '--prefix', '--root', '--break-system-packages', '--system'];
+/** pnpm's spellings of its writing commands (`pnpm rm -g x` is `pnpm remove -g x`). */
+const PNPM_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['i', 'install'],
+  ['rm', 'remove'],
+  ['un', 'remove'],
+  ['uninstall', 'remove'],
+  ['up', 'update'],
+  ['upgrade', 'update'],
+  ['ln', 'link'],
+]);
+/** Installers whose `install` writes into the user's folders by default (~/.cargo, ~/go, the gem home). */
+const HOME_INSTALLERS = new Set(['cargo', 'go', 'gem']);
 
 /** The word that sends the install outside the project, or null. */
 export function globalInstall(argv: readonly string[], verbAt: number): string | null {
@@ -20,10 +33,14 @@ export function globalInstall(argv: readonly string[], verbAt: number): string |
     if (flag === undefined) return null;
     const sub = rest.find((w) => !w.startsWith('-'));
     if (sub === undefined) return null;
-    const names = name === 'npm' ? npmCommand(sub).names : [sub === 'i' || sub === 'add' ? 'install' : sub];
+    const names = name === 'npm' ? npmCommand(sub).names : [PNPM_ALIASES.get(sub) ?? sub];
     return names.some((n) => NPM_WRITERS.has(n) || n === 'add' || n === 'remove') ? `${verb} ${flag}` : null;
   }
   if (name === 'yarn') return rest[0] === 'global' ? 'yarn global' : null;
+  // `cargo +nightly -q install x`: the subcommand is the first word that is no option or toolchain.
+  if (HOME_INSTALLERS.has(name))
+    return rest.find((w) => !w.startsWith('-') && !w.startsWith('+')) === 'install' ? `${name} install` : null;
+  if (name === 'uv' && rest[0] === 'tool' && rest[1] === 'install') return 'uv tool install';
   if (/^pip[0-9.]*$/.test(name) || name === 'uv' || name === 'pipx') {
     if (name === 'pipx') return rest[0] === 'install' ? 'pipx install' : null;
     const flag = rest.find((w) => PIP_OUTSIDE.some((o) => w === o || w.startsWith(o + '=')));
