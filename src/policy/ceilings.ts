@@ -115,8 +115,9 @@ export function typedCeiling(actionType: ActionType, payload: Readonly<Record<st
       return { code: 'ceiling_typed_external_effect', detail: { actionType } };
     case 'protected_branch_merge': {
       const branch = payload['branch'];
+      // No branch to name: the sentence says the target is missing.
       if (typeof branch !== 'string' || branch.trim() === '')
-        return { code: 'ceiling_protected_branch_merge', detail: { branch: null } };
+        return { code: 'ceiling_protected_branch_merge', detail: {} };
       return isProtectedBranch(branch) ? { code: 'ceiling_protected_branch_merge', detail: { branch } } : null;
     }
     case 'instruction_patch':
