@@ -108,6 +108,31 @@ describe('RN-567 decide() names its rule in one sentence', () => {
       term('git --exec-path=/x status', allowing('Terminal(git)')),
       'git option --exec-path changes what git runs; approval required',
     ],
+    [
+      'signals (kill)',
+      term('kill -9 -1', { ...allowing('Terminal(kill)'), containerRunning: true }),
+      'signals processes this command did not start: kill -1 signals every process the user may signal; approval required',
+    ],
+    [
+      'an option runs a program',
+      term('tar --to-command=sh -xf a.tar', { ...allowing('Terminal(tar)'), containerRunning: true }),
+      "tar --to-command runs 'sh': a program no rule judged; approval required",
+    ],
+    [
+      'git alias from outside',
+      term('git r --hard', { ...allowing('Terminal(git)'), containerRunning: true }),
+      "git r is not a git command: it may be an alias from the user's git configuration, which the engine cannot see, so deny rules and ceilings cannot be checked; approval required (an allow pattern that names it, like Terminal(git r:*), allows it)",
+    ],
+    [
+      'RN-006 a blank branch',
+      typed('git_merge', { branch: '  ' }, allowing('GitMerge()')),
+      'ceiling: merge without a valid target branch is always a human decision (RN-006)',
+    ],
+    [
+      'RN-006 a branch that is not a string',
+      typed('git_merge', { branch: 7 }, allowing('GitMerge()')),
+      'ceiling: merge without a valid target branch is always a human decision (RN-006)',
+    ],
   ])('%s', (_rule, decision, sentence) => {
     expect(decision.reason).toBe(sentence);
   });
