@@ -1,13 +1,11 @@
 // What activating execution pre-seeds into allow (spec "What is pre-seeded when execution is
 // activated"; mutation testing of dev-terminal-patterns.ts). The families are read from the
 // specification's own bullets, and each seeded pattern is shown auto-approving its command.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEV_TERMINAL_ALLOW_PATTERNS } from '../../src/policy/index.ts';
 import { DEV_ALLOW } from './adversarial-harness.ts';
 import { term } from './unit-fixtures.ts';
-
-const SPEC = readFileSync(new URL('../../docs/spec/permissions.en.md', import.meta.url), 'utf8');
+import { SPEC_TEXT as SPEC } from './spec-text.ts';
 
 /** The code spans of the bullet that starts with `lead`; `git branch -a/-r` is two commands. */
 function bullet(lead: string): string[] {

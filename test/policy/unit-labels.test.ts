@@ -1,7 +1,6 @@
 // Labels, minimum roles, role order and protected branches (mutation testing of labels.ts,
 // issue 9). The labels and minimum roles are checked against the specification's own table
 // (docs/spec/permissions.en.md, "Pattern format"), read from the file, not copied here.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ACTION_TYPES,
@@ -18,8 +17,7 @@ import {
 } from '../../src/policy/index.ts';
 import type { Role } from '../../src/policy/index.ts';
 import { allowing, typed } from './unit-fixtures.ts';
-
-const SPEC = readFileSync(new URL('../../docs/spec/permissions.en.md', import.meta.url), 'utf8');
+import { SPEC_TEXT as SPEC } from './spec-text.ts';
 
 /** The rows `| \`type\` | \`Label\` | role |` of the specification's "Pattern format" table. */
 const SPEC_ROWS = [...SPEC.matchAll(/^\| `([a-z_]+)` \| `([A-Za-z]+)` \| (developer|maintainer|owner) \|$/gm)].map(
