@@ -7,134 +7,136 @@ import { renderReason } from '../../src/policy/index.ts';
 import type { ReasonCode } from '../../src/policy/index.ts';
 import { allowing, perms, term, typed } from './unit-fixtures.ts';
 
+// Each row decides inside its test: a decision made while the rows are collected would count,
+// for mutation testing, as code every test runs.
 describe('RN-567 decide() names its rule in one sentence', () => {
   it.each([
     [
       'iam (RN-005)',
-      typed('git_push', {}, { role: 'developer' }),
+      () => typed('git_push', {}, { role: 'developer' }),
       'iam: role developer is below the minimum maintainer for git_push',
     ],
     [
       'iam, spend is owner',
-      typed('spend', {}, { role: 'maintainer' }),
+      () => typed('spend', {}, { role: 'maintainer' }),
       'iam: role maintainer is below the minimum owner for spend',
     ],
-    ['no rule', typed('git_commit'), 'no rule: approval required by default'],
-    ['allow', typed('git_commit', {}, allowing('GitCommit()')), 'permissions.json: allow GitCommit()'],
+    ['no rule', () => typed('git_commit'), 'no rule: approval required by default'],
+    ['allow', () => typed('git_commit', {}, allowing('GitCommit()')), 'permissions.json: allow GitCommit()'],
     [
       'deny',
-      typed('git_commit', {}, { permissions: perms({ deny: ['GitCommit()'] }) }),
+      () => typed('git_commit', {}, { permissions: perms({ deny: ['GitCommit()'] }) }),
       'permissions.json: deny GitCommit()',
     ],
     [
       'ask',
-      typed('git_commit', {}, { permissions: perms({ ask: ['GitCommit()'] }) }),
+      () => typed('git_commit', {}, { permissions: perms({ ask: ['GitCommit()'] }) }),
       'permissions.json: ask GitCommit()',
     ],
-    ['built-in deny', term('rm -rf /'), 'built-in deny Terminal(rm -rf /)'],
+    ['built-in deny', () => term('rm -rf /'), 'built-in deny Terminal(rm -rf /)'],
     [
       'container floor',
-      term('mytool', { containerRunning: true }),
+      () => term('mytool', { containerRunning: true }),
       'container floor: terminal in a running project container',
     ],
     [
       'allow, one pattern per fragment',
-      term('ls && pwd', allowing('Terminal(ls)', 'Terminal(pwd)')),
+      () => term('ls && pwd', allowing('Terminal(ls)', 'Terminal(pwd)')),
       'permissions.json: allow Terminal(ls), Terminal(pwd)',
     ],
     [
       'RN-689 typed push',
-      typed('git_push', {}, allowing('GitPush()')),
+      () => typed('git_push', {}, allowing('GitPush()')),
       'ceiling: git_push has an external effect and always needs a human decision (RN-689)',
     ],
     [
       'RN-689 typed pr',
-      typed('pr_open', {}, allowing('PrOpen()')),
+      () => typed('pr_open', {}, allowing('PrOpen()')),
       'ceiling: pr_open has an external effect and always needs a human decision (RN-689)',
     ],
     [
       'RN-006',
-      typed('git_merge', { branch: 'qa' }, allowing('GitMerge()')),
+      () => typed('git_merge', { branch: 'qa' }, allowing('GitMerge()')),
       'ceiling: merge into protected branch qa is always a human decision (RN-006)',
     ],
     [
       'RN-006 no branch',
-      typed('git_merge', {}, allowing('GitMerge()')),
+      () => typed('git_merge', {}, allowing('GitMerge()')),
       'ceiling: merge without a valid target branch is always a human decision (RN-006)',
     ],
     [
       'RN-007',
-      typed('instruction_patch', {}, allowing('InstructionPatch()')),
+      () => typed('instruction_patch', {}, allowing('InstructionPatch()')),
       "ceiling: instruction_patch changes another agent's behaviour; a human reviews the diff (RN-007)",
     ],
     [
       'RN-086',
-      typed('raise_max_parallel', {}, allowing('RaiseMaxParallel()')),
+      () => typed('raise_max_parallel', {}, allowing('RaiseMaxParallel()')),
       'ceiling: raise_max_parallel spends money on more agents; a human decides (RN-086)',
     ],
     [
       'RN-495',
-      typed('container_remove', {}, allowing('ContainerRemove()')),
+      () => typed('container_remove', {}, allowing('ContainerRemove()')),
       'ceiling: container_remove discards the container; decided every time (RN-495)',
     ],
     [
       'RN-075',
-      term('cat /etc/passwd', allowing('Terminal(cat)')),
+      () => term('cat /etc/passwd', allowing('Terminal(cat)')),
       'ceiling: path scope: /etc/passwd is outside the project folder (RN-075)',
     ],
     [
       'compound',
-      term('ls; mytool', { ...allowing('Terminal(ls)'), containerRunning: true }),
+      () => term('ls; mytool', { ...allowing('Terminal(ls)'), containerRunning: true }),
       'ceiling: compound command: fragment "mytool" has no rule',
     ],
     [
       'privileged (RN-418)',
-      term('sudo ls', allowing('Terminal(sudo)')),
+      () => term('sudo ls', allowing('Terminal(sudo)')),
       'ceiling: sudo is a privileged command and always needs a human decision (RN-418)',
     ],
-    ['invalid payload', typed('terminal', {}), 'invalid payload: terminal needs a non-empty string "command"'],
+    ['invalid payload', () => typed('terminal', {}), 'invalid payload: terminal needs a non-empty string "command"'],
     [
       'too long',
-      term('x'.repeat(20_000)),
+      () => term('x'.repeat(20_000)),
       'the command is 20000 characters long, over the 16384 the policy engine reads; it was not parsed and a human decides',
     ],
     [
       'protected file',
-      term('echo x > permissions.json', allowing('Terminal(echo)')),
+      () => term('echo x > permissions.json', allowing('Terminal(echo)')),
       'writes the protected file permissions.json; approval required',
     ],
     [
       'git option',
-      term('git --exec-path=/x status', allowing('Terminal(git)')),
+      () => term('git --exec-path=/x status', allowing('Terminal(git)')),
       'git option --exec-path changes what git runs; approval required',
     ],
     [
       'signals (kill)',
-      term('kill -9 -1', { ...allowing('Terminal(kill)'), containerRunning: true }),
+      () => term('kill -9 -1', { ...allowing('Terminal(kill)'), containerRunning: true }),
       'signals processes this command did not start: kill -1 signals every process the user may signal; approval required',
     ],
     [
       'an option runs a program',
-      term('tar --to-command=sh -xf a.tar', { ...allowing('Terminal(tar)'), containerRunning: true }),
+      () => term('tar --to-command=sh -xf a.tar', { ...allowing('Terminal(tar)'), containerRunning: true }),
       "tar --to-command runs 'sh': a program no rule judged; approval required",
     ],
     [
       'git alias from outside',
-      term('git r --hard', { ...allowing('Terminal(git)'), containerRunning: true }),
+      () => term('git r --hard', { ...allowing('Terminal(git)'), containerRunning: true }),
       "git r is not a git command: it may be an alias from the user's git configuration, which the engine cannot see, so deny rules and ceilings cannot be checked; approval required (an allow pattern that names it, like Terminal(git r:*), allows it)",
     ],
     [
       'RN-006 a blank branch',
-      typed('git_merge', { branch: '  ' }, allowing('GitMerge()')),
+      () => typed('git_merge', { branch: '  ' }, allowing('GitMerge()')),
       'ceiling: merge without a valid target branch is always a human decision (RN-006)',
     ],
     [
       'RN-006 a branch that is not a string',
-      typed('git_merge', { branch: 7 }, allowing('GitMerge()')),
+      () => typed('git_merge', { branch: 7 }, allowing('GitMerge()')),
       'ceiling: merge without a valid target branch is always a human decision (RN-006)',
     ],
-  ])('%s', (_rule, decision, sentence) => {
-    expect(decision.reason).toBe(sentence);
+  ])('%s', (_rule, decide, sentence) => {
+    expect(decide().reason).toBe(sentence);
   });
 });
 
