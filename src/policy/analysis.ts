@@ -11,7 +11,6 @@ import { MAX_NESTED_CHARACTERS } from './limits.ts';
 /** `sh -c "sh -c '…'"` deeper than this is not read further: it is unsafe. */
 export const MAX_NESTING = 3;
 
-const NO_FRAGMENTS: readonly Fragment[] = Object.freeze([]);
 // Shared by every fragment without nested commands; frozen, so a push would throw, not leak.
 const NO_COMMANDS: AnalyzedCommand[] = Object.freeze([]) as unknown as AnalyzedCommand[];
 
@@ -94,7 +93,7 @@ export function analyzeCommand(
     }
     if (globVerb) findings.push({ kind: 'glob_verb', what: UNSAFE_WHAT.glob_verb });
     if (expansionVerb) findings.push({ kind: 'expansion_verb', what: UNSAFE_WHAT.expansion_verb });
-    const execs = unwrapped.execs.length === 0 ? NO_FRAGMENTS : unwrapped.execs.map(fragmentOfWords);
+    const execs = unwrapped.execs.map(fragmentOfWords);
     return { fragment, views: unwrapped.views, truncated: unwrapped.truncated, nested, execs };
   });
   const substitutions: AnalyzedCommand[] = [];
