@@ -34,14 +34,12 @@ export function stepOption(argv: readonly string[], i: number, table: OptionTabl
   if (eq > 0) return { kind: 'skip', next: i + 1 };
   if (table.valued.has(word)) return { kind: 'skip', next: i + 2 };
   if (table.flags.has(word)) return { kind: 'skip', next: i + 1 };
-  if (!word.startsWith('--') && word.length > 2) {
-    // A cluster: `-Eu root`, `-uroot`, `-n5`. The first valued letter takes the rest or the next word.
-    for (let k = 1; k < word.length; k++) {
-      const letter = `-${word[k]}`;
-      if (table.valued.has(letter)) return { kind: 'skip', next: k === word.length - 1 ? i + 2 : i + 1 };
-      if (!table.flags.has(letter)) return { kind: 'unknown', option: word };
-    }
-    return { kind: 'skip', next: i + 1 };
+  // A cluster: `-Eu root`, `-uroot`, `-n5`. The first valued letter takes the rest or the next word.
+  // An unknown `--long` or `-x` is reported at its first letter (`--`, `-x` are in neither table).
+  for (let k = 1; k < word.length; k++) {
+    const letter = `-${word[k]}`;
+    if (table.valued.has(letter)) return { kind: 'skip', next: k === word.length - 1 ? i + 2 : i + 1 };
+    if (!table.flags.has(letter)) return { kind: 'unknown', option: word };
   }
-  return { kind: 'unknown', option: word };
+  return { kind: 'skip', next: i + 1 };
 }
