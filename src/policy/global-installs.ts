@@ -7,18 +7,9 @@ import { npmCommand } from './subcommand-aliases.ts';
 import { basename } from './wrappers.ts';
 
 const NPM_WRITERS = new Set(['install', 'uninstall', 'update', 'link', 'ci', 'rebuild', 'dedupe', 'prune']);
-const GLOBAL_FLAGS = new Set(['-g', '--global', '--location=global', '--location=user']);
+// `-g` and clusters with g (`-gD`) are read by the letter test below.
+const GLOBAL_FLAGS = new Set(['--global', '--location=global', '--location=user']);
 const PIP_OUTSIDE = ['--user', '--target', '-t', '--prefix', '--root', '--break-system-packages', '--system'];
-/** pnpm's spellings of its writing commands (`pnpm rm -g x` is `pnpm remove -g x`). */
-const PNPM_ALIASES: ReadonlyMap<string, string> = new Map([
-  ['i', 'install'],
-  ['rm', 'remove'],
-  ['un', 'remove'],
-  ['uninstall', 'remove'],
-  ['up', 'update'],
-  ['upgrade', 'update'],
-  ['ln', 'link'],
-]);
 /** Installers whose `install` writes into the user's folders by default (~/.cargo, ~/go, the gem home). */
 const HOME_INSTALLERS = new Set(['cargo', 'go', 'gem']);
 
@@ -33,8 +24,9 @@ export function globalInstall(argv: readonly string[], verbAt: number): string |
     if (flag === undefined) return null;
     const sub = rest.find((w) => !w.startsWith('-'));
     if (sub === undefined) return null;
-    const names = name === 'npm' ? npmCommand(sub).names : [PNPM_ALIASES.get(sub) ?? sub];
-    return names.some((n) => NPM_WRITERS.has(n) || n === 'add' || n === 'remove') ? `${verb} ${flag}` : null;
+    // pnpm's writers and their aliases (add, i, rm, un, up, ln...) are spelled as npm's.
+    const names = npmCommand(sub).names;
+    return names.some((n) => NPM_WRITERS.has(n)) ? `${verb} ${flag}` : null;
   }
   if (name === 'yarn') return rest[0] === 'global' ? 'yarn global' : null;
   // `cargo +nightly -q install x`: the subcommand is the first word that is no option or toolchain.
