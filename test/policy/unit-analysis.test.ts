@@ -4,9 +4,17 @@
 // hide (an alias definition, a glob in the verb, a sed/awk program with side effects). In auto
 // mode only an unsafe construct or a ceiling stops auto-approval, so each row shows what it changes.
 import { describe, expect, it } from 'vitest';
-import { analyzeCommand, allFragments, MAX_NESTED_COMMANDS, MAX_NESTING } from '../../src/policy/analysis.ts';
+import {
+  analyzeCommand,
+  allFragments,
+  firstInViews,
+  forEachView,
+  MAX_NESTED_COMMANDS,
+  MAX_NESTING,
+} from '../../src/policy/analysis.ts';
 import { MAX_COMMAND_LENGTH } from '../../src/policy/index.ts';
 import { AUTO, ask, auto, c, runCases } from './adversarial-harness.ts';
+import { AUTO_MODE, term } from './unit-fixtures.ts';
 
 const AUTO_OK = auto();
 const UNSAFE = ask('unsafe_shell_construct');
@@ -124,5 +132,49 @@ describe('analyzeCommand and allFragments', () => {
     const a = analyzeCommand('ls; pwd');
     expect(a.fragments.map((f) => f.nested)).toEqual([[], []]);
     expect(() => (a.fragments[0]?.nested as unknown[]).push(1)).toThrow();
+  });
+});
+
+// The finding names what was found: the reason a person reads.
+runCases('each unsafe construct is named in the reason', AUTO, [
+  c(`${'nice '.repeat(40)}ls`, UNSAFE, { note: 'too many readings' }),
+  c("sed 'w /tmp/x' f", UNSAFE),
+  c("alias ls='x'", UNSAFE),
+  // A folder named with `=` is not an alias definition: only the words after the verb count.
+  c('/opt/a=b/alias ls', AUTO_OK),
+]);
+
+describe('the sentence of each unsafe construct found while reading', () => {
+  it.each([
+    [`${'nice '.repeat(40)}ls`, 'commands nested too deeply (sh -c, eval, substitutions, wrappers)'],
+    [
+      "sed 'w /tmp/x' f",
+      'a sed or awk program that writes, reads or runs other files or commands (w, r, e, system, |, >, getline, -f)',
+    ],
+    [
+      "alias ls='x'",
+      'an alias definition (/bin/sh expands it in the lines that follow, so the words judged are not what runs)',
+    ],
+  ])('%s', (command, what) => {
+    expect(term(command, { autonomy: AUTO_MODE }).reason).toBe(`unsafe shell construct: ${what}`);
+  });
+});
+
+runCases('every fragment is read, before and after a nested command', AUTO, [
+  c("sh -c 'ls'; git push", ask('ceiling_external_effect')),
+  c("sh -c 'git push'; ls", ask('ceiling_external_effect')),
+  c('eval ls; eval git push; eval ls', ask('ceiling_external_effect')),
+]);
+
+describe('forEachView and firstInViews reach the commands inside substitutions', () => {
+  it('visits the readings of $(…) after the fragments, and stops when told', () => {
+    // Inside double quotes the substitution is a word of its own: only `substitutions` holds it.
+    const a = analyzeCommand('sudo ls "$(git push)" x');
+    const seen: string[] = [];
+    expect(forEachView(a, (view) => void seen.push(view.join(' ')))).toBe(false);
+    expect(seen).toEqual(['sudo ls $(git push) x', 'ls $(git push) x', 'git push']);
+    expect(forEachView(a, (view) => view[0] === 'ls')).toBe(true);
+    expect(firstInViews(a, (view) => (view[0] === 'git' ? view.join(' ') : null))).toBe('git push');
+    expect(allFragments(a).map((f) => f.text)).toEqual(["sudo ls '$(git push)' x", 'git push']);
   });
 });

@@ -25,6 +25,8 @@ describe('globalInstall', () => {
     [['npm', 'dedupe', '-g'], 'npm -g'],
     [['npm', 'prune', '-g'], 'npm -g'],
     [['/usr/bin/npm', 'i', '-g', 'x'], '/usr/bin/npm -g'],
+    // An abbreviation with several readings is a writer when one of them is (dedupe, not deprecate).
+    [['npm', 'de', '-g'], 'npm -g'],
     // pnpm: its own aliases.
     [['pnpm', 'add', '-g', 'x'], 'pnpm -g'],
     [['pnpm', 'i', '-g'], 'pnpm -g'],
@@ -68,6 +70,8 @@ describe('globalInstall', () => {
     [['npm', '-G', 'i', 'x']],
     [['npm', '--gx', 'i']],
     [['npm', 'install', '--location=project', 'x']],
+    // npm reads `-g=false` as global=false: a local install.
+    [['npm', 'i', '-g=false', 'x']],
     [['pnpm', 'list', '-g']],
     [['pnpm', 'add', 'x']],
     [['yarn', 'add', 'x']],
@@ -75,9 +79,13 @@ describe('globalInstall', () => {
     [['pip', 'install', '-r', 'r.txt']],
     [['pip', 'install', '--targetx']],
     [['pipx', 'run', 'x']],
+    [['pipenv', 'install', '--user']],
+    [['xpip', 'install', '--user']],
     [['uv', 'tool', 'list']],
     [['uv', 'tool']],
     [['uv', 'run', 'install']],
+    // `dotnet tool install` without -g installs into the project's tool manifest.
+    [['dotnet', 'tool', 'install', 'x']],
     [['cargo', 'build']],
     [['cargo', 'test', 'install']],
     [['go', 'build', 'install']],

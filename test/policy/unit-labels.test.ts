@@ -146,6 +146,10 @@ describe('RN-006 protected merge targets', () => {
     'main: ',
     '+feature:refs/heads/dev',
     'fix/main',
+    // `git push origin :main` deletes main; blanks around a plus sign are still the same name.
+    ':main',
+    ' +main',
+    'feature: +main',
   ])('%j is protected', (branch) => {
     expect(isProtectedBranch(branch)).toBe(true);
     const d = typed('git_merge', { branch }, allowing('GitMerge()'));
@@ -169,6 +173,8 @@ describe('RN-006 protected merge targets', () => {
     '',
     'main@',
     'ma^in',
+    'ma+in',
+    'main+',
     '+',
   ])('%j is not protected', (branch) => {
     expect(isProtectedBranch(branch)).toBe(false);

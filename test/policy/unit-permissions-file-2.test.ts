@@ -32,6 +32,7 @@ describe('unknown keys name the list they most likely meant (same letters or at 
     ['alow', 'allow'],
     ['ALLOW', 'allow'],
     [' deny ', 'deny'],
+    ['  allow  ', 'allow'],
     ['allowed', 'allow'],
     ['asked', 'ask'],
     ['aks', 'ask'],

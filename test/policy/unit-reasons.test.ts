@@ -160,6 +160,13 @@ describe('RN-418 a terminal git command with an external effect names the typed 
     expect(d.reason).toBe(sentence(what, tail));
   });
 
+  it.each([
+    ['git push --mirror origin', '; use the typed action git_push'],
+    ['git merge --squash feature', '; use the typed action git_merge'],
+  ])('a finding that starts with the git command (%s) names its typed action', (what, tail) => {
+    expect(renderReason('ceiling_external_effect', { what })).toBe(sentence(what, tail));
+  });
+
   it('an alias set with git -c points to git_push as well', () => {
     expect(renderReason('ceiling_external_effect', { what: 'git -c alias.p=push (an alias can run push)' })).toBe(
       sentence('git -c alias.p=push (an alias can run push)', '; use the typed action git_push'),
