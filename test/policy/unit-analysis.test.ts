@@ -178,3 +178,20 @@ describe('forEachView and firstInViews reach the commands inside substitutions',
     expect(allFragments(a).map((f) => f.text)).toEqual(["sudo ls '$(git push)' x", 'git push']);
   });
 });
+
+describe('what `brabo check` lists as found, by kind', () => {
+  it.each([
+    [`${'nice '.repeat(40)}ls`, 'nesting_too_deep'],
+    ["sed 'w /tmp/x' f", 'script_side_effect'],
+    ["alias ls='x'", 'alias_definition'],
+    ['l? x', 'glob_verb'],
+  ])('%s -> %s', (command, kind) => {
+    expect(analyzeCommand(command).findings.map((f) => f.kind)).toEqual([kind]);
+  });
+
+  it('the first match inside one of several substitutions is kept', () => {
+    const a = analyzeCommand('ls "$(git push)" "$(pwd)"');
+    expect(firstInViews(a, (view) => (view[0] === 'git' ? view.join(' ') : null))).toBe('git push');
+    expect(forEachView(a, (view) => view[0] === 'git')).toBe(true);
+  });
+});
