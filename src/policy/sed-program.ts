@@ -156,8 +156,7 @@ class SedReader {
     this.skipBlanks();
     const c = this.text[this.i];
     if (c === '+' || c === '~') {
-      this.i++;
-      if (!isDigit(this.text[this.i])) return false;
+      this.i++; // GNU takes `1,+w x` as `1,+0`: the digits may be missing
       while (isDigit(this.text[this.i])) this.i++;
       return true;
     }

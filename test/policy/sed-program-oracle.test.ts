@@ -36,7 +36,9 @@ const addressArb = fc.oneof(
 );
 const rangeArb = fc.oneof(
   addressArb,
-  fc.tuple(addressArb, pick(',', ', '), fc.oneof(addressArb, pick('+2', '~4', '$'))).map(([a, s, b]) => `${a}${s}${b}`),
+  fc
+    .tuple(addressArb, pick(',', ', '), fc.oneof(addressArb, pick('+2', '~4', '$', '+', '~', '+ 1')))
+    .map(([a, s, b]) => `${a}${s}${b}`),
 );
 const flagsArb = fc
   .array(pick('g', 'p', 'i', 'I', 'm', 'M', '2', ' ', 'w f', 'e', 'x'), { maxLength: 3 })
