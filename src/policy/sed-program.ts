@@ -3,7 +3,9 @@
 // and the tests hold this reader to that oracle. The program is read the way sed reads it
 // (addresses, regexes with their own delimiters and escapes, s and y parts, labels, a/i/c text),
 // so `/start/,/end/p` is an address range and `p`, not an `s` command with an `e` flag.
-// Text sed itself would refuse (a syntax error) runs nothing: it reads as no effect. Linear.
+// Text this reader cannot follow reads as reaching (fail closed): sed refuses most of it (a
+// syntax error runs nothing, so asking costs a click), and where GNU sed is more lenient than
+// this reader, guessing "no effect" could auto-approve a write. Linear.
 
 /** The sed commands that take no argument. */
 const PLAIN = new Set(['=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F']);
@@ -17,7 +19,7 @@ type Outcome = 'reaches' | 'invalid';
 
 /** Whether GNU sed would refuse this program under --sandbox (it writes, reads or runs something). */
 export function sedProgramReaches(program: string): boolean {
-  return new SedReader(program).read() === 'reaches';
+  return new SedReader(program).read() !== 'none';
 }
 
 class SedReader {
@@ -156,7 +158,8 @@ class SedReader {
     this.skipBlanks();
     const c = this.text[this.i];
     if (c === '+' || c === '~') {
-      this.i++; // GNU takes `1,+w x` as `1,+0`: the digits may be missing
+      this.i++; // GNU takes `1,+w x` as `1,+0` and `1,+ 2` as `1,+2`
+      this.skipBlanks();
       while (isDigit(this.text[this.i])) this.i++;
       return true;
     }
@@ -168,8 +171,10 @@ class SedReader {
     const c = text[this.i];
     if (isDigit(c)) {
       while (isDigit(text[this.i])) this.i++;
+      this.skipBlanks(); // `2 ~3` and `1~ 2` are steps to GNU sed
       if (text[this.i] === '~') {
         this.i++;
+        this.skipBlanks();
         while (isDigit(text[this.i])) this.i++;
       }
       return 'read';
@@ -181,7 +186,8 @@ class SedReader {
     if (c === '/' || c === '\\') {
       this.i += c === '\\' ? 2 : 1;
       if (!this.part(c === '\\' ? text[this.i - 1] : '/', true)) return 'invalid';
-      while (text[this.i] === 'I' || text[this.i] === 'M') this.i++;
+      // Flags, blanks allowed between them (`/x/ I w f`): there is no I or M command.
+      for (this.skipBlanks(); text[this.i] === 'I' || text[this.i] === 'M'; this.skipBlanks()) this.i++;
       return 'read';
     }
     return 'none';
