@@ -126,7 +126,7 @@ function pureArithmeticEnd(command: string, at: number): number {
   for (let k = at + 3; k < command.length; k++) {
     const c = command[k]!;
     const code = c.charCodeAt(0);
-    if (code >= 128 || ARITHMETIC[code] !== 1) return -1;
+    if (ARITHMETIC[code] !== 1) return -1; // past the table (code >= 128) is undefined too
     if (c === '(') depth++;
     else if (c === ')') {
       if (depth > 0) depth--;
@@ -161,24 +161,26 @@ export function scanCommand(command: string): ScanResult {
   const parenKinds: Array<'sub' | 'group'> = [];
   let paramDepth = 0; // inside ${…}
   let backtickStart = -1; // raw index after an unquoted opening backtick
-  let closeParen = -2; // the next `)` after a `$(` in double quotes (-1: none left, -2: not searched)
+  let closeParen = 0; // the next `)` after a `$(` in double quotes (-1: none left; 0: not searched)
   const n = command.length;
 
-  const atWordStart = (): boolean => last === '' || WORD_BREAK.includes(last);
+  // At a line start `last` is '', which includes() finds in any string.
+  const atWordStart = (): boolean => WORD_BREAK.includes(last);
 
   for (let i = 0; i < n; i++) {
     const c = command[i]!;
     const code = c.charCodeAt(0);
     if (isControl(code)) flag('control_character');
-    else if (code > 0x7e && quote === '' && UNICODE_SPACES.includes(c)) flag('unicode_space');
+    else if (quote === '' && UNICODE_SPACES.includes(c)) flag('unicode_space');
 
     if (quote === "'") {
       // The whole quoted run at once (one chunk, not one per character); controls still flagged.
-      const close = command.indexOf("'", i);
-      const end = close < 0 ? n : close + 1;
+      const close = command.indexOf("'", i); // -1: never closed
+      const end = close === -1 ? n : close + 1;
+      // Stryker disable next-line ArithmeticOperator: k = i - 1 only re-reads the opening quote, never a control character
       for (let k = i + 1; k < end; k++) if (isControl(command.charCodeAt(k))) flag('control_character');
       emit(command.slice(i, end));
-      if (close >= 0) quote = '';
+      if (close !== -1) quote = '';
       i = end - 1;
       continue;
     }
