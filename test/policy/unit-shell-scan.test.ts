@@ -99,6 +99,9 @@ describe('shell-scan: issue 9 A.5 pure arithmetic $((…)) is a number, not a su
     ['echo $((1+2)x', ['echo  ((1+2)x'], ['command_substitution', 'subshell']],
     ['echo $((1+2', ['echo  ((1+2'], ['command_substitution', 'subshell']],
     ['echo $(1)', ['echo  (1)'], ['command_substitution']],
+    // Both `(` must follow the `$`: `$(1))` and `$x(1))` are not arithmetic.
+    ['echo $(1))', ['echo  (1))'], ['command_substitution', 'subshell']],
+    ['echo $x(1))', [`echo ${EX}\\$x(1))`], ['subshell']],
     ['echo $((1é))', ['echo  ((1é))'], ['command_substitution', 'subshell']],
     ['echo $(($))', ['echo  ((\\$))'], ['command_substitution', 'subshell']],
   ])('%j -> %j %j', (...row) => check(row));
@@ -183,6 +186,7 @@ describe('shell-scan: quotes', () => {
     ["echo 'a;b|c'", ["echo 'a;b|c'"], []],
     ["'a''b'", ["'a''b'"], []],
     ["''", ["''"], []],
+    ["'' x", ["'' x"], []],
     ['"a\\"b"', ['"a\\"b"'], []],
     // Backslash-newline joins the lines inside double quotes too; a newline in quotes is kept.
     ['"a\\\nb"', ['"ab"'], []],
