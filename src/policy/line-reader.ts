@@ -9,8 +9,7 @@ export type Entry = string | { op: string };
 
 /** Characters JavaScript's \s matches: shell-quote splits words on all of them. */
 function isBlank(code: number): boolean {
-  if (code === 32 || (code >= 9 && code <= 13)) return true;
-  if (code < 0xa0) return false;
+  if (code < 0xa0) return code === 32 || (code >= 9 && code <= 13);
   return (
     code === 0xa0 ||
     code === 0x1680 ||
@@ -87,8 +86,8 @@ export function readLine(line: string): Entry[] {
     }
     inWord = true;
     if (c === "'") {
-      const close = line.indexOf("'", i + 1);
-      const end = close < 0 ? n : close;
+      const close = line.indexOf("'", i + 1); // -1: never closed
+      const end = close === -1 ? n : close;
       word += line.slice(i + 1, end);
       i = end + 1;
       continue;
@@ -118,8 +117,13 @@ export function readLine(line: string): Entry[] {
     }
     if (c === '\\') {
       const next = line[i + 1];
-      if (next !== undefined && !isBlankEscapeEnd(line.charCodeAt(i + 1))) word += next;
-      i += next === undefined || isBlankEscapeEnd(line.charCodeAt(i + 1)) ? 1 : 2;
+      // At the end, or before a blank other than space or tab, the backslash is dropped (the blank splits).
+      if (next === undefined || isBlankEscapeEnd(line.charCodeAt(i + 1))) {
+        i++;
+        continue;
+      }
+      word += next;
+      i += 2;
       continue;
     }
     let j = i + 1;
