@@ -73,10 +73,8 @@ function decodeWord(raw: string): { word: string; info?: WordInfo } {
   let globbing = false;
   let from = 0; // start of the run of ordinary characters not yet copied
   const copy = (to: number): void => {
-    if (to > from) {
-      word.push(raw.slice(from, to));
-      glob.push(raw.slice(from, to));
-    }
+    word.push(raw.slice(from, to)); // empty when nothing is pending: join() drops it
+    glob.push(raw.slice(from, to));
   };
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
@@ -134,7 +132,8 @@ export function simpleEntries(line: string): Entry[] | null {
   let start = -1;
   for (let i = 0; i <= line.length; i++) {
     const code = i === line.length ? 32 : line.charCodeAt(i);
-    if (code < 128 && PLAIN[code] === 1) {
+    // Past the table (code >= 128) the lookup is undefined, not 1.
+    if (PLAIN[code] === 1) {
       if (start < 0) start = i;
       continue;
     }
