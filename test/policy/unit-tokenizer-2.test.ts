@@ -24,10 +24,20 @@ describe('tokenizer: fragments split on separators and keep their redirections',
     ['a\nb', ['\n', '\n']],
     ['(a) ; b', [')', '\n']],
     ['a;;b;&c', [';;', ';&', '\n']],
+    ['a;;&b', [';;&', '\n']],
     ['diff <(a) b', ['<(', ')', '\n']],
     ['tee >(a) b', ['>(', ')', '\n']],
   ])('%j ends its fragments with %j', (command, seps) => {
     expect(tokenize(command).fragments.map((f) => f.sep)).toEqual(seps);
+  });
+  it('parentheses and process substitutions split, and never stay as items of a fragment', () => {
+    expect(tokenize('(a) ; b').fragments.map((f) => f.items)).toEqual([[{ word: 'a' }], [{ word: 'b' }]]);
+    expect(tokenize('diff <(a) >(b) c').fragments.map((f) => f.items)).toEqual([
+      [{ word: 'diff' }],
+      [{ word: 'a' }],
+      [{ word: 'b' }],
+      [{ word: 'c' }],
+    ]);
   });
   it('an empty fragment between separators is dropped', () => {
     expect(tokenize('a ;; ; b').fragments.map((f) => f.argv)).toEqual([['a'], ['b']]);
