@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPAND_MARK, FD_MARK, GLOB_MARK, scanCommand, UNSAFE_WHAT } from '../../src/policy/shell-scan.ts';
 import type { UnsafeKind } from '../../src/policy/shell-scan.ts';
+import { AUTO_MODE, term } from './unit-fixtures.ts';
 
 // Short names for the marks, so the expected lines read like the text the tokenizer gets.
 const EX = EXPAND_MARK;
@@ -158,6 +159,11 @@ describe('shell-scan: grouping, here-documents, case terminators', () => {
     ['a;;', ['a;;'], ['case_terminator']],
     ['a;&', ['a;&'], ['case_terminator']],
     ['a; b', ['a; b'], []],
+    // Only an unquoted, unescaped `;` right before `;` or `&` is a case terminator.
+    ['find . -exec ls {} \\;; ls', ['find . -exec ls {} \\;; ls'], []],
+    ["find . -exec ls {} ';'; ls", ["find . -exec ls {} ';'; ls"], []],
+    // `<<` is a here-document, `><` is not.
+    ['cat ><x', ['cat ><x'], []],
   ])('%j -> %j %j', (...row) => check(row));
 });
 
@@ -194,6 +200,8 @@ describe('shell-scan: quotes', () => {
     ["'a\nb'", ["'a\nb'"], []],
     ['"a;b|c(d)&<e>"', ['"a;b|c(d)&<e>"'], []],
     ['"#x" "{y}" "*" "~"', ['"#x" "{y}" "*" "~"'], []],
+    // Inside double quotes only `$((` starts arithmetic: `a((1))` is text.
+    ['echo "a((1))"', ['echo "a((1))"'], []],
     // An unbalanced quote is closed, so the tokens deny needs still come out whole.
     ["echo 'abc", ["echo 'abc'"], ['unbalanced_quotes']],
     ['echo "abc', ['echo "abc"'], ['unbalanced_quotes']],
@@ -221,4 +229,28 @@ describe('shell-scan: control characters and Unicode spaces', () => {
     // Several findings come in the order they occur; each kind once.
     ['a\u0007 $(b) \u0007 $(c)', [`a\u0007  (b) \u0007  (c)`], ['control_character', 'command_substitution']],
   ])('%j -> %j %j', (...row) => check(row));
+});
+
+describe('shell-scan: the reason names the construct (unsafe_shell_construct, in auto mode too)', () => {
+  it.each([
+    ['a;;', 'unsafe shell construct: case terminator ;; or ;&'],
+    ['*s x', 'unsafe shell construct: glob * ? [ … ] in a command name (the shell picks what runs)'],
+    [
+      "sed 'w /tmp/x' f",
+      'unsafe shell construct: a sed or awk program that writes, reads or runs other files or commands (w, r, e, system, |, >, getline, -f)',
+    ],
+    [
+      'alias ls=rm',
+      'unsafe shell construct: an alias definition (/bin/sh expands it in the lines that follow, so the words judged are not what runs)',
+    ],
+    [
+      `sh -c "sh -c 'sh -c \\"sh -c ls\\"'"`,
+      'unsafe shell construct: commands nested too deeply (sh -c, eval, substitutions, wrappers)',
+    ],
+  ])('%j asks: %s', (command, reason) => {
+    const d = term(command, { autonomy: AUTO_MODE });
+    expect(d.policy).toBe('require_approval');
+    expect(d.reasonCode).toBe('unsafe_shell_construct');
+    expect(d.reason).toBe(reason);
+  });
 });
