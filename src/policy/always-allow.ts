@@ -216,21 +216,37 @@ const WHOLE_FRAGMENT_PAIRS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * CLIs with a runner subcommand (`uv run`, `bundle exec`), and make: the verb alone as a unit
+ * (`bundle`, `make build/app`) would allow the runner (`bundle exec ruby -e …`, `make deploy`).
+ */
+const RUNNER_CLIS: ReadonlySet<string> = new Set([
+  ...NOT_BARE,
+  ...[...WHOLE_FRAGMENT_PAIRS].map((p) => p.split(' ')[0]!),
+]);
+
+/**
  * How many leading words make a fragment's pattern the whole fragment (issue 9 A.6): 1 for a
  * wrapper or interpreter verb, 2 for a two-word runner, 0 when its unit is safe.
  */
 function wholeVerbLength(argv: readonly string[]): number {
   const first = argv[0];
   if (first === undefined) return 0;
-  const slash = first.lastIndexOf('/');
-  const name = slash < 0 ? first : first.slice(slash + 1);
-  if (WHOLE_FRAGMENT_VERBS.has(name) || WHOLE_FRAGMENT_PREFIXES.some((prefix) => name.startsWith(prefix))) return 1;
-  return argv[1] !== undefined && WHOLE_FRAGMENT_PAIRS.has(`${name} ${argv[1]}`) ? 2 : 0;
+  const name = basename(first);
+  // The pair first: `bun run` is a runner of its own, though `bun` alone is a whole verb too.
+  if (WHOLE_FRAGMENT_PAIRS.has([name, ...argv.slice(1, 2)].join(' '))) return 2;
+  return WHOLE_FRAGMENT_VERBS.has(name) || WHOLE_FRAGMENT_PREFIXES.some((prefix) => name.startsWith(prefix)) ? 1 : 0;
+}
+
+/** argv past its leading assignments: `CI=1 make test` runs `make test`. */
+function commandOf(argv: readonly string[]): readonly string[] {
+  let k = 0;
+  while (k < argv.length && isAssignment(argv[k]!)) k++;
+  return argv.slice(k);
 }
 
 /** Whether a fragment's pattern must be the whole fragment (issue 9 A.6). */
 export function keptWhole(argv: readonly string[]): boolean {
-  return wholeVerbLength(argv) > 0;
+  return wholeVerbLength(commandOf(argv)) > 0;
 }
 
 const refuse = (reason: AlwaysAllowRefusal, message: string): AlwaysAllowPlan => ({ kind: 'refused', reason, message });
@@ -256,24 +272,31 @@ function isCeilingPrefix(tokens: readonly string[]): boolean {
 
 const render = (tokens: readonly string[]): string => tokens.map(renderWord).join(' ');
 
-/** The pattern content for one fragment, or null when it writes nothing. */
-function unitFor(fragment: Fragment): string | null {
-  const argv = fragment.argv;
-  if (argv.length === 0) return null;
-  const exact = (): string | null => (isCeilingPrefix(argv) && fragment.redirects.length === 0 ? null : fragment.text);
-  // `FOO=1 cmd`: a unit starting with an assignment would allow the whole verb; keep it exact.
-  if (isAssignment(argv[0]!)) return exact();
+/** What a command's unit is: its tokens, the exact fragment, or nothing to write. */
+function unitOf(argv: readonly string[], redirected: boolean): readonly string[] | 'exact' | null {
   let unit: string[];
   if (argv.length === 1) unit = [argv[0]!];
-  else if (argv[1]!.startsWith('-')) return exact();
+  else if (argv[1]!.startsWith('-')) return 'exact';
   else if (isWord(argv[1]!)) unit = [argv[0]!, argv[1]!];
   else unit = [argv[0]!];
-  if (isCeilingPrefix(unit)) return argv.length === unit.length ? null : exact();
+  if (isCeilingPrefix(unit)) return argv.length === unit.length ? null : 'exact';
+  if (unit.length === 1 && RUNNER_CLIS.has(basename(unit[0]!))) return argv.length === 1 ? null : 'exact';
   // `git branch -a` stays exact: `Terminal(git branch)` would also match `git branch -D main`.
   // The bare unit itself (`git branch`, `docker image`) writes nothing, like `git` alone.
-  if (unitHasDestructiveForms(unit))
-    return argv.length === unit.length && fragment.redirects.length === 0 ? null : fragment.text;
-  return render(unit);
+  if (unitHasDestructiveForms(unit)) return argv.length === unit.length && !redirected ? null : 'exact';
+  return unit;
+}
+
+/** The pattern content for one fragment, or null when it writes nothing. */
+function unitFor(fragment: Fragment): string | null {
+  const argv = commandOf(fragment.argv);
+  // `FOO=1` alone: `Terminal(FOO=1)` would allow `FOO=1 rm -rf src`.
+  if (argv.length === 0) return null;
+  const unit = unitOf(argv, fragment.redirects.length > 0);
+  if (unit === null) return null;
+  // `FOO=1 cmd`: a unit starting with an assignment would allow the whole verb; keep it exact
+  // (and, above, write nothing where `cmd` alone writes nothing: `CI=1 git` is `git`).
+  return unit === 'exact' || argv.length < fragment.argv.length ? fragment.text : render(unit);
 }
 
 export function patternsForAction(actionType: ActionType, payload: Record<string, unknown>): AlwaysAllowPlan {
@@ -329,17 +352,21 @@ export function patternsForAction(actionType: ActionType, payload: Record<string
       'unsafe_command',
       `${smuggled} changes what git runs: approve this instance; "Always allow" writes nothing.`,
     );
-  // A bare runner (`make`, `find`, `npm run`) as its own pattern would allow every use of it.
+  // A bare runner (`make`, `find`, `npm run`) as its own pattern would allow every use of it, also
+  // with a redirection (`make 2>&1`: its unit is `make`; `Terminal(sh < x.sh)` matches `sh < x.sh
+  // -c id`) or after assignments (`CI=1 make`).
   const bare = analysis.fragments.find((f) => {
-    const argv = f.fragment.argv;
+    const argv = commandOf(f.fragment.argv);
     const length = argv.length === 1 && NOT_BARE.has(basename(argv[0]!)) ? 1 : wholeVerbLength(argv);
-    return length > 0 && argv.length === length && f.fragment.redirects.length === 0;
+    return length > 0 && argv.length === length;
   });
-  if (bare !== undefined)
+  if (bare !== undefined) {
+    const runner = render(commandOf(bare.fragment.argv));
     return refuse(
       'unsafe_command',
-      `"${bare.fragment.text}" alone as a pattern would allow every ${bare.fragment.text} command: approve this instance; "Always allow" writes nothing.`,
+      `"${runner}" alone as a pattern would allow every ${runner} command: approve this instance; "Always allow" writes nothing.`,
     );
+  }
   const patterns: string[] = [];
   const whole: string[] = [];
   for (const f of analysis.fragments) {
