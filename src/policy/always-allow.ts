@@ -259,9 +259,8 @@ function isWord(token: string): boolean {
 
 /** A pattern with these tokens would also match an RN-418 ceiling command (`git`, `gh pr`). */
 function isCeilingPrefix(tokens: readonly string[]): boolean {
-  return CEILING_COMMANDS.some(
-    (ceiling) => tokens.length <= ceiling.length && tokens.every((t, k) => ceiling[k] === t),
-  );
+  // A token past the ceiling's end meets `undefined`, so a longer unit is never a prefix.
+  return CEILING_COMMANDS.some((ceiling) => tokens.every((t, k) => ceiling[k] === t));
 }
 
 const render = (tokens: readonly string[]): string => tokens.map(renderWord).join(' ');
@@ -325,6 +324,7 @@ export function patternsForAction(actionType: ActionType, payload: Record<string
       'unsafe_command',
       `git ${override} changes what git runs: approve this instance; "Always allow" writes nothing.`,
     );
+  // Stryker disable next-line StringLiteral: with no cwd (null) the paths are read as written and the root is not used
   const write = findProtectedWrite(analysis, null, '');
   if (write !== null)
     return refuse('unsafe_command', `The command writes the protected file ${write}: "Always allow" writes nothing.`);
@@ -351,7 +351,8 @@ export function patternsForAction(actionType: ActionType, payload: Record<string
   // -c id`) or after assignments (`CI=1 make`).
   const bare = analysis.fragments.find((f) => {
     const argv = commandOf(f.fragment.argv);
-    const length = argv.length === 1 && NOT_BARE.has(basename(argv[0]!)) ? 1 : wholeVerbLength(argv);
+    const verb = argv[0];
+    const length = verb !== undefined && NOT_BARE.has(basename(verb)) ? 1 : wholeVerbLength(argv);
     return length > 0 && argv.length === length;
   });
   if (bare !== undefined) {
