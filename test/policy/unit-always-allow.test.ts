@@ -328,6 +328,8 @@ describe('RN-675 the unit: verb + subcommand word, or the verb alone', () => {
     ['pytest a= x', 'Terminal(pytest)'],
     ['pytest a, x', 'Terminal(pytest)'],
     ["pytest '' x", 'Terminal(pytest)'],
+    ['pytest a~ x', 'Terminal(pytest)'],
+    ['pytest ~a x', 'Terminal(pytest)'],
     ['cat src/x.ts', 'Terminal(cat)'],
   ])('RN-675 %s -> %s', (command, pattern) => {
     expect(plan(command)).toEqual({ kind: 'patterns', patterns: [pattern] });
