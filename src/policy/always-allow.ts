@@ -31,7 +31,7 @@ export type AlwaysAllowPlan =
 /**
  * Wrappers and interpreters: a unit of their first word (and subcommand) would allow whatever
  * they run, so "Always allow" writes the whole fragment instead. python, pypy, ruby, perl, php and
- * node (and `python3.12`, `nodejs`, the like) are matched by prefix (WHOLE_FRAGMENT_PREFIXES).
+ * node (and `python3.12`, `nodejs`, `nodemon`, the like) are matched by prefix (WHOLE_FRAGMENT_PREFIXES).
  */
 export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
   'sh',
@@ -123,7 +123,6 @@ export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
   'proxychains',
   'proxychains4',
   'hyperfine',
-  'nodemon',
   'entr',
   'numactl',
   'prlimit',
