@@ -1,10 +1,10 @@
 // The paths a repository's config makes git read or run from: `core.hooksPath` (a folder of
 // hooks) and `include.path` / `includeIf.<cond>.path` (more config). When they lie inside the
-// project folder, a command could rewrite them instead of .git/config, so both the Docker broker
-// (protected-paths.ts) and the runner's sandbox (src/runner/sandbox/git-refs.ts) protect them too,
-// from this one reader and this one resolution. A small reader of git's config syntax: sections,
-// keys case-insensitive, quoted values, `;`/`#` comments. No imports but node:path: the runner
-// package ships this file.
+// project folder, a command could rewrite them instead of .git/config, so both the Docker broker (protected-paths.ts) and the runner's sandbox
+// (src/runner/sandbox/git-refs.ts) protect them too, from this one reader and this one resolution.
+// A small reader of git's config syntax: sections, subsections (`[diff "x"]`, `[diff.x]`), keys
+// case-insensitive, quoted values, `;`/`#` comments. No imports but node:path: the runner package
+// ships this file.
 import path from 'node:path';
 
 export interface GitConfigRefs {
@@ -14,33 +14,57 @@ export interface GitConfigRefs {
   includes: string[];
 }
 
-export function gitConfigRefs(text: string): GitConfigRefs {
-  const refs: GitConfigRefs = { hooksPaths: [], includes: [] };
+/** One `key = value` of a config: section and key lower-case, the subsection as written (null: none). */
+export interface GitConfigEntry {
+  section: string;
+  subsection: string | null;
+  key: string;
+  value: string;
+}
+
+export function gitConfigEntries(text: string): GitConfigEntry[] {
+  const entries: GitConfigEntry[] = [];
   let section = '';
+  let subsection: string | null = null;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(.*)$/.exec(line);
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line);
     if (header) {
-      section = (header[1] ?? '').toLowerCase();
+      const name = header[1] ?? '';
+      const dot = name.indexOf('.');
+      // `[diff "x"]`, or the old `[diff.x]` (its subsection is lower-cased by git).
+      section = (dot === -1 ? name : name.slice(0, dot)).toLowerCase();
+      subsection =
+        header[2] !== undefined
+          ? header[2].replace(/\\(.)/g, '$1')
+          : dot === -1
+            ? null
+            : name.slice(dot + 1).toLowerCase();
       // `[core] hooksPath = x` on one line is valid git syntax.
-      if (header[2] === undefined || header[2] === '') continue;
-      collect(section, header[2], refs);
+      if (header[3] === undefined || header[3] === '') continue;
+      collect(section, subsection, header[3], entries);
       continue;
     }
-    collect(section, line, refs);
+    collect(section, subsection, line, entries);
+  }
+  return entries;
+}
+
+export function gitConfigRefs(text: string): GitConfigRefs {
+  const refs: GitConfigRefs = { hooksPaths: [], includes: [] };
+  for (const { section, key, value } of gitConfigEntries(text)) {
+    if (value === '') continue;
+    if (section === 'core' && key === 'hookspath') refs.hooksPaths.push(value);
+    if ((section === 'include' || section === 'includeif') && key === 'path') refs.includes.push(value);
   }
   return refs;
 }
 
-function collect(section: string, line: string, refs: GitConfigRefs): void {
+function collect(section: string, subsection: string | null, line: string, entries: GitConfigEntry[]): void {
   const pair = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
   if (!pair) return;
-  const key = (pair[1] ?? '').toLowerCase();
-  const value = unquote(pair[2] ?? '');
-  if (value === '') return;
-  if (section === 'core' && key === 'hookspath') refs.hooksPaths.push(value);
-  if ((section === 'include' || section === 'includeif') && key === 'path') refs.includes.push(value);
+  entries.push({ section, subsection, key: (pair[1] ?? '').toLowerCase(), value: unquote(pair[2] ?? '') });
 }
 
 /** Removes a trailing comment outside quotes and the quotes themselves; keeps escapes simple. */
@@ -98,6 +122,14 @@ export function gitConfigTargets(text: string, context: RefContext): { hooksPath
     hooksPaths: defined(refs.hooksPaths.map((value) => refPath(value, context.worktree, context))),
     includes: defined(refs.includes.map((value) => refPath(value, context.configDir, context))),
   };
+}
+
+/** extensions.objectFormat: the repository's hash (`sha1` when unset). */
+export function gitObjectFormat(text: string): string {
+  let format = 'sha1';
+  for (const { section, subsection, key, value } of gitConfigEntries(text))
+    if (section === 'extensions' && subsection === null && key === 'objectformat') format = value.toLowerCase();
+  return format;
 }
 
 /** Where a target lies relative to the project folder: git running hooks from the folder itself cannot be protected. */

@@ -5,7 +5,17 @@
 // the planted code would create: it must appear for the unsandboxed copy (so the test proves
 // something) and never for the sandboxed one.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canaryTree, runIn, snapshot } from './support/sandbox.ts';
@@ -110,6 +120,7 @@ async function provesAndHolds(attack: Attack, modes: Array<'read-only' | 'writab
 function snapshotOf(entry: string): string {
   const stat = lstatSync(entry, { throwIfNoEntry: false });
   if (stat === undefined) return 'absent or empty';
+  if (stat.isSymbolicLink()) return `symlink -> ${readlinkSync(entry)}`;
   if (stat.isDirectory()) {
     const inside = [...snapshot(entry).entries()].sort();
     return inside.length === 0 ? 'absent or empty' : JSON.stringify(inside);
@@ -516,5 +527,151 @@ describe('git inside the read-only default', () => {
     expect(existsSync(path.join(target.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
     await run(target.root, 'git status >/dev/null; echo x >> src/a.txt; git commit -qam third', { sandboxed: false });
     expect(existsSync(path.join(target.outside, 'PWNED'))).toBe(false);
+  });
+});
+
+// ---- existing submodules ---------------------------------------------------------------------
+
+/** A repository outside the root to add as a submodule (with one of its own when `inner`). */
+function submoduleSource(tree: Canary, name: string, inner?: string): string {
+  const source = path.join(tree.base, 'outside', name);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: source, env: ENV, stdio: 'pipe' });
+  mkdirSync(source, { recursive: true });
+  git('init', '-q', '-b', 'main', '.');
+  writeFileSync(path.join(source, 'lib.txt'), `${name}\n`);
+  if (inner !== undefined)
+    git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', submoduleSource(tree, inner), 'inner');
+  git('add', '-A');
+  git('-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-qm', name);
+  return source;
+}
+
+/** Adds a submodule at `where` (recursively checked out) and commits it. */
+const withSubmodule =
+  (where = 'lib', options: { inner?: boolean; then?: (tree: Canary) => void } = {}) =>
+  (tree: Canary) => {
+    const source = submoduleSource(tree, `src-${where.replaceAll('/', '-')}`, options.inner ? 'src-inner' : undefined);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: tree.root, env: ENV, stdio: 'pipe' });
+    git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', source, where);
+    git('-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', '--recursive');
+    git('commit', '-qm', 'submodule');
+    options.then?.(tree);
+  };
+/** An old-style submodule: a clone whose `.git` is a folder in the work tree, staged as a gitlink. */
+const embedded = (tree: Canary) => {
+  const source = submoduleSource(tree, 'src-embedded');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: tree.root, env: ENV, stdio: 'pipe' });
+  git('clone', '-q', source, 'lib');
+  git('add', 'lib');
+  git('commit', '-qm', 'embedded');
+};
+const deinit = (remove: boolean) => (tree: Canary) => {
+  execFileSync('git', ['submodule', 'deinit', '-q', '-f', 'lib'], { cwd: tree.root, env: ENV, stdio: 'pipe' });
+  if (remove) rmSync(path.join(tree.root, 'lib'), { recursive: true, force: true });
+};
+const replant = (where: string, victim: string) =>
+  `git init -q ${where} && git -C ${where} config core.fsmonitor "${fsmonitor(victim)}"`;
+
+const submoduleAttacks: Attack[] = [
+  {
+    name: 'lib/.git (a gitdir: file) replaced by a repository of its own',
+    setup: withSubmodule(),
+    command: (v) => `rm -f lib/.git; ${replant('lib', v)}`,
+    protects: inRoot('lib/.git', '.git/modules'),
+  },
+  {
+    name: 'lib/.git rewritten to name a planted git dir inside the root',
+    setup: withSubmodule(),
+    command: (v) => `${replant('evil', v)} && echo "gitdir: ../evil/.git" > lib/.git`,
+    protects: inRoot('lib/.git'),
+  },
+  {
+    name: 'lib/.git written by python3',
+    setup: withSubmodule(),
+    command: (v) => `${replant('evil', v)} && python3 -c "open('lib/.git','w').write('gitdir: ../evil/.git\\n')"`,
+    protects: inRoot('lib/.git'),
+  },
+  {
+    name: 'lib/.git renamed away, then a repository made in its place',
+    setup: withSubmodule(),
+    command: (v) => `mv lib/.git lib/.git.old; ${replant('lib', v)}`,
+    protects: inRoot('lib/.git'),
+  },
+  {
+    name: 'lib/.git replaced by a symlink to a planted git dir',
+    setup: withSubmodule(),
+    command: (v) => `${replant('evil', v)} && rm -f lib/.git; ln -s ../evil/.git lib/.git`,
+    protects: inRoot('lib/.git'),
+  },
+  {
+    name: 'the submodule folder renamed away and made again',
+    setup: withSubmodule(),
+    command: (v) => `mv lib lib.old; mkdir -p lib && ${replant('lib', v)}`,
+    protects: inRoot('lib/.git'),
+  },
+  {
+    name: 'vendor/lib: the folder above the submodule renamed away and made again',
+    setup: withSubmodule('vendor/lib'),
+    command: (v) => `mv vendor vendor.old; mkdir -p vendor/lib && ${replant('vendor/lib', v)}`,
+    protects: inRoot('vendor/lib/.git'),
+  },
+  {
+    name: 'the submodule config itself (.git/modules/lib/config) given core.fsmonitor',
+    setup: withSubmodule(),
+    command: (v) => `git -C lib config core.fsmonitor "${fsmonitor(v)}"`,
+    protects: inRoot('.git/modules/lib/config'),
+  },
+  {
+    name: 'a submodule not checked out (deinit): a repository planted in its empty folder',
+    setup: withSubmodule('lib', { then: deinit(false) }),
+    command: (v) => replant('lib', v),
+    protects: inRoot('lib/.git'),
+  },
+  {
+    name: 'a submodule whose folder is gone: the folder and a repository made',
+    setup: withSubmodule('lib', { then: deinit(true) }),
+    command: (v) => `mkdir lib && ${replant('lib', v)}`,
+    protects: inRoot('lib/.git'),
+  },
+  {
+    name: 'a submodule not checked out: git init --separate-git-dir plants a gitdir: file and its git dir',
+    setup: withSubmodule('lib', { then: deinit(false) }),
+    command: (v) => `git init -q --separate-git-dir=evil.git lib && git -C lib config core.fsmonitor "${fsmonitor(v)}"`,
+    protects: inRoot('lib/.git'),
+  },
+  {
+    name: 'a nested submodule (lib/inner/.git) replaced',
+    setup: withSubmodule('lib', { inner: true }),
+    command: (v) => `rm -f lib/inner/.git; ${replant('lib/inner', v)}`,
+    protects: inRoot('lib/inner/.git'),
+  },
+  {
+    name: 'an old-style submodule (lib/.git a folder): its config given core.fsmonitor',
+    setup: embedded,
+    command: (v) => `git -C lib config core.fsmonitor "${fsmonitor(v)}"`,
+    protects: inRoot('lib/.git/config'),
+  },
+  {
+    name: 'an old-style submodule: its .git folder replaced',
+    setup: embedded,
+    command: (v) => `rm -rf lib/.git; mv lib/.git lib/.git.old; ${replant('lib', v)}`,
+    protects: inRoot('lib/.git/config'),
+  },
+];
+
+describe('existing submodules: their .git stays in place, in both --sandbox-git modes', () => {
+  it(`${submoduleAttacks.length} ways of swapping a submodule's repository: unsandboxed the user's next git status runs its fsmonitor; sandboxed nothing changes or runs`, async () => {
+    for (const attack of submoduleAttacks) await provesAndHolds(attack, ['read-only', 'writable']);
+  }, 600_000);
+
+  it('a submodule stays an ordinary checkout: git status, log and diff inside it work, its files are writable', async () => {
+    const target = repository(undefined, withSubmodule());
+    const outcome = await run(
+      target.root,
+      'echo more >> lib/lib.txt && git status --porcelain && git -C lib log --oneline | wc -l && git -C lib diff --stat',
+    );
+    expect(outcome).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(outcome.stdout).toContain(' M lib');
+    expect(outcome.stdout).toContain('lib.txt | 1 +');
   });
 });

@@ -2,7 +2,8 @@
 // Seatbelt profile generated from it, the seccomp program, the choice per command, the start-up
 // state, the platform probe and the preparation of the protected files. No sandbox is run here
 // (sandbox-exec.test.ts runs the real bwrap).
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,7 +16,9 @@ import {
   EMPTY_PERMISSIONS_TEXT,
   prepareProtection,
   SandboxUnprotectableError,
+  withoutCovered,
 } from '../../src/runner/sandbox/prepare.ts';
+import { removeAppeared } from '../../src/runner/sandbox/pinned-metadata.ts';
 import { sandboxRules, SandboxRuleError } from '../../src/runner/sandbox/rules.ts';
 import type { SandboxRules } from '../../src/runner/sandbox/rules.ts';
 import { sbplString, seatbeltProfile } from '../../src/runner/sandbox/seatbelt.ts';
@@ -652,4 +655,124 @@ describe('preparing the protected files', () => {
       expect(() => prepareProtection(dir)).toThrow(SandboxUnprotectableError);
     },
   );
+});
+
+describe('existing submodules: the gitlinks of the index decide which <path>/.git stay in place', () => {
+  let repo: string;
+  const gitIn = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, {
+      cwd,
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      stdio: 'pipe',
+    });
+  const env = { HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  const oid = '1'.repeat(40);
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  const temp = async (prefix: string) => {
+    const made = await tempDir(prefix);
+    cleanups.push(made.cleanup);
+    return made.dir;
+  };
+  beforeEach(async () => {
+    repo = await temp('brabo-submodules-');
+    gitIn(repo, 'init', '-q', '.');
+    for (const where of ['lib', 'vendor/old', 'absent/mod', 'blocked/x', 'uninit'])
+      gitIn(repo, 'update-index', '--add', '--cacheinfo', `160000,${oid},${where}`);
+    // lib: a modern checkout (`gitdir:` file into .git/modules); vendor/old: an embedded .git folder;
+    // absent/mod: not there at all; blocked: a file where the folder would be; uninit: an empty folder.
+    mkdirSync(path.join(repo, '.git', 'modules', 'lib'), { recursive: true });
+    writeFileSync(path.join(repo, '.git', 'modules', 'lib', 'config'), '[core]\n\tbare = false\n');
+    mkdirSync(path.join(repo, 'lib'));
+    writeFileSync(path.join(repo, 'lib', '.git'), 'gitdir: ../.git/modules/lib\n');
+    mkdirSync(path.join(repo, 'vendor', 'old'), { recursive: true });
+    gitIn(path.join(repo, 'vendor', 'old'), 'init', '-q', '.');
+    writeFileSync(path.join(repo, 'blocked'), 'a file\n');
+    mkdirSync(path.join(repo, 'uninit'));
+  });
+  const rel = (entry: string) => path.relative(repo, entry);
+
+  it('read-only: lib/.git read-only, vendor/old/.git read-only whole, the folders above pinned; where no .git is, none may appear; both back-ends', () => {
+    const protection = withoutCovered(prepareProtection(repo, 'read-only', env));
+    expect(protection.readOnly.map((e) => [rel(e.path), e.kind])).toEqual([
+      ['permissions.json', 'file'],
+      ['.git', 'dir'],
+      ['blocked', 'file'],
+      ['lib/.git', 'file'],
+      ['vendor/old/.git', 'dir'],
+    ]);
+    expect(protection.pinned.map(rel)).toEqual(['lib', 'vendor', 'vendor/old']);
+    expect(protection.mustNotAppear.map(rel).sort()).toEqual(['absent/mod/.git', 'uninit/.git']);
+    const rules = sandboxRules({ root: repo, cwd: repo, network: true, ...protection });
+    const list = mounts(bwrapArgs(rules, 'true', { seccompFd: null }));
+    for (const entry of ['lib/.git', 'vendor/old/.git', 'blocked'])
+      expect(list).toContainEqual(['--ro-bind', path.join(repo, entry), path.join(repo, entry)]);
+    for (const folder of ['lib', 'vendor', 'vendor/old'])
+      expect(list).toContainEqual(['--bind', path.join(repo, folder), path.join(repo, folder)]);
+    const profile = seatbeltProfile(rules, { privateTmp: '/t' });
+    expect(profile).toContain(`(literal ${sbplString(path.join(repo, 'lib', '.git'))})`);
+    expect(profile).toContain(`(subpath ${sbplString(path.join(repo, 'vendor', 'old', '.git'))})`);
+    expect(profile).toContain(`(literal ${sbplString(path.join(repo, 'vendor', 'old'))})`);
+    expect(profile).toContain(`(subpath ${sbplString(path.join(repo, 'uninit', '.git'))})`);
+    expect(profile).toContain(`(subpath ${sbplString(path.join(repo, 'absent', 'mod', '.git'))})`);
+  });
+
+  it('writable: the embedded .git keeps only its config, hooks and redirections read-only (pinned); .git/modules is a read-only redirection', () => {
+    const protection = withoutCovered(prepareProtection(repo, 'writable', env));
+    const readOnly = protection.readOnly.map((e) => rel(e.path));
+    for (const entry of ['.git/modules', 'lib/.git', 'vendor/old/.git/config', 'vendor/old/.git/hooks'])
+      expect(readOnly).toContain(entry);
+    expect(readOnly).not.toContain('vendor/old/.git');
+    expect(protection.pinned.map(rel)).toEqual(
+      expect.arrayContaining(['.git', 'lib', 'vendor/old', 'vendor/old/.git']),
+    );
+    expect(protection.mustNotAppear.map(rel)).toEqual(
+      expect.arrayContaining(['absent/mod/.git', 'uninit/.git', 'vendor/old/.git/commondir']),
+    );
+  });
+
+  it.each([
+    [
+      'a corrupt index',
+      (d: string) => writeFileSync(path.join(d, '.git', 'index'), 'DIRC\0\0\0\x02garbage-garbage-garbage'),
+      /git index cannot be read/,
+    ],
+    ['a split index', (d: string) => gitIn(d, 'update-index', '--split-index'), /split index/],
+    [
+      'a symlink on the way to a submodule',
+      (d: string) => {
+        rmSync(path.join(d, 'uninit'), { recursive: true });
+        symlinkSync('lib', path.join(d, 'uninit'));
+      },
+      /symbolic link on the way to the submodule/,
+    ],
+    [
+      'lib/.git a symlink',
+      (d: string) => {
+        rmSync(path.join(d, 'lib', '.git'));
+        symlinkSync('../.git/modules/lib', path.join(d, 'lib', '.git'));
+      },
+      /symbolic link/,
+    ],
+  ] as const)('%s: refused with sandbox_unprotectable, named', (_name, bend, message) => {
+    bend(repo);
+    expect(() => prepareProtection(repo, 'read-only', env)).toThrow(SandboxUnprotectableError);
+    expect(() => prepareProtection(repo, 'read-only', env)).toThrow(message);
+  });
+
+  it('what appeared is removed one name at a time from the root: a symlink on the way is unlinked, never followed', async () => {
+    const outside = await temp('brabo-outside-');
+    mkdirSync(path.join(outside, 'mod', '.git'), { recursive: true });
+    writeFileSync(path.join(outside, 'mod', '.git', 'config'), 'kept\n');
+    rmSync(path.join(repo, 'absent'), { recursive: true, force: true });
+    symlinkSync(outside, path.join(repo, 'absent'));
+    mkdirSync(path.join(repo, 'uninit', '.git'));
+    writeFileSync(path.join(repo, 'uninit', '.git', 'config'), 'planted\n');
+    const removed = removeAppeared(repo, [path.join(repo, 'absent', 'mod', '.git'), path.join(repo, 'uninit', '.git')]);
+    expect(removed.map(rel)).toEqual(['absent', 'uninit/.git']);
+    expect(readFileSync(path.join(outside, 'mod', '.git', 'config'), 'utf8')).toBe('kept\n');
+    expect(lstatSync(path.join(repo, 'uninit')).isDirectory()).toBe(true);
+  });
 });

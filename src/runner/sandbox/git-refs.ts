@@ -33,23 +33,47 @@ export class GitRefUnprotectableError extends Error {
 }
 
 export interface GitRefsInput {
-  /** Real path of the project root (the work tree). */
+  /** Real path of the project root. */
   root: string;
-  /** The git dirs whose config and hooks git uses for this root: the git dir, then its common dir. */
-  gitDirs: string[];
+  /**
+   * The repositories git works in here: the root's, then its submodules' (each with its own work
+   * tree inside the root). `gitDirs`: the git dirs whose config and hooks git uses for that work
+   * tree, the git dir first, then its common dir.
+   */
+  repos: Array<{ worktree: string; gitDirs: string[] }>;
   env: NodeJS.ProcessEnv;
 }
 
 export interface GitRefProtection {
   readOnly: ProtectedPath[];
   pinned: string[];
+  /** Paths where nothing may appear (rules.ts). */
+  mustNotAppear: string[];
 }
 
 export function protectGitRefs(input: GitRefsInput): GitRefProtection {
-  const { root, gitDirs, env } = input;
-  const out: GitRefProtection = { readOnly: [], pinned: [] };
+  const { root, repos, env } = input;
+  const out: GitRefProtection = { readOnly: [], pinned: [], mustNotAppear: [] };
   const home = env.HOME ?? os.homedir();
-  const context = (configDir: string): RefContext => ({ worktree: root, configDir, home, homeOf });
+  const texts = new Map<string, string | null>();
+  const read = (file: string) => {
+    if (!texts.has(file)) texts.set(file, readConfig(file));
+    return texts.get(file) as string | null;
+  };
+  for (const { worktree, gitDirs } of repos) protectRepo(root, worktree, gitDirs, env, home, read, out);
+  return out;
+}
+
+function protectRepo(
+  root: string,
+  worktree: string,
+  gitDirs: string[],
+  env: NodeJS.ProcessEnv,
+  home: string,
+  read: (file: string) => string | null,
+  out: GitRefProtection,
+): void {
+  const context = (configDir: string): RefContext => ({ worktree, configDir, home, homeOf });
 
   // Every config git reads here, and every file they include (followed wherever it lies: an
   // included file outside the root may include one inside it).
@@ -63,7 +87,7 @@ export function protectGitRefs(input: GitRefsInput): GitRefProtection {
     const { file, depth } = pending.shift() as { file: string; depth: number };
     if (seen.has(file)) continue;
     seen.add(file);
-    const text = readConfig(file);
+    const text = read(file);
     if (text === null) continue;
     const targets = gitConfigTargets(text, context(path.dirname(file)));
     for (const target of targets.hooksPaths) {
@@ -107,7 +131,6 @@ export function protectGitRefs(input: GitRefsInput): GitRefProtection {
       if (real.path !== root && isInside(root, real.path)) protect(root, real.path, 'file', out);
     }
   }
-  return out;
 }
 
 /** The config files git reads for this root, in git's order (those that do not exist are skipped later). */
@@ -180,7 +203,12 @@ export function follow(root: string, target: string): { path: string; missing: b
  * from the root down to it are created when absent and pinned; the target itself is created as
  * `kind` when absent, and protected as what it is otherwise.
  */
-function protect(root: string, target: string, kind: 'dir' | 'file', out: GitRefProtection): void {
+export function protect(
+  root: string,
+  target: string,
+  kind: 'dir' | 'file',
+  out: Pick<GitRefProtection, 'readOnly' | 'pinned'>,
+): void {
   const parts = path.relative(root, target).split(path.sep);
   let current = root;
   for (const part of parts.slice(0, -1)) {

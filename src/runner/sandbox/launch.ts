@@ -9,7 +9,7 @@ import { hiddenPaths } from './hidden.ts';
 import { capturePinned, removeAppeared, restorePinned } from './pinned-metadata.ts';
 import type { SandboxBackend } from './platform.ts';
 import type { SandboxGit } from './policy.ts';
-import { prepareProtection } from './prepare.ts';
+import { prepareProtection, withoutCovered } from './prepare.ts';
 import { sandboxRules } from './rules.ts';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.ts';
 import { seccompProgram } from './seccomp.ts';
@@ -55,7 +55,7 @@ export function launchFor(request: LaunchRequest): Launch {
   const { command, root, cwd, env, backend } = request;
   if (backend === null)
     return { file: '/bin/sh', args: ['-c', command], input: null, env, sandboxed: null, cleanup: () => [] };
-  const protection = prepareProtection(root, request.git ?? 'read-only', env);
+  const protection = withoutCovered(prepareProtection(root, request.git ?? 'read-only', env));
   const hidden = hiddenPaths(env.HOME ?? os.homedir(), root, request.hide ?? []);
   const rules = sandboxRules({
     root,
@@ -66,12 +66,12 @@ export function launchFor(request: LaunchRequest): Launch {
     mustNotAppear: protection.mustNotAppear,
     hidden,
   });
-  const pinnedBefore = capturePinned(protection.pinned);
+  const pinnedBefore = capturePinned(rules.pinned);
   // Both steps always run, whatever the other did; an error in either is thrown after both.
   const repair = (): string[] => {
     const done: string[] = [];
     const errors: string[] = [];
-    for (const step of [() => removeAppeared(protection.mustNotAppear), () => restorePinned(pinnedBefore)]) {
+    for (const step of [() => removeAppeared(root, rules.mustNotAppear), () => restorePinned(pinnedBefore)]) {
       try {
         done.push(...step());
       } catch (error) {

@@ -52,18 +52,34 @@ export function restorePinned(captured: readonly PinnedMetadata[]): string[] {
 }
 
 /**
- * Git's redirections that did not exist before the command (.git/commondir would make git read
- * its config and hooks from elsewhere) are deleted once the sandbox is gone: fail closed, nothing
- * of them takes effect. Deleted where they are, never moved: a destination inside the project
- * could be a symlink the command planted. Symlinks are unlinked, not followed; folders the command
- * made unwritable are opened up first. Returns the paths removed; throws if one could not be.
+ * What must not appear (rules.ts: git's redirections such as .git/commondir, which would make git
+ * read its config and hooks from elsewhere; a submodule's `.git` where none was; a program a config
+ * value names that did not exist) is deleted once the sandbox is gone: fail closed, nothing of it
+ * takes effect. Each entry lies inside `root` and is reached from it one name at a time, never
+ * through a symbolic link: a link on the way appeared during the command (one that was there
+ * before is refused at the start, prepare.ts), and it is the link that is removed, not what it
+ * points to (it could point outside the root); a file on the way (it appeared: one that was there
+ * is kept read-only) is removed too, as it could become the folder on the way. Deleted where they
+ * are, never moved; folders the command made unwritable are opened up first. Returns the paths
+ * removed; throws if one could not be.
  */
-export function removeAppeared(mustNotAppear: readonly string[]): string[] {
+export function removeAppeared(root: string, mustNotAppear: readonly string[]): string[] {
   const removed: string[] = [];
   for (const entry of mustNotAppear) {
-    if (lstatOrNull(entry) === null) continue;
-    forceRemove(entry);
-    removed.push(entry);
+    const rel = path.relative(root, entry);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue; // rules.ts never makes one
+    let current = root;
+    const parts = rel.split(path.sep);
+    for (const [index, part] of parts.entries()) {
+      current = path.join(current, part);
+      const stat = lstatOrNull(current);
+      if (stat === null) break;
+      if (index === parts.length - 1 || !stat.isDirectory()) {
+        forceRemove(current);
+        removed.push(current);
+        break;
+      }
+    }
   }
   return removed;
 }

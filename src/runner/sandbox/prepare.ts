@@ -5,6 +5,9 @@ import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, 
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../cwd-guard.ts';
+import { gitObjectFormat } from '../../../broker/git-config-refs.ts';
+import { GitIndexError, indexGitlinks } from './git-index.ts';
+import type { HashBytes } from './git-index.ts';
 import { GitRefUnprotectableError, protectGitRefs } from './git-refs.ts';
 import type { SandboxGit } from './policy.ts';
 import { PROTECTED_IN_ROOT } from './rules.ts';
@@ -97,17 +100,170 @@ export function prepareProtection(
     protectGitDir(root, dotGit, git, protection);
     gitDirs.push(dotGit);
   }
-  // What the config and the hooks point at inside the root: read-only too, in both modes.
+  // Existing submodules: their `.git` stays where it is, or nothing appears there.
+  const repos = [{ worktree: root, gitDirs }];
+  if (gitDirs.length > 0) protectSubmodules(root, root, gitDirs, git, protection, repos, 0, { gitlinks: 0 });
+  // What the configs and the hooks point at inside the root: read-only too, in both modes.
   let refs;
   try {
-    refs = protectGitRefs({ root, gitDirs, env });
+    refs = protectGitRefs({ root, repos, env });
   } catch (error) {
     if (error instanceof GitRefUnprotectableError) throw new SandboxUnprotectableError(error.message);
     throw error;
   }
   protection.readOnly.push(...refs.readOnly);
   protection.pinned.push(...refs.pinned);
+  protection.mustNotAppear.push(...refs.mustNotAppear);
   return protection;
+}
+
+/**
+ * Applied before the rules are made (launch.ts). What lies inside a read-only folder is covered by it (`.git/modules/lib` inside the read-only
+ * `.git`, a program `.git/hooks/fsmonitor-watchman`): a pin or a read-only mount there would only
+ * add mounts, and a writable pin would be a writable mount inside the read-only folder.
+ */
+export function withoutCovered(protection: Protection): Protection {
+  const readOnlyDirs = protection.readOnly.filter((entry) => entry.kind === 'dir').map((entry) => entry.path);
+  const covered = (entry: string) => readOnlyDirs.some((dir) => entry.startsWith(`${dir}/`));
+  const unique = <T>(list: T[], key: (entry: T) => string) => [
+    ...new Map(list.map((entry) => [key(entry), entry])).values(),
+  ];
+  return {
+    readOnly: unique(protection.readOnly, (entry) => entry.path).filter((entry) => !covered(entry.path)),
+    pinned: unique(protection.pinned, (folder) => folder).filter(
+      (folder) => !covered(folder) && !readOnlyDirs.includes(folder),
+    ),
+    mustNotAppear: unique(protection.mustNotAppear, (entry) => entry).filter((entry) => !covered(entry)),
+  };
+}
+
+/** Submodules inside submodules, this deep at most (git has no limit; a repository this deep is refused). */
+export const MAX_SUBMODULE_DEPTH = 8;
+/** Gitlinks followed for one command at most (each costs a few mounts). */
+export const MAX_GITLINKS = 1024;
+
+/**
+ * The gitlinks (mode 160000 entries) of the index of `gitDirs[0]`: `git status` recurses into each
+ * whose `<path>/.git` exists and runs that repository's config (core.fsmonitor). A command could
+ * replace that `.git` (a `gitdir:` file, or an old-style embedded folder) with a repository of its
+ * own, or create one where the submodule is not checked out. So: an existing `.git` file is
+ * read-only, and the git dir it names is protected like the root's when it lies inside the root
+ * (`.git/modules/<name>` is already: inside the read-only git dir, or one of the redirections
+ * read-only with --sandbox-git writable); an embedded `.git` folder is protected like the root's
+ * (whole, or its config, hooks and redirections); the folders from the work tree down to it are
+ * pinned (a rename would carry it away). Where `.git` does not exist, nothing may appear (deleted
+ * after the command). Recurses into the submodules' own indexes.
+ */
+function protectSubmodules(
+  root: string,
+  worktree: string,
+  gitDirs: string[],
+  git: SandboxGit,
+  out: Protection,
+  repos: Array<{ worktree: string; gitDirs: string[] }>,
+  depth: number,
+  count: { gitlinks: number },
+): void {
+  const gitDir = gitDirs[0] as string;
+  let gitlinks: string[];
+  try {
+    gitlinks = indexGitlinks(path.join(gitDir, 'index'), hashBytesOf(gitDirs));
+  } catch (error) {
+    if (error instanceof GitIndexError)
+      throw new SandboxUnprotectableError(
+        `${error.message}; without its gitlinks (submodules) the sandbox cannot keep their .git in place`,
+      );
+    throw error;
+  }
+  if (gitlinks.length === 0) return;
+  if (depth >= MAX_SUBMODULE_DEPTH)
+    throw new SandboxUnprotectableError(
+      `${worktree} is a submodule ${depth} levels deep that has submodules of its own; the sandbox follows ${MAX_SUBMODULE_DEPTH} levels`,
+    );
+  for (const gitlink of gitlinks) {
+    if (++count.gitlinks > MAX_GITLINKS)
+      throw new SandboxUnprotectableError(`more than ${MAX_GITLINKS} submodules: the sandbox cannot protect them all`);
+    const dotGit = submoduleDotGit(root, worktree, gitlink, out);
+    if (dotGit === null) continue;
+    const stat = lstatOrNull(dotGit);
+    if (stat === null) {
+      out.mustNotAppear.push(dotGit);
+      continue;
+    }
+    if (stat.isSymbolicLink()) throw unprotectable(dotGit);
+    const subWorktree = path.dirname(dotGit);
+    const subGitDirs: string[] = [];
+    if (stat.isDirectory()) {
+      protectGitDir(root, dotGit, git, out);
+      subGitDirs.push(dotGit);
+    } else {
+      out.readOnly.push({ path: dotGit, kind: 'file' });
+      const named = linkedGitDir(dotGit);
+      if (named === null || !lstatOrNull(named)?.isDirectory()) continue; // git finds no repository there either
+      if (named === root || named === subWorktree)
+        throw new SandboxUnprotectableError(
+          `${dotGit} names a work tree as its git directory, so its config would be an ordinary file; point it at the real git directory`,
+        );
+      if (isInside(root, named)) protectGitDir(root, named, git, out);
+      subGitDirs.push(named);
+      const common = commonDirOf(named);
+      if (common !== null && common !== named) {
+        if (isInside(root, common)) protectGitDir(root, common, git, out);
+        subGitDirs.push(common);
+      }
+    }
+    repos.push({ worktree: subWorktree, gitDirs: subGitDirs });
+    protectSubmodules(root, subWorktree, subGitDirs, git, out, repos, depth + 1, count);
+  }
+}
+
+/**
+ * `<worktree>/<gitlink>/.git`, with the folders from the work tree down to the gitlink pinned when it exists;
+ * null when a file stands on the way (then that file is kept read-only: no folder can take its
+ * place). A folder on the way that does not exist yet: the `.git` below it must not appear.
+ */
+function submoduleDotGit(root: string, worktree: string, gitlink: string, out: Protection): string | null {
+  const parts = gitlink.split('/');
+  // git refuses such a path itself (verify_path): it never checks one out.
+  if (parts.some((part) => part.toLowerCase() === '.git')) return null;
+  let current = worktree;
+  const folders: string[] = [];
+  for (const part of parts) {
+    current = path.join(current, part);
+    const stat = lstatOrNull(current);
+    if (stat === null) {
+      out.mustNotAppear.push(path.join(worktree, gitlink, '.git'));
+      return null;
+    }
+    if (stat.isSymbolicLink())
+      throw new SandboxUnprotectableError(
+        `${current} is a symbolic link on the way to the submodule ${path.join(worktree, gitlink)}, so the sandbox cannot keep its .git in place (the link could be replaced by a folder holding a repository); replace the link with a folder`,
+      );
+    if (!stat.isDirectory()) {
+      out.readOnly.push({ path: current, kind: 'file' });
+      return null;
+    }
+    folders.push(current);
+  }
+  if (!isInside(root, current)) return null;
+  // Pinned only under a `.git` that exists: where none does, whatever appears is removed anyway.
+  if (lstatOrNull(path.join(current, '.git')) !== null) out.pinned.push(...folders);
+  return path.join(current, '.git');
+}
+
+/** The index's object id length, from the repository's extensions.objectFormat. */
+function hashBytesOf(gitDirs: string[]): HashBytes {
+  const common = gitDirs[gitDirs.length - 1] as string;
+  let text = '';
+  try {
+    text = readFileSync(path.join(common, 'config'), 'utf8').slice(0, 1 << 20);
+  } catch {
+    // no config: sha1
+  }
+  const format = gitObjectFormat(text);
+  if (format === 'sha1') return 20;
+  if (format === 'sha256') return 32;
+  throw new SandboxUnprotectableError(`${common}/config names an object format git-index.ts does not know: ${format}`);
 }
 
 /**
