@@ -16,9 +16,9 @@
 // A protected path that is a symlink is refused: Docker follows a bind source's symlinks, so a
 // `.git/config -> /etc/shadow` would otherwise expose a host file inside the container.
 import { chown, lstat, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { failure } from './failures.ts';
-import { gitConfigTargets, placeOf } from './git-config-refs.ts';
+import { gitConfigProgramTargets, gitConfigTargets, placeOf } from './git-config-refs.ts';
 import { WORKSPACE_MOUNT } from './paths.ts';
 import type { BrokerFailure } from './port.ts';
 
@@ -129,6 +129,29 @@ export async function prepareProtectedPaths(
       if ((await make(path, 'file')) !== 'file') throw new Unsafe(`${path} (include.path) is not a regular file`);
       protect(path);
     }
+    // Programs config values name inside the project (core.fsmonitor = ./tools/watch, a filter
+    // driver, an alias `!./x`) and the scripts their lines run: read-only. A program that does not
+    // exist is created empty and not executable (git fails to run it as it did before: the
+    // container's mounts are fixed when it is made, so nothing can be removed after each command).
+    const programs = gitConfigProgramTargets(await readFile(config, 'utf8'), {
+      worktree: workspace,
+      configDir: gitDir,
+      home: null,
+      absolute: (value) => inProject(value, workspace),
+    });
+    for (const target of programs.programs) {
+      const path = resolve(target);
+      if (placeOf(workspace, path) !== 'inside') continue;
+      await mkdir(dirname(path), { recursive: true });
+      await make(path, 'file');
+      protect(path);
+    }
+    for (const target of programs.scripts) {
+      const path = resolve(target);
+      if (placeOf(workspace, path) !== 'inside') continue;
+      const found = await lstat(path).catch(() => undefined);
+      if (found?.isFile()) protect(path);
+    }
     // A hook that is a symlink runs whatever it points to: that file is protected too.
     for (const folder of hookDirs) {
       for (const name of await readdir(folder)) {
@@ -145,6 +168,12 @@ export async function prepareProtectedPaths(
   const protect = (path: string) => {
     if (!mounts.some((mount) => mount.source === path))
       mounts.push({ source: path, target: toTarget(path), readOnly: true });
+    // The folders between the project and it are pinned (bound onto themselves): renaming a folder
+    // above a mount point is allowed and would carry the protected entry away (`mv .husky x &&
+    // mkdir -p .husky/_`).
+    for (let folder = dirname(path); isInside(workspace, folder); folder = dirname(folder))
+      if (!mounts.some((mount) => mount.source === folder))
+        mounts.push({ source: folder, target: toTarget(folder), readOnly: false });
   };
 
   try {

@@ -1,6 +1,14 @@
 // The config reader behind the protection of hooksPath / include targets (unit).
 import { describe, expect, it } from 'vitest';
-import { gitConfigRefs, gitConfigTargets, placeOf, refPath } from '../../broker/git-config-refs.ts';
+import {
+  commandWords,
+  gitConfigPrograms,
+  gitConfigProgramTargets,
+  gitConfigRefs,
+  gitConfigTargets,
+  placeOf,
+  refPath,
+} from '../../broker/git-config-refs.ts';
 
 describe('gitConfigRefs', () => {
   it.each([
@@ -64,5 +72,81 @@ describe('refPath / gitConfigTargets / placeOf: a value as a path, the rules git
     ['/p', '/pq', 'outside'],
   ] as const)('placeOf(%s, %s) = %s', (project, target, expected) => {
     expect(placeOf(project, target)).toBe(expected);
+  });
+});
+
+describe('gitConfigPrograms / commandWords / gitConfigProgramTargets: the programs config values run', () => {
+  it('the keys that name a command, with their values as git runs them', () => {
+    const text = [
+      '[core]',
+      '\tfsmonitor = ./x',
+      '\tfsmonitor = true',
+      '\tpager = less -R',
+      '\tsshCommand = ./ssh.sh -v',
+      '[sequence]\n\teditor = ./seq',
+      '[diff "py"]\n\ttextconv = python3 t.py\n\tcommand = ./d',
+      '[diff]\n\texternal = ./ext',
+      '[filter "lfs"]\n\tsmudge = git-lfs smudge -- %f\n\tclean = ./clean %f\n\tprocess = ./proc',
+      '[merge "m"]\n\tdriver = ./merge %O %A %B',
+      '[credential]\n\thelper = store\n\thelper = !./cred\n\thelper = /abs/helper',
+      '[credential "https://x"]\n\thelper = ./relative-means-git-credential-dot',
+      '[gpg]\n\tprogram = ./gpg',
+      '[gpg "ssh"]\n\tprogram = ./ssh-keygen',
+      '[alias]\n\tst = status\n\tx = !./run',
+      '[uploadpack]\n\tpackObjectsHook = ./pack',
+      '[pager]\n\tlog = false\n\tdiff = ./dp',
+      '[diff.old]\n\ttextconv = ./dotted',
+      '[user]\n\tname = ./not-a-program',
+      '',
+    ].join('\n');
+    expect(gitConfigPrograms(text).map((entry) => `${entry.key}=${entry.command}`)).toEqual([
+      'core.fsmonitor=./x',
+      'core.pager=less -R',
+      'core.sshcommand=./ssh.sh -v',
+      'sequence.editor=./seq',
+      'diff.py.textconv=python3 t.py',
+      'diff.py.command=./d',
+      'diff.external=./ext',
+      'filter.lfs.smudge=git-lfs smudge -- %f',
+      'filter.lfs.clean=./clean %f',
+      'filter.lfs.process=./proc',
+      'merge.m.driver=./merge %O %A %B',
+      'credential.helper=./cred',
+      'credential.helper=/abs/helper',
+      'gpg.program=./gpg',
+      'gpg.ssh.program=./ssh-keygen',
+      'alias.x=./run',
+      'uploadpack.packobjectshook=./pack',
+      'pager.diff=./dp',
+      'diff.old.textconv=./dotted',
+    ]);
+  });
+
+  it.each([
+    ['./x', ['./x'], []],
+    ['tools/watch', ['tools/watch'], []],
+    ['touch /var/tmp/P; false', ['touch', 'false'], ['/var/tmp/P']],
+    ['echo hi && ./evil arg', ['echo', './evil'], ['hi', 'arg']],
+    ['LESS=FRX ./pager -R', ['./pager'], []],
+    ['exec ./a > out.txt', ['./a'], []],
+    ['python3 tools/conv.py %f', ['python3'], ['tools/conv.py']],
+    ['$HOME/bin/x', ['~/bin/x'], []],
+    ['"./with space/x" a', ['./with space/x'], ['a']],
+    ["'~/x'", ['./~/x'], []],
+    ['sh -c "$(cat x)"', ['sh'], []],
+    ['$TOOL run', [], ['run']],
+    ['a | ./b; (./c) # ./d', ['a', './b', './c'], []],
+  ])('commandWords(%j)', (command, programs, words) => {
+    expect(commandWords(command)).toEqual({ programs, words });
+  });
+
+  it('programs resolve from the work tree; a bare name is looked up on PATH, not followed', () => {
+    const context = { worktree: '/p', configDir: '/p/.git', home: '/h' };
+    expect(
+      gitConfigProgramTargets(
+        '[core]\n\tfsmonitor = ./w\n\teditor = vim\n[alias]\n\tx = !~/bin/x tools/s.sh\n',
+        context,
+      ),
+    ).toEqual({ programs: ['/p/./w', '/h/bin/x'], scripts: ['/p/tools/s.sh'] });
   });
 });

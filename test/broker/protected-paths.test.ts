@@ -83,3 +83,43 @@ describe('prepareProtectedPaths: what the config points at', () => {
     ]);
   });
 });
+
+describe('prepareProtectedPaths: programs config values name, and the folders above nested targets', () => {
+  it('an existing program and a script its line runs are read-only; a missing one is created empty, not executable; the folders above are pinned', async () => {
+    await mkdir(join(repo, 'tools'), { recursive: true });
+    await writeFile(join(repo, 'tools', 'watch'), '#!/bin/sh\n', { mode: 0o755 });
+    await writeFile(join(repo, 'tools', 'conv.py'), 'print()\n');
+    await writeFile(
+      join(repo, '.git', 'config'),
+      [
+        '[core]',
+        '\tfsmonitor = ./tools/watch',
+        '\thooksPath = .husky/_',
+        '[diff "py"]',
+        '\ttextconv = python3 tools/conv.py',
+        '[alias]',
+        '\tx = !echo && /work/bin/deep/x',
+        '\tst = status',
+        '[core]',
+        '\tpager = less',
+        '',
+      ].join('\n'),
+    );
+    await mkdir(join(repo, '.husky', '_'), { recursive: true });
+    const mounts = await prepareProtectedPaths(repo, undefined);
+    if (!Array.isArray(mounts)) throw new Error(mounts.message);
+    expect(readOnlyTargets(mounts)).toEqual(
+      expect.arrayContaining(['/work/tools/watch', '/work/tools/conv.py', '/work/bin/deep/x', '/work/.husky/_']),
+    );
+    const pinned = mounts.filter((mount) => !mount.readOnly).map((mount) => mount.target);
+    expect(pinned).toEqual(expect.arrayContaining(['/work/tools', '/work/bin', '/work/bin/deep', '/work/.husky']));
+    expect(pinned).not.toContain('/work');
+    const { stat } = await import('node:fs/promises');
+    const made = await stat(join(repo, 'bin', 'deep', 'x'));
+    expect({ size: made.size, executable: (made.mode & 0o111) !== 0 }).toEqual({ size: 0, executable: false });
+    // Parents before children: a pinned folder never covers the read-only entry inside it.
+    const at = (target: string) => mounts.findIndex((mount) => mount.target === target);
+    expect(at('/work/.husky')).toBeLessThan(at('/work/.husky/_'));
+    expect(at('/work/bin/deep')).toBeLessThan(at('/work/bin/deep/x'));
+  });
+});

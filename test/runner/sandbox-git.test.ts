@@ -675,3 +675,185 @@ describe('existing submodules: their .git stays in place, in both --sandbox-git 
     expect(outcome.stdout).toContain('lib.txt | 1 +');
   });
 });
+
+// ---- programs config values name inside the root ---------------------------------------------
+
+/** A script that touches the canary; `exit` its status (an fsmonitor hook that fails is ignored by git). */
+const payload = (victim: string) => `#!/bin/sh\\ntouch ${victim}/PWNED\\nexit 1\\n`;
+const plantProgram = (file: string, victim: string) =>
+  `mkdir -p "$(dirname ${file})" && printf '${payload(victim)}' > ${file} && chmod +x ${file}`;
+const configured =
+  (pairs: Array<[string, string]>, files: Record<string, string> = {}) =>
+  (tree: Canary) => {
+    for (const [name, text] of Object.entries(files)) executable(path.join(tree.root, name), text);
+    for (const [key, value] of pairs) setConfig(tree, key, value);
+  };
+const attributes = (line: string) => (tree: Canary) => {
+  writeFileSync(path.join(tree.root, '.gitattributes'), `${line}\n`);
+  execFileSync('sh', ['-c', 'git add .gitattributes && git commit -qm attributes'], { cwd: tree.root, env: ENV });
+};
+const both =
+  (...steps: Array<(tree: Canary) => void>) =>
+  (tree: Canary) => {
+    for (const step of steps) step(tree);
+  };
+const CHANGE = 'echo change >> src/a.txt';
+
+const programAttacks: Attack[] = [
+  {
+    name: 'core.fsmonitor = ./tools/fsmonitor (exists): rewritten',
+    setup: configured([['core.fsmonitor', './tools/fsmonitor']], { 'tools/fsmonitor': '#!/bin/sh\nexit 1\n' }),
+    command: (v) => plantProgram('tools/fsmonitor', v),
+    protects: inRoot('tools/fsmonitor'),
+  },
+  {
+    name: 'core.fsmonitor = ./tools/fsmonitor (exists): its folder renamed away and made again',
+    setup: configured([['core.fsmonitor', './tools/fsmonitor']], { 'tools/fsmonitor': '#!/bin/sh\nexit 1\n' }),
+    command: (v) => `mv tools tools.old; ${plantProgram('tools/fsmonitor', v)}`,
+    protects: inRoot('tools/fsmonitor'),
+  },
+  {
+    name: 'core.fsmonitor = tools/watch, absent with its folder: created by the command',
+    setup: configured([['core.fsmonitor', 'tools/watch']]),
+    command: (v) => plantProgram('tools/watch', v),
+    protects: inRoot('tools/watch'),
+  },
+  {
+    name: 'core.fsmonitor absent: its folder made a symlink to a folder holding the program',
+    setup: configured([['core.fsmonitor', './bin/watch']]),
+    command: (v) => `${plantProgram('elsewhere/watch', v)} && ln -s elsewhere bin`,
+    protects: inRoot('bin'),
+  },
+  {
+    name: 'core.fsmonitor absolute inside the root, absent',
+    setup: (tree) => configured([['core.fsmonitor', path.join(tree.root, 'watch.sh')]])(tree),
+    command: (v) => plantProgram('watch.sh', v),
+    protects: inRoot('watch.sh'),
+  },
+  {
+    name: 'core.fsmonitor = .git/fsmonitor.sh, absent (a writable git dir)',
+    setup: configured([['core.fsmonitor', '.git/fsmonitor.sh']]),
+    command: (v) => plantProgram('.git/fsmonitor.sh', v),
+    protects: inRoot('.git/fsmonitor.sh'),
+  },
+  {
+    name: 'core.editor = ./editor.sh: the next git commit without -m',
+    setup: configured([['core.editor', './editor.sh']], { 'editor.sh': '#!/bin/sh\nexit 1\n' }),
+    command: (v) => plantProgram('editor.sh', v),
+    trigger: 'git commit --allow-empty',
+    protects: inRoot('editor.sh'),
+  },
+  {
+    name: 'diff.<d>.textconv = python3 tools/conv.py (a script an interpreter runs): git diff',
+    setup: both(
+      configured([['diff.conv.textconv', 'python3 tools/conv.py']], {
+        'tools/conv.py': 'import sys\nprint(open(sys.argv[1]).read())\n',
+      }),
+      attributes('*.txt diff=conv'),
+    ),
+    command: (v) => `printf 'import os\\nopen("${v}/PWNED","w")\\n' > tools/conv.py`,
+    trigger: `${CHANGE} && git diff`,
+    protects: inRoot('tools/conv.py'),
+  },
+  {
+    name: 'diff.external = ./tools/difftool: git diff',
+    setup: configured([['diff.external', './tools/difftool']], { 'tools/difftool': '#!/bin/sh\nexit 0\n' }),
+    command: (v) => plantProgram('tools/difftool', v),
+    trigger: `${CHANGE} && git diff`,
+    protects: inRoot('tools/difftool'),
+  },
+  {
+    name: 'filter.<f>.clean = ./filters/clean %f: git add',
+    setup: both(
+      configured([['filter.f.clean', './filters/clean %f']], { 'filters/clean': '#!/bin/sh\ncat\n' }),
+      attributes('*.txt filter=f'),
+    ),
+    command: (v) => plantProgram('filters/clean', v),
+    trigger: `${CHANGE} && git add -A`,
+    protects: inRoot('filters/clean'),
+  },
+  {
+    name: 'filter.<f>.smudge, absent: git checkout',
+    setup: both(configured([['filter.f.smudge', './filters/smudge']]), attributes('*.txt filter=f')),
+    command: (v) => plantProgram('filters/smudge', v),
+    trigger: 'rm src/a.txt && git checkout -- src/a.txt',
+    protects: inRoot('filters/smudge'),
+  },
+  {
+    name: 'alias.t = !echo ok && ./scripts/t.sh (a later command of the shell line): git t',
+    setup: configured([['alias.t', '!echo ok && ./scripts/t.sh']], { 'scripts/t.sh': '#!/bin/sh\n' }),
+    command: (v) => plantProgram('scripts/t.sh', v),
+    trigger: 'git t',
+    protects: inRoot('scripts/t.sh'),
+  },
+  {
+    name: 'core.sshCommand = ./ssh.sh: git ls-remote over ssh',
+    setup: configured([['core.sshCommand', './ssh.sh']]),
+    command: (v) => plantProgram('ssh.sh', v),
+    trigger: 'git ls-remote ssh://git@example.invalid/x.git',
+    protects: inRoot('ssh.sh'),
+  },
+  {
+    name: 'credential.helper = !./cred.sh: a credential fill',
+    setup: configured([['credential.helper', '!./cred.sh']], { 'cred.sh': '#!/bin/sh\n' }),
+    command: (v) => plantProgram('cred.sh', v),
+    trigger: "printf 'protocol=https\\nhost=example.invalid\\n\\n' | git credential fill",
+    protects: inRoot('cred.sh'),
+  },
+  {
+    name: 'gpg.program = ./gpg.sh: a signed commit',
+    setup: configured([['gpg.program', './gpg.sh']]),
+    command: (v) => plantProgram('gpg.sh', v),
+    trigger: 'git commit -q -S --allow-empty -m signed',
+    protects: inRoot('gpg.sh'),
+  },
+  {
+    name: 'a submodule config: core.fsmonitor = ./watch (its own work tree), absent',
+    setup: withSubmodule('lib', {
+      then: (tree) =>
+        execFileSync('git', ['-C', 'lib', 'config', 'core.fsmonitor', './watch'], { cwd: tree.root, env: ENV }),
+    }),
+    command: (v) => plantProgram('lib/watch', v),
+    protects: inRoot('lib/watch'),
+  },
+  {
+    name: 'core.fsmonitor set in the global config (relative: the work tree), absent',
+    ...globalConfig(() => '[core]\n\tfsmonitor = ./hooks/watch\n'),
+    command: (v) => plantProgram('hooks/watch', v),
+  },
+];
+
+describe('programs that config values name inside the root (both --sandbox-git modes)', () => {
+  it(`${programAttacks.length} ways of planting one: unsandboxed the user's next git command runs it; sandboxed nothing changes or runs`, async () => {
+    for (const attack of programAttacks) await provesAndHolds(attack, ['read-only', 'writable']);
+  }, 600_000);
+
+  it('the programs stay ordinary files to read and run; a missing one a command builds is removed afterwards (sandbox_repaired)', async () => {
+    const target = repository(
+      undefined,
+      configured(
+        [
+          ['core.fsmonitor', './tools/fsmonitor'],
+          ['core.editor', 'bin/missing-editor'],
+        ],
+        { 'tools/fsmonitor': '#!/bin/sh\necho watched\n' },
+      ),
+    );
+    const outcome = await run(
+      target.root,
+      './tools/fsmonitor && mkdir -p bin && echo x > bin/missing-editor && echo built',
+    );
+    expect(outcome).toMatchObject({ exitCode: 0, stdout: 'watched\nbuilt\n' });
+    expect(existsSync(path.join(target.root, 'bin', 'missing-editor'))).toBe(false);
+    expect(existsSync(path.join(target.root, 'bin'))).toBe(true);
+  });
+
+  it('a program path through a symbolic link inside the root is refused with sandbox_unprotectable', async () => {
+    const target = repository(undefined, (tree) => {
+      executable(path.join(tree.root, 'real', 'watch'));
+      symlinkSync('real', path.join(tree.root, 'tools'));
+      setConfig(tree, 'core.fsmonitor', './tools/watch');
+    });
+    await expect(run(target.root, 'true')).rejects.toThrow(/symbolic link on the way/);
+  });
+});

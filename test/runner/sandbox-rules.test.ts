@@ -776,3 +776,47 @@ describe('existing submodules: the gitlinks of the index decide which <path>/.gi
     expect(lstatSync(path.join(repo, 'uninit')).isDirectory()).toBe(true);
   });
 });
+
+describe('programs config values name inside the root: both back-ends', () => {
+  let repo: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir: repo, cleanup } = await tempDir('brabo-programs-')));
+  afterEach(async () => cleanup());
+
+  it.each(['read-only', 'writable'] as const)(
+    '--sandbox-git %s: an existing program read-only with its folder pinned, a missing one must not appear, a file where a folder would be read-only',
+    (git) => {
+      mkdirSync(path.join(repo, '.git'), { recursive: true });
+      mkdirSync(path.join(repo, 'tools'));
+      writeFileSync(path.join(repo, 'tools', 'watch'), '#!/bin/sh\n');
+      writeFileSync(path.join(repo, 'notes'), 'a file\n');
+      writeFileSync(
+        path.join(repo, '.git', 'config'),
+        '[core]\n\tfsmonitor = ./tools/watch\n\teditor = bin/ed --wait\n[diff "x"]\n\ttextconv = notes/conv\n[alias]\n\tl = !./.git/l.sh\n',
+      );
+      const protection = withoutCovered(
+        prepareProtection(repo, git, {
+          HOME: '/nonexistent',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+        }),
+      );
+      const rel = (entry: string) => path.relative(repo, entry);
+      const readOnly = protection.readOnly.map((entry) => rel(entry.path));
+      expect(readOnly).toEqual(expect.arrayContaining(['tools/watch', 'notes']));
+      expect(protection.pinned.map(rel)).toContain('tools');
+      expect(protection.mustNotAppear.map(rel)).toEqual(
+        expect.arrayContaining(git === 'writable' ? ['bin/ed', '.git/l.sh'] : ['bin/ed']),
+      );
+      if (git === 'read-only') expect(protection.mustNotAppear.map(rel)).not.toContain('.git/l.sh'); // inside the read-only .git
+      const rules = sandboxRules({ root: repo, cwd: repo, network: true, ...protection });
+      const list = mounts(bwrapArgs(rules, 'true', { seccompFd: null }));
+      expect(list).toContainEqual(['--ro-bind', path.join(repo, 'tools', 'watch'), path.join(repo, 'tools', 'watch')]);
+      expect(list).toContainEqual(['--bind', path.join(repo, 'tools'), path.join(repo, 'tools')]);
+      const profile = seatbeltProfile(rules, { privateTmp: '/t' });
+      expect(profile).toContain(`(literal ${sbplString(path.join(repo, 'tools', 'watch'))})`);
+      expect(profile).toContain(`(literal ${sbplString(path.join(repo, 'notes'))})`);
+      expect(profile).toContain(`(subpath ${sbplString(path.join(repo, 'bin', 'ed'))})`);
+    },
+  );
+});

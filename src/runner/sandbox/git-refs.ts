@@ -16,7 +16,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitConfigTargets } from '../../../broker/git-config-refs.ts';
+import { gitConfigProgramTargets, gitConfigTargets } from '../../../broker/git-config-refs.ts';
 import type { RefContext } from '../../../broker/git-config-refs.ts';
 import { isInside } from '../cwd-guard.ts';
 import type { ProtectedPath } from './rules.ts';
@@ -47,7 +47,7 @@ export interface GitRefsInput {
 export interface GitRefProtection {
   readOnly: ProtectedPath[];
   pinned: string[];
-  /** Paths where nothing may appear (rules.ts). */
+  /** Programs config values name that do not exist (yet): nothing may appear there (rules.ts). */
   mustNotAppear: string[];
 }
 
@@ -107,6 +107,32 @@ function protectRepo(
       if (real.path !== root && isInside(root, real.path)) protect(root, real.path, 'file', out);
       if (depth + 1 <= MAX_INCLUDE_DEPTH) pending.push({ file: real.path, depth: depth + 1 });
     }
+    // Programs config values name (core.fsmonitor = ./tools/watch, a filter driver, an alias
+    // `!./x`): read-only when they exist; when absent, nothing may appear there. Not created
+    // first: an empty file there would change what git reports, and the folder may be the root.
+    const programs = gitConfigProgramTargets(text, context(path.dirname(file)));
+    for (const target of programs.programs) {
+      const real = follow(root, target);
+      if (real === null) {
+        blockedAt(root, target, out);
+        continue;
+      }
+      if (real.path === root || !isInside(root, real.path)) continue;
+      if (real.missing) {
+        if (!out.mustNotAppear.includes(real.path)) out.mustNotAppear.push(real.path);
+      } else protect(root, real.path, 'file', out);
+    }
+    // The other words of those lines: a script an interpreter runs (`python3 tools/conv.py`), when it is one.
+    for (const target of programs.scripts) {
+      let real;
+      try {
+        real = follow(root, target);
+      } catch {
+        continue; // a symbolic link on the way: an argument, not certainly a script; not refused
+      }
+      if (real === null || real.missing || real.path === root || !isInside(root, real.path)) continue;
+      if (lstatOrNull(real.path)?.isFile()) protect(root, real.path, 'file', out);
+    }
   }
 
   // A hook that is a symbolic link runs what it points to: that is protected too.
@@ -129,6 +155,26 @@ function protectRepo(
         );
       }
       if (real.path !== root && isInside(root, real.path)) protect(root, real.path, 'file', out);
+    }
+  }
+}
+
+/**
+ * A program path that cannot be followed because a file stands where a folder would be
+ * (`tools` a file, the program `tools/watch`): that file is kept read-only, so no folder can
+ * take its place.
+ */
+function blockedAt(root: string, target: string, out: GitRefProtection): void {
+  const lexical = path.resolve(target);
+  if (!isInside(root, lexical)) return;
+  let current = root;
+  for (const part of path.relative(root, lexical).split(path.sep)) {
+    current = path.join(current, part);
+    const stat = lstatOrNull(current);
+    if (stat === null) return;
+    if (!stat.isDirectory()) {
+      protect(root, current, 'file', out);
+      return;
     }
   }
 }
