@@ -219,7 +219,8 @@ export function scanCommand(command: string): ScanResult {
           substitutions.push(command.slice(i + 2, closeParen < 0 ? n : closeParen));
         }
         if (isNumericParameter(command[i + 1])) {
-          emit('\\$\\' + command[i + 1]);
+          // Inside double quotes only `$` of these needs its backslash (`\?` would stay two characters).
+          emit(command[i + 1] === '$' ? '\\$\\$' : '\\$' + command[i + 1]);
           i++;
         } else emit(startsExpansion(command[i + 1]) || command[i + 1] === '(' ? EXPAND_MARK + '\\$' : '\\$');
       } else if (c === '`') {

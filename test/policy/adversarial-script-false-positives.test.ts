@@ -3,6 +3,8 @@
 // `|`, getline < file and system() reach); sed's `/start/,/end/p` is an address range, not an s
 // command with an e flag; `$?`, `$#`, `$$`, `$!` and `$-` are numbers or option letters, never a
 // path. Each stays allowed when its verb is; the forms that really write, read or run still ask.
+import { describe, expect, it } from 'vitest';
+import { tokenize } from '../../src/policy/index.ts';
 import { MANUAL, ask, auto, c, runCases } from './adversarial-harness.ts';
 
 const TOOLS = {
@@ -84,3 +86,15 @@ runCases('issue 9 A.5 numeric shell parameters name no path', TOOLS, [
   c('echo $HOME/x > ../out', ask('ceiling_path_scope')),
   c('echo x > ../$?', ask('ceiling_path_scope'), { note: 'the path around it still counts' }),
 ]);
+
+describe('issue 9 A.5 numeric shell parameters are read as the shell passes them', () => {
+  it.each([
+    ['echo $? $# $$ $! $-', ['echo', '$?', '$#', '$$', '$!', '$-']],
+    ['echo "done: $?"', ['echo', 'done: $?']],
+    ['echo "$#" "$$" "$!" "$-"', ['echo', '$#', '$$', '$!', '$-']],
+    ['test "$?" -eq 0', ['test', '$?', '-eq', '0']],
+    ['echo x$?y "a$$b"', ['echo', 'x$?y', 'a$$b']],
+  ])('%j -> %j', (line, argv) => {
+    expect(tokenize(line).fragments.map((f) => f.argv)).toEqual([argv]);
+  });
+});

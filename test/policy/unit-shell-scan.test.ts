@@ -54,13 +54,11 @@ describe('shell-scan: issue 9 A.5 an expansion is marked, a quoted or escaped $ 
     ["echo '$HOME'", ["echo '$HOME'"], []],
     ['echo \\$HOME', ['echo \\$HOME'], []],
     ['echo "\\$HOME"', ['echo "\\$HOME"'], []],
-    // Names, digits, special parameters and `{` expand; anything else keeps the `$` literal.
-    [
-      '$a $Z $_ $0 $9 $@ $! $- $$',
-      [`${EX}\\$a ${EX}\\$Z ${EX}\\$_ ${EX}\\$0 ${EX}\\$9 ${EX}\\$@ ${EX}\\$! ${EX}\\$- ${EX}\\$\\$`],
-      [],
-    ],
-    ['$# $?', [`${EX}\\$\\# ${EX}\\$${GL}?`], []],
+    // Names, digits, $@, $* and `{` expand; the numeric parameters $? $# $$ $! $- are literal
+    // words (they name no path); anything else keeps the `$` literal.
+    ['$a $Z $_ $0 $9 $@', [`${EX}\\$a ${EX}\\$Z ${EX}\\$_ ${EX}\\$0 ${EX}\\$9 ${EX}\\$@`], []],
+    ['$! $- $$', ['\\$\\! \\$\\- \\$\\$'], []],
+    ['$# $?', ['\\$\\# \\$\\?'], []],
     ['$* x', [`${EX}\\$${GL}* x`], []],
     ['$ $% $/ $', ['\\$ \\$% \\$/ \\$'], []],
     // The edges of the name ranges: z, A expand; ~ ^ : = (just past z, Z, 9) do not.
@@ -68,9 +66,7 @@ describe('shell-scan: issue 9 A.5 an expansion is marked, a quoted or escaped $ 
     ['"$z" "$A" "$~" "$^" "$:"', [`"${EX}\\$z" "${EX}\\$A" "\\$~" "\\$^" "\\$:"`], []],
     [
       '"$a" "$Z" "$_" "$0" "$@" "$*" "$#" "$?" "$$" "$!" "$-"',
-      [
-        `"${EX}\\$a" "${EX}\\$Z" "${EX}\\$_" "${EX}\\$0" "${EX}\\$@" "${EX}\\$*" "${EX}\\$#" "${EX}\\$?" "${EX}\\$\\$" "${EX}\\$!" "${EX}\\$-"`,
-      ],
+      [`"${EX}\\$a" "${EX}\\$Z" "${EX}\\$_" "${EX}\\$0" "${EX}\\$@" "${EX}\\$*" "\\$#" "\\$?" "\\$\\$" "\\$!" "\\$-"`],
       [],
     ],
     ['"$" "$ " "$%" "$/"', ['"\\$" "\\$ " "\\$%" "\\$/"'], []],
