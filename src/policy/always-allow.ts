@@ -8,7 +8,7 @@ import { CEILING_COMMANDS } from './external-effect.ts';
 import { isActionType, TIPOS_SEM_SEMPRE_PERMITIR } from './labels.ts';
 import { MAX_COMMAND_LENGTH } from './limits.ts';
 import { typePattern } from './pattern.ts';
-import { basename } from './wrappers.ts';
+import { basename, runsWordsAfterOptions } from './wrappers.ts';
 import { findProtectedWrite } from './scope.ts';
 import { isAssignment, renderWord } from './tokenizer.ts';
 import type { Fragment } from './tokenizer.ts';
@@ -151,6 +151,8 @@ export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
   // whatever the rules allow.
   'find',
 ]);
+/** Pairs that run the project's own program when given no operand (`cargo run --release`). */
+const RUNS_THE_PROJECT: ReadonlySet<string> = new Set(['cargo run']);
 /** Runners whose unit is safe with a target (`Terminal(make build)`), but not bare: `Terminal(make)` allows `make deploy`. */
 const NOT_BARE: ReadonlySet<string> = new Set(['make', 'gmake']);
 const WHOLE_FRAGMENT_PREFIXES: readonly string[] = ['python', 'pypy', 'ruby', 'perl', 'php', 'node'];
@@ -359,6 +361,24 @@ export function patternsForAction(actionType: ActionType, payload: Record<string
     return refuse(
       'unsafe_command',
       `"${runner}" alone as a pattern would allow every ${runner} command: approve this instance; "Always allow" writes nothing.`,
+    );
+  }
+  // A wrapper or interpreter given only its own options (`env CI=1`, `timeout 60`, `nice -n 5`,
+  // `sh -x`, `docker run --rm`, `python3 -q`) runs nothing it names: written whole, its pattern
+  // would allow whatever follows (`env CI=1 rm -rf src`).
+  const empty = analysis.fragments.find((f) => {
+    const argv = commandOf(f.fragment.argv);
+    const length = wholeVerbLength(argv);
+    if (length === 0) return false;
+    if (!RUNS_THE_PROJECT.has(render(argv.slice(0, length))) && argv.slice(length).every((w) => w.startsWith('-')))
+      return true;
+    return runsWordsAfterOptions(argv) && f.views.length <= 1 && f.nested.length === 0 && f.execs.length === 0;
+  });
+  if (empty !== undefined) {
+    const wrapper = render(commandOf(empty.fragment.argv));
+    return refuse(
+      'unsafe_command',
+      `"${wrapper}" names nothing to run: as a pattern it would allow any command after it; approve this instance; "Always allow" writes nothing.`,
     );
   }
   const patterns: string[] = [];

@@ -256,6 +256,17 @@ function specFor(name: string, view: readonly string[]): WrapperSpec | undefined
   return spec?.from === 2 ? undefined : spec;
 }
 
+/**
+ * Whether argv starts with a wrapper whose words after its options are a command it runs (`env`,
+ * `timeout`, `nice`, `npm exec`, `watch`): not `sh script.sh`, whose operand is a script.
+ */
+export function runsWordsAfterOptions(argv: readonly string[]): boolean {
+  const verb = argv[0];
+  if (verb === undefined) return false;
+  const spec = specFor(basename(verb), argv);
+  return spec !== undefined && spec.rest !== 'none';
+}
+
 const NOTHING: readonly never[] = Object.freeze([]);
 
 /** CLIs with two-word runners (`npm exec`): their global options may come first (`pnpm -r exec`). */

@@ -85,7 +85,7 @@ const VERBS: Array<[verb: string, clicked: string]> = [
   ['groovy', 'groovy ./x.groovy'],
   ['scala', 'scala ./x.scala'],
   ['elixir', 'elixir ./x.exs'],
-  ['erl', 'erl -noshell'],
+  ['erl', 'erl -noshell -s init stop'],
   ['escript', 'escript ./x.erl'],
   ['julia', 'julia ./x.jl'],
   ['swift', 'swift ./x.swift'],
