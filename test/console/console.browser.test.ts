@@ -324,7 +324,7 @@ describe('the console in chromium', () => {
     const row = page.locator(`tr[data-project="${runnerProject.id}"]`);
     expect(await row.innerText()).toContain('connected');
     expect(await row.innerText()).toMatch(
-      /(bwrap|seatbelt|none)[^\n]*, (NOT )?enforced \(--sandbox (auto|required|all|off), network (on|off)\)/,
+      /(bwrap|seatbelt|none)[^\n]*, (NOT )?enforced \(--sandbox (auto|required|all|off), network (on|off), \.git (read-only|writable)\)/,
     );
     await smoke(ui, '13-runners');
     await goto(`#/events?project=${runnerProject.id}`);
