@@ -9,6 +9,7 @@
 // tokens. A pattern ending in `:*` asked for anything, and keeps matching by prefix.
 import { unitHasDestructiveForms } from './destructive-forms.ts';
 import { gitSubcommandIndex } from './external-effect.ts';
+import { isAssignment } from './tokenizer.ts';
 import { basename } from './wrappers.ts';
 
 type Forms = Set<string>;
@@ -210,11 +211,15 @@ function subcommandAt(cli: string, argv: readonly string[]): number {
  * Whether the exact allow pattern `pattern` (already a token prefix of `argv`) covers `argv`:
  * always, unless the subcommand has destructive forms and `argv` has one the pattern does not.
  */
-export function exactPatternCovers(pattern: readonly string[], argv: readonly string[]): boolean {
+export function exactPatternCovers(patternWords: readonly string[], argvWords: readonly string[]): boolean {
+  // `CI=1 git branch -a`: the command starts after its assignments, in the pattern and the fragment.
+  const pattern = withoutAssignments(patternWords);
+  const argv = withoutAssignments(argvWords);
   const last = pattern[pattern.length - 1];
   // No shortcut for a fragment as long as the pattern: it is the pattern, so it has the pattern's forms.
   if (last === undefined || last.endsWith(':*')) return true;
-  const cli = basename(argv[0]!);
+  if (argv[0] === undefined) return true;
+  const cli = basename(argv[0]);
   const at = subcommandAt(cli, argv);
   // The pattern must name the subcommand; `Terminal(git)` alone is the user's choice to allow all.
   if (at === -1 || at >= pattern.length) return true;
@@ -223,4 +228,10 @@ export function exactPatternCovers(pattern: readonly string[], argv: readonly st
   const own = formsOf(cli, sub, pattern.slice(at + 1));
   for (const form of formsOf(cli, sub, argv.slice(at + 1))) if (!own.has(form)) return false;
   return true;
+}
+
+function withoutAssignments(words: readonly string[]): readonly string[] {
+  let k = 0;
+  while (k < words.length && isAssignment(words[k]!)) k++;
+  return k === 0 ? words : words.slice(k);
 }

@@ -123,3 +123,37 @@ describe('property: the DEV read anchors never approve a fragment with a delete,
     );
   });
 });
+
+// Exact patterns written with assignments first (RN-675 keeps `CI=1 git branch -a` exact, found by
+// m4): the forms were read from `CI=1` as the CLI, so Terminal(CI=1 git branch -a) covered
+// `CI=1 git branch -a -D main`. The command starts after its assignments, in both.
+const ASSIGNED = {
+  ...MANUAL,
+  label: 'exact patterns that start with assignments',
+  permissions: {
+    allow: [
+      'Terminal(CI=1 git branch -a)',
+      'Terminal(CI=1 git tag v1.0)',
+      'Terminal(A=1 B=2 git remote -v)',
+      'Terminal(GIT_AUTHOR_NAME=me git stash list)',
+      'Terminal(CI=1 git stash)',
+    ],
+    deny: [],
+    ask: [],
+  },
+};
+runCases('an exact pattern after assignments never covers a mutating form it lacks', ASSIGNED, [
+  not('CI=1 git branch -a -D main'),
+  not('CI=1 git branch -a -d old'),
+  not('CI=1 git branch -a --delete old'),
+  not('CI=1 git branch -a -m new'),
+  not('CI=1 git tag v1.0 -f'),
+  not('CI=1 git tag v1.0 -d'),
+  not('A=1 B=2 git remote -v add x https://example.invalid/r.git'),
+  not('A=1 B=2 git remote -v remove origin'),
+  c('CI=1 git branch -a --no-color', ALLOWED),
+  c('CI=1 git tag v1.0 HEAD~1', ALLOWED),
+  c('A=1 B=2 git remote -v', ALLOWED),
+  not('CI=1 git stash drop'),
+  not('CI=1 git stash clear'),
+]);
