@@ -161,6 +161,11 @@ const PATH_ALIASES: ReadonlyMap<string, PathAliases> = new Map([
       'repo ls': 'repo list',
     }),
   ],
+  // glab's own aliases (glab mr create --help: "Aliases: new"; glab issue create: "Aliases: new").
+  [
+    'glab',
+    pathAliases({ 'mr new': 'mr create', 'issue new': 'issue create', 'mr ls': 'mr list', 'issue ls': 'issue list' }),
+  ],
 ]);
 
 /** kubectl's short and plural resource names, to one name (`po`, `pods` -> `pod`). */

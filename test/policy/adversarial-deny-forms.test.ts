@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decide, patternsForAction } from '../../src/policy/index.ts';
 import type { Permissions } from '../../src/policy/index.ts';
-import { MANUAL, ask, auto, c, deny, runCases, terminalInput } from './adversarial-harness.ts';
+import { AUTO, MANUAL, ask, auto, c, deny, runCases, terminalInput } from './adversarial-harness.ts';
 
 const PERMS: Permissions = {
   allow: [
@@ -231,3 +231,14 @@ describe('issue 9 A.4 properties', () => {
     );
   });
 });
+
+// glab's aliases (found by m5): `glab mr new` is `glab mr create` (an RN-418 external effect), and
+// was auto-approved in auto mode.
+runCases('RN-418 glab mr new is glab mr create', AUTO, [
+  c('glab mr new', ask('ceiling_external_effect')),
+  c('glab mr new --fill --yes', ask('ceiling_external_effect')),
+  c('glab mr new -t x -d y', ask('ceiling_external_effect')),
+  c('glab -R o/r mr new', ask('ceiling_external_effect')),
+  c('glab mr create --fill', ask('ceiling_external_effect')),
+  c('glab mr ls', auto()),
+]);
