@@ -13,12 +13,30 @@ const PIP_OUTSIDE = ['--user', '--target', '-t', '--prefix', '--root', '--break-
 /** Installers whose `install` writes into the user's folders by default (~/.cargo, ~/go, the gem home). */
 const HOME_INSTALLERS = new Set(['cargo', 'go', 'gem']);
 
+/** `dotnet tool install|update` options that put the tool outside the project. */
+const DOTNET_OUTSIDE = ['-g', '--global', '--tool-path'];
+
 /** The word that sends the install outside the project, or null. */
 export function globalInstall(argv: readonly string[], verbAt: number): string | null {
   const verb = argv[verbAt];
   if (verb === undefined) return null;
   const name = basename(verb);
   const rest = argv.slice(verbAt + 1);
+  // `python3 -m pip install --user x` is pip: its own options come before `-m`.
+  if (/^python[0-9.]*$/.test(name)) {
+    const m = rest.findIndex((w) => w === '-m' || w.startsWith('-m'));
+    if (m === -1) return null;
+    const module = rest[m] === '-m' ? rest[m + 1] : rest[m]!.slice(2);
+    if (module === undefined || !/^(pip[0-9.]*|ensurepip)$/.test(module)) return null;
+    const at = rest[m] === '-m' ? m + 1 : m;
+    const found = globalInstall(['pip', ...rest.slice(at + 1)], 0);
+    return found === null ? null : `${verb} -m ${module} ${found.slice('pip '.length)}`;
+  }
+  if (name === 'dotnet') {
+    if (rest[0] !== 'tool' || (rest[1] !== 'install' && rest[1] !== 'update')) return null;
+    const flag = rest.find((w) => DOTNET_OUTSIDE.some((o) => w === o || w.startsWith(o + '=')));
+    return flag === undefined ? null : `dotnet tool ${rest[1]} ${flag}`;
+  }
   if (name === 'npm' || name === 'pnpm') {
     const flag = rest.find((w) => GLOBAL_FLAGS.has(w) || (/^-[a-zA-Z]+$/.test(w) && w.includes('g')));
     if (flag === undefined) return null;

@@ -202,7 +202,7 @@ function walk(
     }
     for (const dir of dirs) {
       if (!asWritten && result.outside === null)
-        judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd, data);
+        judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd, data, analysed);
       // A directory change names a directory, it writes nothing: where it leads is what later
       // fragments are judged in (and a command run inside .git is caught there).
       if (result.protectedWrite === null)
@@ -262,6 +262,7 @@ function judgeScope(
   result: Walk,
   startCwd: string | null,
   data: ReadonlySet<number>,
+  analysed: AnalyzedFragment | null,
 ): void {
   if (dir === null || !dir.insideRoot()) {
     result.outside =
@@ -276,7 +277,11 @@ function judgeScope(
     if (moved.some((d) => d === null || !d.insideRoot()))
       result.outside = `cd ${fragment.argv.slice(1).join(' ')}`.trimEnd();
   } else {
-    result.outside = globalInstall(fragment.argv, firstNonAssignment(fragment.argv));
+    // Every reading: `env npm i -g x` and `timeout 60 pip install --user x` install outside too.
+    for (const view of analysed?.views ?? [fragment.argv]) {
+      result.outside = globalInstall(view, firstNonAssignment(view));
+      if (result.outside !== null) break;
+    }
     for (let i = 0; i < fragment.argv.length && result.outside === null; i++) {
       const word = fragment.argv[i]!;
       const about = info(i);
