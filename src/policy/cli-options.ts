@@ -62,6 +62,13 @@ export const CLI_GLOBAL_OPTIONS: ReadonlyMap<string, OptionTable> = new Map<stri
   ],
   ['yarn', optionTable('--registry --otp --tag --access --cwd', '-s --silent --verbose --json')],
   [
+    'bun',
+    optionTable(
+      '--cwd --config -c --env-file --preload -r --install --tsconfig-override --define -d --loader -l --conditions',
+      '--bun -b --silent --smol --watch --hot --no-install -i --no-clear-screen --verbose',
+    ),
+  ],
+  [
     'cargo',
     optionTable(
       '--color --config -Z -C',

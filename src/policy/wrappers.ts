@@ -269,9 +269,9 @@ export function runsWordsAfterOptions(argv: readonly string[]): boolean {
 
 const NOTHING: readonly never[] = Object.freeze([]);
 
-/** CLIs with two-word runners (`npm exec`): their global options may come first (`pnpm -r exec`). */
+/** CLIs with two-word runners (`npm exec`, `bun x`): their global options may come first (`pnpm -r exec`). */
 const RUNNER_CLIS: ReadonlyMap<string, OptionTable> = new Map(
-  ['npm', 'pnpm', 'yarn'].map((cli) => [cli, CLI_GLOBAL_OPTIONS.get(cli)!]),
+  ['npm', 'pnpm', 'yarn', 'bun'].map((cli) => [cli, CLI_GLOBAL_OPTIONS.get(cli)!]),
 );
 
 /** Whether argv can have a reading other than itself (a wrapper, a path verb, an assignment...). */
