@@ -5,21 +5,15 @@
 // `>` and `|`, and division. Whenever gawk refuses one, the reader must say it reaches (a miss
 // would auto-approve a write or a command); whenever gawk runs it, the reader must not (issue 9
 // A.5: `awk 'NR > 1' f` and `awk '/x/ || /y/' f` are plain text tools).
-import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { awkProgramReaches } from '../../src/policy/awk-program.ts';
+import { gawkSandbox, type GawkVerdict } from './gawk-sandbox.ts';
 
-type Gawk = 'reaches' | 'ran' | 'error';
+type Gawk = GawkVerdict;
 
 function gawk(program: string): Gawk {
-  try {
-    execFileSync('gawk', ['--sandbox', program], { input: 'a 1 b\n', stdio: ['pipe', 'pipe', 'pipe'] });
-    return 'ran';
-  } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? '');
-    return stderr.includes('not allowed in sandbox mode') ? 'reaches' : 'error';
-  }
+  return gawkSandbox(program).verdict;
 }
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values);

@@ -3,19 +3,14 @@
 // true is one gawk refuses; a row expecting false is one it runs. The names that only read the
 // environment or change the files read (ENVIRON, ARGV, PROCINFO, close, fflush, @include, @load)
 // run under --sandbox too, so they are listed apart: the reader asks for them on purpose.
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { awkProgramReaches } from '../../src/policy/awk-program.ts';
+import { gawkSandbox } from './gawk-sandbox.ts';
 
 function gawkRefuses(program: string): boolean {
-  try {
-    execFileSync('gawk', ['--sandbox', program], { input: 'a 1 b\n', stdio: ['pipe', 'pipe', 'pipe'] });
-    return false;
-  } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? '');
-    if (stderr.includes('not allowed in sandbox mode')) return true;
-    throw new Error(`gawk could not run ${JSON.stringify(program)}: ${stderr}`);
-  }
+  const { verdict, stderr } = gawkSandbox(program);
+  if (verdict === 'error') throw new Error(`gawk could not run ${JSON.stringify(program)}: ${stderr}`);
+  return verdict === 'reaches';
 }
 
 const ROWS: Array<[string, boolean]> = [
