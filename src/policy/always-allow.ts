@@ -8,7 +8,7 @@ import { CEILING_COMMANDS } from './external-effect.ts';
 import { isActionType, TIPOS_SEM_SEMPRE_PERMITIR } from './labels.ts';
 import { MAX_COMMAND_LENGTH } from './limits.ts';
 import { typePattern } from './pattern.ts';
-import { basename, runsWordsAfterOptions } from './wrappers.ts';
+import { basename, runsWordsAfterOptions, wrapperLength } from './wrappers.ts';
 import { findProtectedWrite } from './scope.ts';
 import { isAssignment, renderWord } from './tokenizer.ts';
 import type { Fragment } from './tokenizer.ts';
@@ -229,7 +229,9 @@ function wholeVerbLength(argv: readonly string[]): number {
   const name = basename(first);
   // The pair first: `bun run` is a runner of its own, though `bun` alone is a whole verb too.
   if (WHOLE_FRAGMENT_PAIRS.has([name, ...argv.slice(1, 2)].join(' '))) return 2;
-  return WHOLE_FRAGMENT_VERBS.has(name) || WHOLE_FRAGMENT_PREFIXES.some((prefix) => name.startsWith(prefix)) ? 1 : 0;
+  if (WHOLE_FRAGMENT_VERBS.has(name) || WHOLE_FRAGMENT_PREFIXES.some((prefix) => name.startsWith(prefix))) return 1;
+  // Every wrapper deny matching looks through runs a command too (`strace -f CMD`, `pnpm m exec CMD`).
+  return wrapperLength(argv);
 }
 
 /** argv past its leading assignments: `CI=1 make test` runs `make test`. */

@@ -56,15 +56,17 @@ export const CLI_GLOBAL_OPTIONS: ReadonlyMap<string, OptionTable> = new Map<stri
   [
     'pnpm',
     optionTable(
-      '--registry --otp --tag --access -C --dir --filter -F --workspace-root -w --loglevel --reporter',
-      '-r --recursive -s --silent --dry-run --json --no-git-checks -g --global --stream --parallel',
+      '--registry --otp --tag --access -C --dir --filter -F --loglevel --reporter',
+      '-r --recursive -s --silent --dry-run --json --no-git-checks -g --global --stream --parallel -w --workspace-root',
     ),
   ],
   ['yarn', optionTable('--registry --otp --tag --access --cwd', '-s --silent --verbose --json')],
   [
     'bun',
     optionTable(
-      '--cwd --config -c --env-file --preload -r --install --tsconfig-override --define -d --loader -l --conditions',
+      // `-c/--config` is in neither list: its value is optional, so both readings are made
+      // (`bun -c x git push` runs `bun x git push`; `bun -c bunfig.toml x …` runs a file).
+      '--cwd --env-file --preload -r --install --tsconfig-override --define -d --loader -l --conditions',
       '--bun -b --silent --smol --watch --hot --no-install -i --no-clear-screen --verbose',
     ),
   ],

@@ -7,228 +7,7 @@ import { CLI_GLOBAL_OPTIONS, subcommandStarts } from './cli-options.ts';
 import { optionTable, stepOption } from './options.ts';
 import type { OptionTable } from './options.ts';
 
-interface WrapperSpec {
-  options: OptionTable;
-  /** Positional words the wrapper takes before the command (timeout's duration, chroot's dir). */
-  positionals?: number;
-  /** Skips NAME=value words after the options (env). */
-  assignments?: boolean;
-  /** Options whose value is itself a command line (`env -S`, `su -c`, `npx -c`, `rsync -e`). */
-  commandOptions?: ReadonlySet<string>;
-  /**
-   * A shell's command flag (`-c`): the command line is the first word after all the options
-   * (`sh -c -e STRING`, `bash -ec -- STRING`, `bash -oc pipefail STRING`), the words after it
-   * are $0, $1... Short options are clusters of letters after `-` or `+` (`+x`, `+o NAME`), each
-   * valued letter taking the next word; `-` alone ends them like `--`, `+` alone is skipped.
-   */
-  shellCommandFlag?: string;
-  /** Command options may also come after the positionals (`su root -c`, `flock FILE -c`). */
-  commandOptionsAnywhere?: boolean;
-  /** Where the wrapper's options start: 2 for two-word runners (`npm exec`, `pnpm dlx`). */
-  from?: number;
-  /**
-   * What the words after the options are: a command (the default); a command line the program
-   * hands to a shell, joined with blanks (`watch`, `eval`: also read as a command string); or
-   * nothing we can see (`sh script.sh`, `script FILE`).
-   */
-  rest?: 'command' | 'shell' | 'none';
-  /** Flags that turn the rest into a shell command line (`pnpm exec -c`). */
-  shellModeFlags?: ReadonlySet<string>;
-}
-
-// The options as `bash --help` lists them: -o and -O take a name, the GNU long options.
-const SHELL: WrapperSpec = {
-  options: optionTable(
-    '-o -O --rcfile --init-file',
-    '--debug --debugger --dump-po-strings --dump-strings --help --login --noediting --noprofile --norc --posix --pretty-print --restricted --verbose --version',
-  ),
-  shellCommandFlag: '-c',
-  rest: 'none',
-};
-
-const words = (s: string): ReadonlySet<string> => new Set(s.split(' '));
-/** No option of that kind: one spelling, so the tables below hold only real option names. */
-// Stryker disable next-line StringLiteral: a word without a leading '-' is never read as an option, so no other text here changes a table
-const NONE = '';
-const NO_OPTIONS = optionTable(NONE, NONE);
-/** A wrapper with no options of its own (`nohup`, and the shell words `if`, `!`, `{`...). */
-const PLAIN: WrapperSpec = { options: NO_OPTIONS };
-const NPM_EXEC = optionTable(
-  '-p --package -w --workspace --prefix --registry --userconfig --cache --loglevel --call',
-  '-y --yes --no -q --quiet -s --silent --ws --workspaces --include-workspace-root -g --global --no-install --ignore-existing',
-);
-const PNPM_EXEC = optionTable(
-  '--package -C --dir --filter -F --reporter --loglevel --workspace-concurrency',
-  '-c --shell-mode -r --recursive --parallel --no-bail --bail --report-summary --resume-from -s --silent --allow-build',
-);
-const PACKAGE_RUNNER = (options: OptionTable, extra: Partial<WrapperSpec> = {}): WrapperSpec => ({ options, ...extra });
-
-const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
-  [
-    'sudo',
-    {
-      options: optionTable(
-        '-u -g -C -D -h -p -r -t -U -T --user --group --close-from --chdir --host --prompt --role --type --other-user --command-timeout',
-        '-A -b -E -e -H -i -K -k -l -n -P -S -s -V -v -B -N --preserve-env --login --shell --non-interactive --background --askpass --stdin --set-home --reset-timestamp --remove-timestamp --preserve-groups',
-      ),
-    },
-  ],
-  ['doas', { options: optionTable('-u -C', '-n -s -L') }],
-  [
-    'env',
-    {
-      options: optionTable('-u -C --unset --chdir', '-i -0 -v --ignore-environment --null --debug'),
-      assignments: true,
-      commandOptions: new Set(['-S', '--split-string']),
-    },
-  ],
-  [
-    'timeout',
-    {
-      options: optionTable('-s -k --signal --kill-after', '-v --preserve-status --foreground --verbose'),
-      positionals: 1,
-    },
-  ],
-  ['nice', { options: optionTable('-n --adjustment', NONE) }],
-  ['nohup', PLAIN],
-  ['setsid', { options: optionTable(NONE, '-c -f -w --ctty --fork --wait') }],
-  ['command', { options: optionTable(NONE, '-p -v -V') }],
-  ['builtin', PLAIN],
-  ['exec', { options: optionTable('-a', '-c -l') }],
-  ['time', { options: optionTable('-o -f --output --format', '-p -a -v -q --append --verbose --portability --quiet') }],
-  [
-    'xargs',
-    {
-      options: optionTable(
-        '-a -d -E -I -L -n -P -s --arg-file --delimiter --eof --replace --max-lines --max-args --max-procs --max-chars --process-slot-var',
-        '-0 -r -t -p -x -e -i -l -o --null --no-run-if-empty --verbose --interactive --exit --open-tty',
-      ),
-    },
-  ],
-  // Runners of other commands (deny, external effects and privileged commands look through them).
-  ['npx', PACKAGE_RUNNER(NPM_EXEC, { commandOptions: words('-c --call') })],
-  ['pnpx', PACKAGE_RUNNER(PNPM_EXEC, { shellModeFlags: words('-c --shell-mode') })],
-  ['bunx', PACKAGE_RUNNER(optionTable('-p --package', '--bun --silent --verbose'))],
-  ['npm exec', PACKAGE_RUNNER(NPM_EXEC, { from: 2, commandOptions: words('-c --call') })],
-  ['npm x', PACKAGE_RUNNER(NPM_EXEC, { from: 2, commandOptions: words('-c --call') })],
-  ['pnpm exec', PACKAGE_RUNNER(PNPM_EXEC, { from: 2, shellModeFlags: words('-c --shell-mode') })],
-  ['pnpm dlx', PACKAGE_RUNNER(PNPM_EXEC, { from: 2, shellModeFlags: words('-c --shell-mode') })],
-  ['yarn exec', PACKAGE_RUNNER(NO_OPTIONS, { from: 2 })],
-  ['yarn dlx', PACKAGE_RUNNER(optionTable('-p --package', '-q --quiet'), { from: 2 })],
-  ['bun x', PACKAGE_RUNNER(optionTable('-p --package', '--bun --silent --verbose'), { from: 2 })],
-  ['eval', { options: NO_OPTIONS, rest: 'shell' }],
-  [
-    'watch',
-    {
-      options: optionTable(
-        '-n --interval -q --equexit',
-        '-d --differences -t --no-title -b --beep -e --errexit -g --chgexit -c --color -C --no-color -x --exec -p --precise -w --no-wrap -r --no-rerun',
-      ),
-      rest: 'shell',
-    },
-  ],
-  [
-    'script',
-    {
-      // Only the valued options matter (`-Oc`: c is -O's value): no other word is a command.
-      options: optionTable(
-        '-c --command -E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format -o --output-limit',
-        NONE,
-      ),
-      commandOptions: words('-c --command'),
-      commandOptionsAnywhere: true,
-      rest: 'none',
-    },
-  ],
-  [
-    'su',
-    {
-      // Only the valued options matter (`-sc`: c is -s's value): no other word is a command.
-      options: optionTable(
-        '-c --command --session-command -s --shell -g --group -G --supp-group -w --whitelist-environment',
-        NONE,
-      ),
-      commandOptions: words('-c --command --session-command'),
-      commandOptionsAnywhere: true,
-      rest: 'none',
-    },
-  ],
-  [
-    'flock',
-    {
-      options: optionTable(
-        '-w --wait --timeout -E --conflict-exit-code -c --command',
-        '-s --shared -x -e --exclusive -u --unlock -n --nb --nonblock -o --close -F --no-fork --verbose',
-      ),
-      commandOptions: words('-c --command'),
-      commandOptionsAnywhere: true,
-      positionals: 1,
-    },
-  ],
-  ['rsync', { options: NO_OPTIONS, commandOptions: words('-e --rsh'), commandOptionsAnywhere: true, rest: 'none' }],
-  ['busybox', { options: optionTable(NONE, '--list --list-full --help') }],
-  ['stdbuf', { options: optionTable('-i -o -e --input --output --error', NONE) }],
-  ['ionice', { options: optionTable('-c -n -p -P -u --class --classdata --pid --pgid --uid', '-t --ignore') }],
-  [
-    'chrt',
-    {
-      options: optionTable(
-        '-T -P -D --sched-runtime --sched-period --sched-deadline',
-        '-a -m -p -v -b -d -f -i -o -r -e -R --all-tasks --max --pid --verbose --batch --deadline --fifo --idle --other --rr --ext --reset-on-fork',
-      ),
-      positionals: 1,
-    },
-  ],
-  ['taskset', { options: optionTable(NONE, '-a -p -c --all-tasks --pid --cpu-list'), positionals: 1 }],
-  [
-    'unshare',
-    {
-      options: optionTable(
-        '-S -G -R -w --setuid --setgid --root --wd --propagation --setgroups',
-        '-m -u -i -n -p -U -C -T -f -r -c --mount --uts --ipc --net --pid --user --cgroup --time --fork --map-root-user --map-current-user --kill-child --mount-proc --keep-caps',
-      ),
-    },
-  ],
-  [
-    'nsenter',
-    {
-      options: optionTable(
-        '-t --target -S --setuid -G --setgid',
-        '-a --all -m -u -i -n -p -U -C -T -r -w -F --no-fork --preserve-credentials -Z --follow-context --mount --uts --ipc --net --pid --user --cgroup --time --root --wd',
-      ),
-    },
-  ],
-  ['chroot', { options: optionTable(NONE, '--skip-chdir'), positionals: 1 }],
-  // `sg GROUP [-c] 'curl x'` hands its command to /bin/sh; macOS `caffeinate [-t N] cmd` and
-  // moreutils' `chronic cmd` run theirs as words.
-  [
-    'sg',
-    {
-      options: optionTable(NONE, '-'),
-      positionals: 1,
-      commandOptions: words('-c'),
-      commandOptionsAnywhere: true,
-      rest: 'shell',
-    },
-  ],
-  ['caffeinate', { options: optionTable('-t -w', '-d -i -m -s -u') }],
-  ['chronic', { options: optionTable(NONE, '-e -v') }],
-  ['sh', SHELL],
-  ['bash', SHELL],
-  ['zsh', SHELL],
-  ['dash', SHELL],
-  ['ksh', SHELL],
-  // Shell words that run the command after them.
-  ['!', PLAIN],
-  ['{', PLAIN],
-  ['if', PLAIN],
-  ['then', PLAIN],
-  ['elif', PLAIN],
-  ['else', PLAIN],
-  ['do', PLAIN],
-  ['while', PLAIN],
-  ['until', PLAIN],
-]);
+import { WRAPPERS, type WrapperSpec } from './wrapper-table.ts';
 
 /** The last path segment: `/usr/bin/git` -> `git`. */
 export function basename(word: string): string {
@@ -249,6 +28,15 @@ export interface Unwrapped {
 const MAX_VIEWS = 32;
 
 /** The wrapper spec for a view: by its verb, or by verb + subcommand (`npm exec`). */
+/** How many leading words of argv name a wrapper of the table (2 for `npm exec`, `uv run`), or 0. */
+export function wrapperLength(argv: readonly string[]): number {
+  const first = argv[0];
+  if (first === undefined) return 0;
+  const name = basename(first);
+  if (WRAPPERS.has(`${name} ${argv[1]}`)) return 2;
+  return WRAPPERS.get(name)?.from === undefined && WRAPPERS.has(name) ? 1 : 0;
+}
+
 function specFor(name: string, view: readonly string[]): WrapperSpec | undefined {
   const twoWord = WRAPPERS.get(`${name} ${view[1]}`);
   if (twoWord !== undefined) return twoWord;
@@ -422,6 +210,13 @@ function skipWrapper(
   commandStrings: string[],
 ): boolean {
   const from = spec.from ?? 1;
+  if (spec.startsCommand !== undefined) {
+    const at = view.findIndex((word, i) => i >= from && spec.startsCommand!.has(word));
+    if (at !== -1) {
+      handRest(view.slice(at + 1), spec, view, addView, commandStrings);
+      return true;
+    }
+  }
   if (spec.commandOptionsAnywhere === true) {
     for (let i = from; i < view.length; i++) {
       const inline = commandOptionValue(view[i]!, spec.commandOptions!, spec.options);
@@ -492,16 +287,33 @@ function skipWrapper(
     if (spec.rest === 'none') continue; // `sh script.sh`: the script's contents cannot be seen
     if (spec.assignments === true) while (i < view.length && isAssignment(view[i]!)) i++;
     i += spec.positionals ?? 0;
-    const rest = view.slice(i);
-    // `watch CMD…`, `eval ARGS…`, `pnpm exec -c …`: the program hands the joined words to a
-    // shell; the caller analyses that line (one level deeper), so it is not also a reading here.
-    if (spec.rest === 'shell' || shellMode) {
-      if (rest.length > 0) commandStrings.push(rest.join(' '));
-    } else {
-      addView(rest);
-    }
+    handRest(view.slice(i), shellMode ? { ...spec, rest: 'shell' } : spec, view, addView, commandStrings);
   }
   return true;
+}
+
+/** The words a wrapper runs, as a reading, a command line for a shell, or its CLI's subcommand. */
+function handRest(
+  words: readonly string[],
+  spec: WrapperSpec,
+  view: readonly string[],
+  addView: (v: readonly string[]) => void,
+  commandStrings: string[],
+): void {
+  let rest = words;
+  if (spec.endsCommand !== undefined) {
+    const end = rest.findIndex((word) => spec.endsCommand!.has(word));
+    if (end !== -1) rest = rest.slice(0, end);
+  }
+  // `watch CMD…`, `eval ARGS…`, `pnpm exec -c …`: the program hands the joined words to a
+  // shell; the caller analyses that line (one level deeper), so it is not also a reading here.
+  if (spec.rest === 'shell') {
+    if (rest.length > 0) commandStrings.push(rest.join(' '));
+  } else if (spec.rest === 'subcommand') {
+    if (rest.length > 0) addView([basename(view[0]!), ...rest]);
+  } else {
+    addView(rest);
+  }
 }
 
 interface Fork {

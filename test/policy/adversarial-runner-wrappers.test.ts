@@ -1,0 +1,149 @@
+// Deny rules and ceilings through runners of other commands (issue 9 A.4, found by the attacker of
+// stop 20): with the runner allowed, what it runs was never looked at, so deny Terminal(git push)
+// did not hold for `uv run git push`, `pnpm m exec git push`, `strace -f git push`, `parallel git
+// push ::: a`, `nix develop -c git push`, `npm explore x -- git push`, and in auto mode the
+// external-effect ceiling did not either. bun's `exec` takes a shell line; pnpm's `-w` is a flag
+// (it swallowed `exec`); bun's `-c` takes its value only with `=`. Each runner is a row of the one
+// wrappers table (wrappers.ts), and RN-675 writes the whole fragment for every wrapper of it.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decide, patternsForAction } from '../../src/policy/index.ts';
+import { AUTO, MANUAL, ask, auto, c, deny, runCases, terminalInput } from './adversarial-harness.ts';
+
+const RUNNERS = [
+  'bun',
+  'pnpm',
+  'npm',
+  'yarn',
+  'uv',
+  'uvx',
+  'poetry',
+  'pdm',
+  'pipenv',
+  'hatch',
+  'rye',
+  'conda',
+  'mamba',
+  'rustup',
+  'mise',
+  'asdf',
+  'volta',
+  'direnv',
+  'nix-shell',
+  'nix',
+  'dotenv',
+  'cross-env',
+  'cross-env-shell',
+  'strace',
+  'ltrace',
+  'unbuffer',
+  'faketime',
+  'nocache',
+  'numactl',
+  'systemd-run',
+  'parallel',
+];
+const PERMS = {
+  allow: RUNNERS.map((r) => `Terminal(${r}:*)`),
+  deny: ['Terminal(git push)', 'Terminal(rm:*)'],
+  ask: [],
+};
+const SETUP = { ...MANUAL, label: 'runners allowed, git push and rm denied', permissions: PERMS };
+const DENIED = deny('permissions_deny');
+
+/** Each runner form, with CMD where the command goes. */
+const FORMS = [
+  'bun -c x CMD',
+  'bun --config x CMD',
+  "bun exec 'CMD'",
+  "bun --cwd . exec 'CMD'",
+  'pnpm -w exec CMD',
+  'pnpm --workspace-root exec CMD',
+  'pnpm recursive exec CMD',
+  'pnpm m exec CMD',
+  'pnpm multi exec CMD',
+  'uv run CMD',
+  'uv run --with x --python 3.12 CMD',
+  'uvx --from x CMD',
+  'npm explore x -- CMD',
+  'yarn workspace app exec CMD',
+  'poetry run CMD',
+  'pdm run -p . CMD',
+  'pipenv run CMD',
+  'hatch run CMD',
+  'rye run CMD',
+  'conda run -n base CMD',
+  'mamba run -p ./env CMD',
+  'rustup run stable CMD',
+  'mise exec -- CMD',
+  'mise x node@20 -- CMD',
+  'asdf exec CMD',
+  'volta run --node 20 CMD',
+  'direnv exec . CMD',
+  "nix-shell --run 'CMD'",
+  "nix-shell -p git --command 'CMD'",
+  'nix develop -c CMD',
+  'nix develop .#x --command CMD',
+  'dotenv -e .env -- CMD',
+  'cross-env A=1 CMD',
+  "cross-env-shell A=1 'CMD'",
+  'strace -f CMD',
+  'strace -o trace.txt -e trace=file CMD',
+  'ltrace -c CMD',
+  'unbuffer CMD',
+  'faketime now CMD',
+  'nocache CMD',
+  'numactl -N0 CMD',
+  'systemd-run --user --scope CMD',
+  'parallel CMD ::: a b',
+  'parallel -j2 CMD :::: list.txt',
+];
+
+runCases(
+  'RN-418 deny through runners of other commands',
+  SETUP,
+  FORMS.flatMap((form) => [c(form.replace('CMD', 'git push'), DENIED), c(form.replace('CMD', 'rm -rf src'), DENIED)]),
+);
+
+const AUTO_ALL = { ...AUTO, label: 'auto mode', permissions: { allow: ['*'], deny: [], ask: [] } };
+runCases(
+  'RN-418 auto mode: the external-effect ceiling sees what the runner runs',
+  AUTO_ALL,
+  FORMS.slice(0, 12).map((form) => c(form.replace('CMD', 'git push origin main'), ask('ceiling_external_effect'))),
+);
+
+runCases('RN-418 runners of allowed commands stay allowed', SETUP, [
+  c('uv run pytest -q', auto('permissions_allow')),
+  c('pnpm m exec vitest run', auto('permissions_allow')),
+  c('parallel echo ::: a b', auto('permissions_allow')),
+  c('strace -o out.txt ls', auto('permissions_allow')),
+  c('npm explore x -- ls', auto('permissions_allow')),
+  c('nix develop', auto('permissions_allow')),
+  c('poetry run python -m pytest', auto('permissions_allow')),
+  c('cross-env NODE_ENV=test vitest', auto('permissions_allow')),
+]);
+
+describe('RN-675 a runner of the wrappers table is written whole', () => {
+  it.each(['strace -f make', 'pnpm m exec vitest', 'nocache make', 'rustup run stable cargo build', 'uv run pytest'])(
+    'RN-675 %s',
+    (clicked) => {
+      expect(patternsForAction('terminal', { command: clicked })).toEqual({
+        kind: 'patterns',
+        patterns: [`Terminal(${clicked})`],
+        keptWhole: [`Terminal(${clicked})`],
+      });
+    },
+  );
+});
+
+describe('RN-418 property: no runner form hides a denied command', () => {
+  it('any form with any denied command behind it is denied', () => {
+    const denied = fc.constantFrom('git push', 'git push -f origin main', 'rm -rf src', 'rm x');
+    fc.assert(
+      fc.property(fc.constantFrom(...FORMS), denied, (form, command) => {
+        const line = form.replace('CMD', command);
+        expect(decide(terminalInput(SETUP, { command: line })).policy, line).toBe('deny');
+      }),
+    );
+  });
+});
