@@ -80,6 +80,10 @@ table('issue 9 A: kill options that take a value are not targets', [
   ['kill -s 9 -42', target('-42', 'a whole process group')],
   ['kill --signal=KILL -42', target('-42', 'a whole process group')],
   ['kill --verbose -1', target('-1', 'every process the user may signal')],
+  // A long option after the signal is still an option, not a target.
+  ['kill -9 --verbose 4242', null],
+  ['kill -s KILL --verbose 4242', null],
+  ['kill -9 --verbose 1', target('1', 'init (pid 1)')],
 ]);
 
 table('issue 9 A: kill that only lists signals or prints help', [
