@@ -4,7 +4,8 @@
 // | xargs -0`, `xargs -I{}`, and GNU `parallel` without `:::` (or with `::::` FILE). Such words are
 // like `$f`: whatever they name is unknown. So a command fed this way is outside the path scope
 // (the scope cannot be judged), and, when it may write, could name a protected path. Feeding
-// `echo`/`printf` (and xargs with no command, which is echo) only prints the words.
+// `echo`/`printf` (and xargs with no command, which is echo) only prints the words; parallel with
+// no command runs each line it reads as a command line.
 import { readsWithAnyArguments } from './read-only.ts';
 import { basename } from './wrappers.ts';
 
@@ -58,6 +59,8 @@ export function inputArguments(view: readonly string[]): InputArguments | null {
     else i += valued.has(word) ? 2 : 1; // `-n1`, `-I{}`: glued values take one word
   }
   const command = view.slice(i, name === 'parallel' ? firstOf(view, i, [':::', '::::']) : view.length);
+  // parallel with no command runs each input line as a command line: nothing can be known of it.
+  if (command[0] === undefined && name === 'parallel') return { what: 'parallel', readOnly: false };
   const fed = command[0] === undefined ? 'echo' : basename(command[0]);
   // xargs with no command runs echo, so past this line the command has a word.
   if (PRINTERS.has(fed)) return null;

@@ -37,6 +37,8 @@ export interface WrapperSpec {
   startsCommand?: ReadonlySet<string>;
   /** Words that end the command (`parallel CMD ::: a b`: the arguments follow). */
   endsCommand?: ReadonlySet<string>;
+  /** With no command before the end word, each argument after it is a command line (`parallel ::: 'git push'`). */
+  argumentsAreCommands?: boolean;
   /** Flags that turn the rest into a shell command line (`pnpm exec -c`). */
   shellModeFlags?: ReadonlySet<string>;
 }
@@ -198,7 +200,10 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
   ['nocache', { options: optionTable('-n', NONE) }],
   ['numactl', { options: NUMACTL }],
   ['systemd-run', { options: SYSTEMD_RUN }],
-  ['parallel', { options: PARALLEL, rest: 'shell', endsCommand: words('::: :::: :::+ ::::+') }],
+  [
+    'parallel',
+    { options: PARALLEL, rest: 'shell', endsCommand: words('::: :::: :::+ ::::+'), argumentsAreCommands: true },
+  ],
   ['eval', { options: NO_OPTIONS, rest: 'shell' }],
   [
     'watch',

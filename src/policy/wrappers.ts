@@ -303,6 +303,8 @@ function handRest(
   let rest = words;
   if (spec.endsCommand !== undefined) {
     const end = rest.findIndex((word) => spec.endsCommand!.has(word));
+    if (end === 0 && spec.argumentsAreCommands === true)
+      for (const word of rest) if (!spec.endsCommand.has(word)) commandStrings.push(word);
     if (end !== -1) rest = rest.slice(0, end);
   }
   // `watch CMD…`, `eval ARGS…`, `pnpm exec -c …`: the program hands the joined words to a

@@ -123,6 +123,20 @@ runCases('RN-418 runners of allowed commands stay allowed', SETUP, [
   c('cross-env NODE_ENV=test vitest', auto('permissions_allow')),
 ]);
 
+// GNU parallel with no command runs its arguments (after `:::`) or its input lines as commands.
+runCases('RN-418 parallel without a command: its arguments are command lines', SETUP, [
+  c("parallel ::: 'git push'", DENIED),
+  c("parallel -j2 ::: ls 'git push'", DENIED),
+  c("parallel ::: 'rm -rf src' ls", DENIED),
+  c("parallel --keep-order ::: 'git push origin main'", DENIED),
+  c("parallel ::: 'cat ../secret.txt'", ask('ceiling_path_scope')),
+  c('echo "git push" | parallel', ask(), { note: 'the input lines are commands' }),
+  c('parallel :::: cmds.txt', ask('ceiling_path_scope')),
+  c('parallel -j2', ask('ceiling_path_scope')),
+  c('parallel -a cmds.txt', ask('ceiling_path_scope')),
+  c("parallel ::: 'echo a' 'echo b'", auto('permissions_allow'), { note: 'echo is not denied' }),
+]);
+
 describe('RN-675 a runner of the wrappers table is written whole', () => {
   it.each(['strace -f make', 'pnpm m exec vitest', 'nocache make', 'rustup run stable cargo build', 'uv run pytest'])(
     'RN-675 %s',

@@ -59,7 +59,6 @@ const VERBS: Array<[verb: string, clicked: string]> = [
   ['unshare', 'unshare -n make test'],
   ['nsenter', 'nsenter -t 1 -m ls'],
   ['chroot', 'chroot ./root ls'],
-  ['parallel', 'parallel echo ::: a b'],
   ['strace', 'strace -c ./app'],
   ['ltrace', 'ltrace ./app'],
   ['gdb', 'gdb ./app'],
@@ -119,6 +118,11 @@ describe('RN-675 issue 9 A.6: wrapper and interpreter verbs are written whole, n
   it.each(VERBS)('RN-675 bare %s writes nothing; %s is written whole', (verb, clicked) => {
     expect(plan(verb)).toEqual(bareRefusal(verb));
     expect(plan(clicked)).toEqual(whole(clicked));
+  });
+  // Bare parallel runs each line it reads as a command: refused as unsafe before any unit is made.
+  it('RN-675 bare parallel writes nothing (its input lines are commands); parallel echo ::: a b is written whole', () => {
+    expect(plan('parallel')).toMatchObject({ kind: 'refused', reason: 'unsafe_command' });
+    expect(plan('parallel echo ::: a b')).toEqual(whole('parallel echo ::: a b'));
   });
   it.each(['/bin/sh', '/usr/bin/env', './node_modules/.bin/tsx', '/usr/local/bin/gdb'])(
     'RN-675 the verb is read by its basename: bare %s writes nothing',

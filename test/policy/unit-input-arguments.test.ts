@@ -60,6 +60,13 @@ table('issue 9 A.5: xargs feeds its input to the command after its options', [
 
 table('issue 9 A.5: GNU parallel feeds its input unless its arguments follow :::', [
   ['parallel rm', fed('parallel rm', false)],
+  // With no command, parallel runs each line it reads (or each argument of `::::` FILE) as a command.
+  ['parallel', fed('parallel', false)],
+  ['parallel -j2', fed('parallel', false)],
+  ['parallel :::: cmds.txt', fed('parallel', false)],
+  ['parallel ::: a :::: cmds.txt', fed('parallel', false)],
+  ['parallel -a cmds.txt', fed('parallel', false)],
+  ['parallel ::: a b', null],
   ['parallel cat', fed('parallel cat', true)],
   ['parallel rm ::: a b', null],
   ['parallel rm :::: list', fed('parallel rm', false)],
@@ -82,7 +89,6 @@ table('issue 9 A.5: GNU parallel feeds its input unless its arguments follow :::
   ['parallel --workdir x rm', fed('parallel rm', false)],
   ['parallel -k rm', fed('parallel rm', false)],
   ['parallel echo', null],
-  ['parallel', null],
 ]);
 
 table('issue 9 A.5: other commands feed nothing', [
