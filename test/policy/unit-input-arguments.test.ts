@@ -67,6 +67,9 @@ table('issue 9 A.5: GNU parallel feeds its input unless its arguments follow :::
   ['parallel ::: a :::: cmds.txt', fed('parallel', false)],
   ['parallel -a cmds.txt', fed('parallel', false)],
   ['parallel ::: a b', null],
+  // xargs has no `:::`: the word is its command (or an argument of it).
+  ['xargs rm ::: a', fed('xargs rm', false)],
+  ['xargs ::: a', fed('xargs :::', false)],
   ['parallel cat', fed('parallel cat', true)],
   ['parallel rm ::: a b', null],
   ['parallel rm :::: list', fed('parallel rm', false)],
