@@ -55,10 +55,17 @@ function isLetter(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/** A word and what the shell does to it, as a path (null when no part of it names one). */
-function asPath(word: string, info: WordInfo | undefined): PathWord | null {
+/**
+ * A word and what the shell does to it, as a path (null when no part of it names one). `literal`:
+ * the word is a file name as it stands, never an option (a redirection's target, an operand).
+ */
+function asPath(word: string, info: WordInfo | undefined, literal = false): PathWord | null {
   // `-f$FILE`: an option glued to an expansion names a path nobody can know.
   if (info?.expands === true) return { text: word, glob: null, expands: true };
+  if (literal)
+    return word === ''
+      ? null
+      : { text: word, glob: info?.glob ?? null, expands: false, ...(info?.home === true ? { home: true } : {}) };
   const text = pathPart(word);
   if (text === null || text === '') return null;
   const glob = info?.glob == null ? null : (pathPart(info.glob) ?? info.glob);
@@ -298,7 +305,7 @@ function judgeScope(
   for (const r of fragment.redirects) {
     if (result.outside !== null) return;
     if (!targetIsPath(r)) continue;
-    const path = asPath(r.target, targetInfo(r));
+    const path = asPath(r.target, targetInfo(r), true);
     if (path !== null && classifyPath(path, dir).outside) result.outside = r.target;
   }
 }
@@ -337,7 +344,7 @@ function protectedHits(
       r.target !== null &&
       WRITE_REDIRECTIONS.has(r.op) &&
       !isFdNumber(r.target) &&
-      written(asPath(r.target, targetInfo(r)), r.target)
+      written(asPath(r.target, targetInfo(r), true), r.target)
     )
       return;
   }
@@ -366,7 +373,12 @@ function protectedHits(
         }
       }
       if (view === analysed.fragment.argv || view.length === fragment.argv.length) argv0Known ||= isKnownWriter(view);
-      for (const path of targets.paths) if (written(asPath(path, viewInfo(path)), path)) return;
+      // An operand that starts with `-` (after `--`) is also a file name as it stands:
+      // `cp -- a -x/../permissions.json` writes the root's permissions.json.
+      for (const path of targets.paths) {
+        if (written(asPath(path, viewInfo(path)), path)) return;
+        if (path.startsWith('-') && written(asPath(path, viewInfo(path), true), path)) return;
+      }
       if (targets.into !== null) {
         const into = targets.into;
         const dirInfo = viewInfo(into.dir);
