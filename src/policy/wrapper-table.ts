@@ -27,9 +27,10 @@ export interface WrapperSpec {
    * What the words after the options are: a command (the default); a command line the program
    * hands to a shell, joined with blanks (`watch`, `eval`: also read as a command string); or
    * nothing we can see (`sh script.sh`, `script FILE`); or a subcommand of the same CLI (`pnpm
-   * recursive exec CMD` is `pnpm exec CMD`, `yarn workspace NAME exec CMD` is `yarn exec CMD`).
+   * recursive exec CMD` is `pnpm exec CMD`, `yarn workspace NAME exec CMD` is `yarn exec CMD`); or
+   * one command line per word (`hyperfine 'make a' 'make b'`, `concurrently 'x' 'y'`).
    */
-  rest?: 'command' | 'shell' | 'none' | 'subcommand';
+  rest?: 'command' | 'shell' | 'none' | 'subcommand' | 'shells';
   /**
    * Words after which everything is the command, wherever they stand (`mise x node@20 -- CMD`,
    * `nix develop .#x -c CMD`, `npm explore pkg -- CMD`); without one the rest is read as usual.
@@ -69,6 +70,18 @@ const PNPM_EXEC = optionTable(
   '-c --shell-mode -r --recursive --parallel --no-bail --bail --report-summary --resume-from -s --silent --allow-build',
 );
 const PACKAGE_RUNNER = (options: OptionTable, extra: Partial<WrapperSpec> = {}): WrapperSpec => ({ options, ...extra });
+const HYPERFINE = optionTable(
+  '-w --warmup -m --min-runs -M --max-runs -r --runs -P --parameter-scan -D --parameter-step-size -L --parameter-list -S --shell --style --sort -u --time-unit --export-asciidoc --export-csv --export-json --export-markdown --export-orgmode --output -n --command-name',
+  '-N -i --ignore-failure --show-output',
+);
+const CONCURRENTLY = optionTable(
+  '-n --names -c --prefix-colors -p --prefix -l --prefix-length -t --timestamp-format -s --success --restart-tries --restart-after -m --max-processes --hide --default-input-target --names-separator',
+  '-k --kill-others --kill-others-on-fail -r --raw --no-color -i --handle-input -g --group -P --passthrough-arguments',
+);
+const WATCHEXEC = optionTable(
+  '-w --watch -e --exts -f --filter -i --ignore -d --debounce --shell --signal --stop-signal --stop-timeout --delay-run --on-busy-update --project-origin --workdir',
+  '-c --clear -r --restart -n -N --notify -p --postpone -o --no-vcs-ignore --no-ignore -W --watch-when-idle -q --quiet',
+);
 const UV_RUN = optionTable(
   '--with --with-editable --with-requirements --python -p --project --directory --package --extra --group --only-group --env-file --index --index-url --default-index --extra-index-url --find-links -f --from',
   '--no-project --isolated --frozen --locked --no-sync --all-extras --all-packages --dev --no-dev --active --exact -q --quiet -v --verbose --offline --no-cache -n --no-config --refresh -m --module -s --script',
@@ -204,6 +217,64 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
     'parallel',
     { options: PARALLEL, rest: 'shell', endsCommand: words('::: :::: :::+ ::::+'), argumentsAreCommands: true },
   ],
+  // Runners of a command the always-allow list named but deny matching did not look through.
+  ['fakeroot', { options: optionTable('-l --lib --faked -s -i', '-u --unknown-is-real') }],
+  [
+    'xvfb-run',
+    {
+      options: optionTable(
+        '-e --error-file -f --auth-file -n --server-num -p --xauth-protocol -s --server-args -w --wait',
+        '-a --auto-servernum',
+      ),
+    },
+  ],
+  ['firejail', { options: NO_OPTIONS }],
+  [
+    'runuser',
+    {
+      options: optionTable(
+        '-u --user -g --group -G --supp-group -s --shell -w --whitelist-environment',
+        '-l --login -m -p --preserve-environment -P --pty',
+      ),
+      commandOptions: words('-c --command --session-command'),
+      commandOptionsAnywhere: true,
+    },
+  ],
+  [
+    'torsocks',
+    { options: optionTable('-u --user -p --pass -a --address -P --port', '-i --isolate -d --debug -q --quiet') },
+  ],
+  ...['proxychains', 'proxychains4'].map((name): [string, WrapperSpec] => [name, { options: optionTable('-f', '-q') }]),
+  ['prlimit', { options: optionTable('-p --pid -o --output', '--noheadings --raw --verbose') }],
+  ['tini', { options: optionTable('-p -e', '-s -v -vv -vvv -g -w -l') }],
+  ['dumb-init', { options: optionTable('-r --rewrite', '-c --single-child -v --verbose') }],
+  ['dbus-run-session', { options: optionTable('--config-file --dbus-daemon', NONE) }],
+  ['proot', { options: optionTable('-r -b -q -w -k --rootfs --bind --mount --qemu --cwd --kernel-release', '-0 -v') }],
+  ['entr', { options: optionTable(NONE, '-a -c -cc -d -n -p -r -z'), shellModeFlags: words('-s') }],
+  ['bundle exec', { options: optionTable('--gemfile', '--keep-file-descriptors'), from: 2 }],
+  [
+    'hyperfine',
+    {
+      options: HYPERFINE,
+      commandOptions: words('-p --prepare -c --cleanup -s --setup --conclude'),
+      commandOptionsAnywhere: true,
+      rest: 'shells',
+    },
+  ],
+  ['concurrently', { options: CONCURRENTLY, rest: 'shells' }],
+  ['nodemon', { options: NO_OPTIONS, commandOptions: words('-x --exec'), commandOptionsAnywhere: true, rest: 'none' }],
+  ['watchexec', { options: WATCHEXEC, rest: 'shell', startsCommand: words('--') }],
+  // `TOOL run|exec [...] -- CMD`: secret injectors and monorepo and toolchain runners.
+  ...['nx exec', 'lerna exec', 'op run', 'opam exec', 'stack exec', 'cabal exec'].map((name): [string, WrapperSpec] => [
+    name,
+    { options: NO_OPTIONS, from: 2, startsCommand: words('--') },
+  ]),
+  ...['doppler run', 'infisical run'].map((name): [string, WrapperSpec] => [
+    name,
+    { options: NO_OPTIONS, from: 2, startsCommand: words('--'), commandOptions: words('--command') },
+  ]),
+  ['aws-vault exec', { options: NO_OPTIONS, from: 2, positionals: 1, startsCommand: words('--') }],
+  ['yarn workspaces', { options: NO_OPTIONS, from: 2, positionals: 1, rest: 'subcommand' }],
   ['eval', { options: NO_OPTIONS, rest: 'shell' }],
   [
     'watch',

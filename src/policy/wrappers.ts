@@ -311,6 +311,8 @@ function handRest(
   // shell; the caller analyses that line (one level deeper), so it is not also a reading here.
   if (spec.rest === 'shell') {
     if (rest.length > 0) commandStrings.push(rest.join(' '));
+  } else if (spec.rest === 'shells') {
+    commandStrings.push(...rest);
   } else if (spec.rest === 'subcommand') {
     if (rest.length > 0) addView([basename(view[0]!), ...rest]);
   } else {

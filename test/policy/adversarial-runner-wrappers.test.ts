@@ -11,6 +11,9 @@ import { decide, patternsForAction } from '../../src/policy/index.ts';
 import { AUTO, MANUAL, ask, auto, c, deny, runCases, terminalInput } from './adversarial-harness.ts';
 
 const RUNNERS = [
+  ...['fakeroot', 'xvfb-run', 'firejail', 'runuser', 'torsocks', 'proxychains4', 'hyperfine', 'prlimit', 'tini'],
+  ...['dumb-init', 'dbus-run-session', 'proot', 'entr', 'concurrently', 'nodemon', 'watchexec', 'nx', 'lerna', 'op'],
+  ...['doppler', 'infisical', 'aws-vault', 'opam', 'stack', 'cabal', 'ls'],
   'bun',
   'pnpm',
   'npm',
@@ -97,6 +100,38 @@ const FORMS = [
   'systemd-run --user --scope CMD',
   'parallel CMD ::: a b',
   'parallel -j2 CMD :::: list.txt',
+  // Runners the always-allow list named but deny matching did not look through, and secret
+  // injectors, monorepo and toolchain runners.
+  'fakeroot CMD',
+  'xvfb-run -a CMD',
+  'firejail --private CMD',
+  'runuser -u app CMD',
+  "runuser -l app -c 'CMD'",
+  'torsocks CMD',
+  'proxychains4 -q CMD',
+  "hyperfine -w 3 'ls' 'CMD'",
+  "hyperfine --prepare 'CMD' ls",
+  'prlimit --nofile=10 CMD',
+  'tini -- CMD',
+  'dumb-init CMD',
+  'dbus-run-session -- CMD',
+  'proot -r / CMD',
+  "entr -s 'CMD'",
+  'bundle exec CMD',
+  "concurrently 'ls' 'CMD'",
+  "nodemon --exec 'CMD'",
+  'watchexec -e ts -- CMD',
+  'nx exec -- CMD',
+  'lerna exec -- CMD',
+  'op run -- CMD',
+  'doppler run -- CMD',
+  "doppler run --command 'CMD'",
+  'infisical run -- CMD',
+  'aws-vault exec prod -- CMD',
+  'opam exec -- CMD',
+  'stack exec -- CMD',
+  'cabal exec -- CMD',
+  'yarn workspaces foreach -A exec CMD',
 ];
 
 runCases(
