@@ -274,6 +274,81 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
     { options: NO_OPTIONS, from: 2, startsCommand: words('--'), commandOptions: words('--command') },
   ]),
   ['aws-vault exec', { options: NO_OPTIONS, from: 2, positionals: 1, startsCommand: words('--') }],
+  ...[
+    'uv tool',
+    'pipx run',
+    'devbox run',
+    'pixi run',
+    'pixi exec',
+    'toolbox run',
+    'dotenvx run',
+    'perf stat',
+    'perf record',
+    'rr record',
+    'pyenv exec',
+    'rbenv exec',
+    'nodenv exec',
+    'fnm exec',
+  ].map((name): [string, WrapperSpec] => [
+    name,
+    // `uv tool run CMD` (the word after `tool`), `fnm exec --using=20 CMD`.
+    { options: NO_OPTIONS, from: 2, startsCommand: words('--'), ...(name === 'uv tool' ? { positionals: 1 } : {}) },
+  ]),
+  [
+    'distrobox enter',
+    {
+      options: optionTable('-n --name -a --additional-flags', '-T --no-tty -nw --no-workdir -d --dry-run'),
+      from: 2,
+      startsCommand: words('--'),
+    },
+  ],
+  ['chamber exec', { options: NO_OPTIONS, from: 2, startsCommand: words('--') }],
+  [
+    'flox activate',
+    {
+      options: NO_OPTIONS,
+      from: 2,
+      commandOptions: words('-c --command'),
+      commandOptionsAnywhere: true,
+      startsCommand: words('--'),
+    },
+  ],
+  [
+    'env-cmd',
+    {
+      options: optionTable(
+        '-f --file -e --environments -r --rc-file',
+        '--fallback --no-override --silent --verbose --use-shell',
+      ),
+    },
+  ],
+  ['sops exec-env', { options: NO_OPTIONS, from: 2, positionals: 1, rest: 'shell' }],
+  ['summon', { options: optionTable('-p --provider -f -D', '--yaml --up --ignore-all --ignore') }],
+  ['envchain', { options: NO_OPTIONS, positionals: 1 }],
+  ['chpst', { options: optionTable('-u -U -b -e -/ -C -n -l -L -m -d -o -p -f -c -r -t', '-P -0 -1 -2 -v') }],
+  [
+    'setpriv',
+    {
+      options: optionTable(
+        '--reuid --regid --groups --inh-caps --ambient-caps --bounding-set --securebits --selinux-label --apparmor-profile',
+        '-d --dump --nnp --no-new-privs --clear-groups --keep-groups --init-groups --reset-env',
+      ),
+    },
+  ],
+  ['valgrind', { options: NO_OPTIONS }],
+  ['expect', { options: NO_OPTIONS, commandOptions: words('-c'), commandOptionsAnywhere: true, rest: 'none' }],
+  [
+    'screen',
+    {
+      options: optionTable(
+        '-S -c -e -h -L -Logfile -p -s -T -t -X',
+        '-d -m -D -R -r -q -U -a -A -f -fn -fa -i -l -ln -O -x -wipe',
+      ),
+    },
+  ],
+  // `trap 'CMD' EXIT`: the first word is a command line (the signal names are read as commands too).
+  ['trap', { options: NO_OPTIONS, rest: 'shells' }],
+  ['coproc', PLAIN],
   ['yarn workspaces', { options: NO_OPTIONS, from: 2, positionals: 1, rest: 'subcommand' }],
   ['eval', { options: NO_OPTIONS, rest: 'shell' }],
   [

@@ -71,8 +71,31 @@ function mayWrap(argv: readonly string[]): boolean {
     verb === 'find' ||
     verb === 'ssh' ||
     WRAPPERS.has(`${verb} ${argv[1]}`) || // `npm exec`, `pnpm dlx`... (no key ends in "undefined")
-    (RUNNER_CLIS.has(verb) && argv[1]?.startsWith('-') === true)
+    (RUNNER_CLIS.has(verb) && argv[1]?.startsWith('-') === true) ||
+    (TWO_WORD_CLIS.has(verb) && !RUNNER_CLIS.has(verb) && mayBeGlobalOption(argv[1]))
   );
+}
+
+/** CLIs with a two-word runner in the table (`uv run`, `poetry run`, `nix develop`); npm, pnpm, yarn and bun have option tables instead. */
+const TWO_WORD_CLIS: ReadonlySet<string> = new Set(
+  [...WRAPPERS.keys()].filter((key) => key.includes(' ')).map((key) => key.split(' ')[0]!),
+);
+
+/** An option (`-q`, `--directory`) or bundler's version word (`bundle _2.4.0_ exec`). */
+function mayBeGlobalOption(word: string | undefined): boolean {
+  return word !== undefined && (word.startsWith('-') || (word.startsWith('_') && word.endsWith('_')));
+}
+
+/**
+ * `uv -q run CMD`, `poetry -C x run CMD`, `nix -L develop -c CMD`: the CLI's own options come
+ * before its runner word, and their values are not known here, so the first runner word after
+ * them starts a reading (one more reading can only find more denies and ceilings).
+ */
+function runnerAfterGlobalOptions(view: readonly string[]): number {
+  if (!mayBeGlobalOption(view[1])) return -1;
+  const name = basename(view[0]!);
+  for (let k = 2; k < view.length; k++) if (WRAPPERS.has(`${name} ${view[k]}`)) return k;
+  return -1;
 }
 
 /** Every reading of `argv` through the wrappers; linear in argv per view, at most MAX_VIEWS views. */
@@ -133,6 +156,10 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     const globals = RUNNER_CLIS.get(name);
     if (globals !== undefined && view[1]?.startsWith('-') === true)
       for (const at of subcommandStarts(view, globals)) if (at > 1) addView([name, ...view.slice(at)]);
+    if (globals === undefined && TWO_WORD_CLIS.has(name)) {
+      const at = runnerAfterGlobalOptions(view);
+      if (at > 1) addView([name, ...view.slice(at)]);
+    }
     const spec = specFor(name, view);
     if (spec === undefined) continue;
     if (!skipWrapper(view, spec, addView, commandStrings)) truncated = true;
@@ -287,6 +314,8 @@ function skipWrapper(
     if (spec.rest === 'none') continue; // `sh script.sh`: the script's contents cannot be seen
     if (spec.assignments === true) while (i < view.length && isAssignment(view[i]!)) i++;
     i += spec.positionals ?? 0;
+    // `rustup run stable -- CMD`: a `--` after the positionals ends the wrapper's words.
+    if (spec.positionals !== undefined && view[i] === '--') i++;
     handRest(view.slice(i), shellMode ? { ...spec, rest: 'shell' } : spec, view, addView, commandStrings);
   }
   return true;
@@ -303,8 +332,17 @@ function handRest(
   let rest = words;
   if (spec.endsCommand !== undefined) {
     const end = rest.findIndex((word) => spec.endsCommand!.has(word));
-    if (end === 0 && spec.argumentsAreCommands === true)
-      for (const word of rest) if (!spec.endsCommand.has(word)) commandStrings.push(word);
+    if (end !== -1 && spec.argumentsAreCommands === true) {
+      // `parallel ::: 'git push'` runs each argument; `parallel git ::: push` runs the template
+      // with each argument appended (past the nested-command budget the line is unsafe).
+      // After `::::` come files of arguments, not arguments.
+      const template = rest.slice(0, end).join(' ');
+      let files = false;
+      for (const word of rest.slice(end)) {
+        if (spec.endsCommand.has(word)) files = word.startsWith('::::');
+        else if (!files) commandStrings.push(end === 0 ? word : `${template} ${word}`);
+      }
+    }
     if (end !== -1) rest = rest.slice(0, end);
   }
   // `watch CMD…`, `eval ARGS…`, `pnpm exec -c …`: the program hands the joined words to a

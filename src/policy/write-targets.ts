@@ -50,13 +50,37 @@ function operands(argv: readonly string[]): { words: string[]; targetDir: string
       words.push(word);
       continue;
     }
-    if (word === '--') optionsOver = true;
-    else if (word === '-t' || word === '--target-directory') targetDir = argv[++i] ?? null;
-    else if (word.startsWith('--target-directory=')) targetDir = word.slice('--target-directory='.length);
-    else if (word.startsWith('-t') && !word.startsWith('--')) targetDir = word.slice(2);
+    if (word === '--') {
+      optionsOver = true;
+      continue;
+    }
+    if (word.startsWith('--')) {
+      // getopt takes any unique prefix: `--t`, `--targ=DIR` are --target-directory.
+      const eq = word.indexOf('=');
+      const name = eq === -1 ? word : word.slice(0, eq);
+      if (name.length < 3 || !'--target-directory'.startsWith(name)) continue;
+      targetDir = eq === -1 ? (argv[++i] ?? null) : word.slice(eq + 1);
+      continue;
+    }
+    // A short cluster (`-ft.git`, `-vt DIR`, `-Dt DIR`): `t` takes the rest of the word or the
+    // next word; a letter before it that takes a value (`-S SUFFIX`, install's `-m -o -g`) ends it.
+    for (let k = 1; k < word.length; k++) {
+      const letter = word[k]!;
+      if (letter === 't') {
+        targetDir = k === word.length - 1 ? (argv[++i] ?? null) : word.slice(k + 1);
+        break;
+      }
+      if (VALUED_LETTERS.includes(letter)) {
+        if (k === word.length - 1) i++;
+        break;
+      }
+    }
   }
   return { words, targetDir };
 }
+
+/** Letters of cp/mv/install/ln that take a value (suffix, mode, owner, group). */
+const VALUED_LETTERS = 'Smog';
 
 /**
  * `sed -i`, `sed --in-place`, `sed -Ei`; `perl -i`, `perl -pi.bak` (letters before one taking a

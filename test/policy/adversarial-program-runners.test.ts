@@ -82,11 +82,15 @@ describe('RN-675 issue 9 A.6: tools that run a program an option names are writt
     'sg docker id',
     'caffeinate npm test',
     'chronic make',
-    'screen -S dev',
+    'screen -S dev make serve',
     'cc main.c',
     'fdfind -e ts',
   ])('RN-675 %s is kept whole', (command) => {
     const pattern = `Terminal(${command})`;
     expect(plan(command)).toEqual({ kind: 'patterns', patterns: [pattern], keptWhole: [pattern] });
+  });
+  // screen runs the command after its options: `Terminal(screen -S dev)` would allow `screen -S dev rm -rf src`.
+  it('RN-675 screen -S dev names nothing to run: writes nothing', () => {
+    expect(plan('screen -S dev')).toMatchObject({ kind: 'refused', reason: 'unsafe_command' });
   });
 });

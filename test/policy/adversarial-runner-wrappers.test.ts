@@ -13,7 +13,9 @@ import { AUTO, MANUAL, ask, auto, c, deny, runCases, terminalInput } from './adv
 const RUNNERS = [
   ...['fakeroot', 'xvfb-run', 'firejail', 'runuser', 'torsocks', 'proxychains4', 'hyperfine', 'prlimit', 'tini'],
   ...['dumb-init', 'dbus-run-session', 'proot', 'entr', 'concurrently', 'nodemon', 'watchexec', 'nx', 'lerna', 'op'],
-  ...['doppler', 'infisical', 'aws-vault', 'opam', 'stack', 'cabal', 'ls'],
+  ...['doppler', 'infisical', 'aws-vault', 'opam', 'stack', 'cabal', 'ls', 'pipx', 'devbox', 'pixi', 'toolbox'],
+  ...['distrobox', 'chpst', 'setpriv', 'screen', 'trap', 'coproc', 'valgrind', 'perf', 'pyenv', 'fnm', 'dotenvx'],
+  ...['env-cmd', 'sops', 'envchain', 'flox'],
   'bun',
   'pnpm',
   'npm',
@@ -132,6 +134,37 @@ const FORMS = [
   'stack exec -- CMD',
   'cabal exec -- CMD',
   'yarn workspaces foreach -A exec CMD',
+  // The CLI's own options before its runner word (found by the second attacker of this stop).
+  'uv -q run CMD',
+  'uv --directory x run CMD',
+  'poetry -C x run CMD',
+  'mise -q exec -- CMD',
+  'nix -L develop -c CMD',
+  'cabal -v exec -- CMD',
+  'lerna --loglevel=x exec -- CMD',
+  'bundle _2.4.0_ exec CMD',
+  'rustup run stable -- CMD',
+  // More runners of a command.
+  'uv tool run CMD',
+  'pipx run CMD',
+  'devbox run -- CMD',
+  'pixi run CMD',
+  'toolbox run CMD',
+  'distrobox enter box -- CMD',
+  'chpst -u app CMD',
+  'setpriv --reuid=1000 CMD',
+  'screen -dmS x CMD',
+  "trap 'CMD' EXIT",
+  'coproc CMD',
+  'valgrind CMD',
+  'perf record -- CMD',
+  'pyenv exec CMD',
+  'fnm exec --using=20 CMD',
+  'dotenvx run -- CMD',
+  'env-cmd -f .env CMD',
+  "sops exec-env f 'CMD'",
+  'envchain ns CMD',
+  "flox activate -c 'CMD'",
 ];
 
 runCases(
@@ -170,6 +203,9 @@ runCases('RN-418 parallel without a command: its arguments are command lines', S
   c('parallel -j2', ask('ceiling_path_scope')),
   c('parallel -a cmds.txt', ask('ceiling_path_scope')),
   c("parallel ::: 'echo a' 'echo b'", auto('permissions_allow'), { note: 'echo is not denied' }),
+  c('parallel git ::: push', DENIED, { note: 'the template with each argument appended' }),
+  c('parallel -q git ::: status push', DENIED),
+  c('parallel rm ::: -rf', DENIED),
 ]);
 
 describe('RN-675 a runner of the wrappers table is written whole', () => {
