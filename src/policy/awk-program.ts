@@ -105,8 +105,9 @@ function isWordStart(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '@';
 }
 
+/** `@` only starts a word (`@load`): gawk reads `print@f(x)` as print and an indirect call. */
 function isWordPart(c: string): boolean {
-  return isWordStart(c) || isDigit(c);
+  return (isWordStart(c) && c !== '@') || isDigit(c);
 }
 
 function isDigit(c: string): boolean {
