@@ -32,8 +32,12 @@ function environment(argv: readonly string[], verbAt: number): Env {
 /** The word that sends the install outside the project, or null. */
 export function globalInstall(argv: readonly string[], verbAt: number): string | null {
   const found = installer(argv, verbAt);
+  if (found !== null) return found;
+  let assigns = false;
+  for (let i = verbAt + 1; i < argv.length && !assigns; i++) assigns = isAssignment(argv[i]!);
+  if (!assigns) return null;
   const tail = argv.slice(verbAt);
-  if (found !== null || !tail.slice(1).some(isAssignment) || !runsWordsAfterOptions(tail)) return found;
+  if (!runsWordsAfterOptions(tail)) return null;
   // `env npm_config_global=true npm i x`: the reading behind the wrapper has lost the
   // assignments, so the command behind it is judged here, in the same argv.
   for (const view of unwrap(tail).views) {
@@ -45,10 +49,22 @@ export function globalInstall(argv: readonly string[], verbAt: number): string |
   return null;
 }
 
+/** The names some rule below reads; any other verb installs nothing (checked before any scan of argv). */
+const INSTALLER_NAMES: ReadonlySet<string> = new Set([
+  ...['npm', 'pnpm', 'yarn', 'nix-env', 'uv', 'go'],
+  ...T.CONDA_LIKE,
+  ...T.ALWAYS,
+  ...T.HOME_WRITERS.keys(),
+  ...T.GLOBAL_FLAGGED.keys(),
+]);
+const INSTALLER_PATTERN =
+  /^((python|pypy)[0-9.]*t?|pip[0-9.]*|code|code-insiders|codium|cursor|windsurf|code-server|code-oss)$/;
+
 function installer(argv: readonly string[], verbAt: number): string | null {
   const verb = argv[verbAt];
   if (verb === undefined) return null;
   const name = basename(verb);
+  if (!INSTALLER_NAMES.has(name) && !INSTALLER_PATTERN.test(name)) return null;
   const rest = argv.slice(verbAt + 1);
   const env = environment(argv, verbAt);
   if (name === 'npm' || name === 'pnpm') return npmGlobal(verb, name, rest, env);

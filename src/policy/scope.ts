@@ -207,9 +207,21 @@ function walk(
         result.protectedName ??= `${fed.what} (its arguments come from its input and could name a protected path)`;
       break;
     }
+    // Where an install writes does not depend on the directory: judged once per fragment.
+    let install: string | null | undefined;
     for (const dir of dirs) {
       if (!asWritten && result.outside === null)
-        judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd, data, analysed);
+        judgeScope(
+          fragment,
+          dir,
+          moved,
+          info,
+          targetInfo,
+          result,
+          startCwd,
+          data,
+          (install ??= installOutside(fragment, analysed)),
+        );
       // A directory change names a directory, it writes nothing: where it leads is what later
       // fragments are judged in (and a command run inside .git is caught there).
       if (result.protectedWrite === null)
@@ -254,6 +266,15 @@ function notPaths(fragment: Fragment, verbAt: number, feedsRunner: boolean): Rea
   return dataWords(fragment.argv, verbAt);
 }
 
+/** Every reading: `env npm i -g x` and `timeout 60 pip install --user x` install outside too. */
+function installOutside(fragment: Fragment, analysed: AnalyzedFragment | null): string | null {
+  for (const view of analysed?.views ?? [fragment.argv]) {
+    const found = globalInstall(view, firstNonAssignment(view));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 function firstNonAssignment(argv: readonly string[]): number {
   let i = 0;
   while (i < argv.length && isAssignment(argv[i]!)) i++;
@@ -269,7 +290,7 @@ function judgeScope(
   result: Walk,
   startCwd: string | null,
   data: ReadonlySet<number>,
-  analysed: AnalyzedFragment | null,
+  install: string | null,
 ): void {
   if (dir === null || !dir.insideRoot()) {
     result.outside =
@@ -284,11 +305,7 @@ function judgeScope(
     if (moved.some((d) => d === null || !d.insideRoot()))
       result.outside = `cd ${fragment.argv.slice(1).join(' ')}`.trimEnd();
   } else {
-    // Every reading: `env npm i -g x` and `timeout 60 pip install --user x` install outside too.
-    for (const view of analysed?.views ?? [fragment.argv]) {
-      result.outside = globalInstall(view, firstNonAssignment(view));
-      if (result.outside !== null) break;
-    }
+    result.outside = install;
     for (let i = 0; i < fragment.argv.length && result.outside === null; i++) {
       const word = fragment.argv[i]!;
       const about = info(i);
