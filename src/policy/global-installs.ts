@@ -60,7 +60,8 @@ const INSTALLER_NAMES: ReadonlySet<string> = new Set([
 const INSTALLER_PATTERN =
   /^((python|pypy)[0-9.]*t?|pip[0-9.]*|code|code-insiders|codium|cursor|windsurf|code-server|code-oss)$/;
 
-function installer(argv: readonly string[], verbAt: number): string | null {
+/** The installer rules on this reading alone (no look behind a wrapper's assignments). */
+export function installer(argv: readonly string[], verbAt: number): string | null {
   const verb = argv[verbAt];
   if (verb === undefined) return null;
   const name = basename(verb);

@@ -13,7 +13,7 @@ import type { PathWord } from './path-class.ts';
 import { resolveLexically } from './paths.ts';
 import { isReadOnly } from './read-only.ts';
 import { dataWords, PRINTS_ITS_DATA } from './argument-roles.ts';
-import { globalInstall } from './global-installs.ts';
+import { globalInstall, installer } from './global-installs.ts';
 import { inputArguments } from './input-arguments.ts';
 import { isAssignment, wordInfo } from './tokenizer.ts';
 import type { Fragment, Redirect, WordInfo } from './tokenizer.ts';
@@ -268,8 +268,12 @@ function notPaths(fragment: Fragment, verbAt: number, feedsRunner: boolean): Rea
 
 /** Every reading: `env npm i -g x` and `timeout 60 pip install --user x` install outside too. */
 function installOutside(fragment: Fragment, analysed: AnalyzedFragment | null): string | null {
-  for (const view of analysed?.views ?? [fragment.argv]) {
-    const found = globalInstall(view, firstNonAssignment(view));
+  // The fragment's own words first, with the assignments a wrapper passes on (`env
+  // npm_config_global=true npm i x`); the other readings hold no assignment it has not seen.
+  const own = globalInstall(fragment.argv, firstNonAssignment(fragment.argv));
+  if (own !== null) return own;
+  for (const view of analysed?.views ?? []) {
+    const found = installer(view, firstNonAssignment(view));
     if (found !== null) return found;
   }
   return null;
