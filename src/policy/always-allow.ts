@@ -29,63 +29,24 @@ export type AlwaysAllowPlan =
   | { kind: 'refused'; reason: AlwaysAllowRefusal; message: string };
 
 /**
- * Wrappers and interpreters: a unit of their first word (and subcommand) would allow whatever
- * they run, so "Always allow" writes the whole fragment instead. python, pypy, ruby, perl, php and
- * node (and `python3.12`, `nodejs`, `nodemon`, the like) are matched by prefix (WHOLE_FRAGMENT_PREFIXES).
+ * Interpreters and tools that run code an argument names: a unit of their first word would allow
+ * whatever they run, so "Always allow" writes the whole fragment instead. Every wrapper of the
+ * wrappers table (wrapper-table.ts: `sh`, `env`, `timeout`, `xargs`, `npx`, `strace`, `screen`...)
+ * counts too (wholeVerbLength); python, pypy, ruby, perl, php and node (and `python3.12`,
+ * `nodejs`, `nodemon`, the like) are matched by prefix (WHOLE_FRAGMENT_PREFIXES).
  */
 export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
-  'sh',
-  'bash',
-  'zsh',
-  'dash',
-  'ksh',
-  'ash',
-  'mksh',
-  'fish',
-  'csh',
-  'tcsh',
-  'busybox',
-  'toybox',
-  'pwsh',
-  'powershell',
-  'valgrind',
-  // Programs whose arguments can run code: sed (e), tar (--to-command), rsync (-e).
+  // Shells the wrappers table does not read.
+  ...['ash', 'mksh', 'fish', 'csh', 'tcsh', 'toybox', 'pwsh', 'powershell'],
+  // Programs whose arguments can run code: sed (e), tar (--to-command).
   'sed',
   'tar',
-  'rsync',
-  'env',
-  'timeout',
-  'nice',
-  'nohup',
-  'xargs',
-  // Privileged verbs are refused (RN-418) before a pattern is planned; listed for a reader.
-  // Stryker disable next-line StringLiteral,ArrayDeclaration: RN-418 refuses these four (PRIVILEGED) before any unit
-  ...['sudo', 'doas', 'su', 'pkexec'],
-  'exec',
-  'command',
-  'builtin',
-  'eval',
-  'time',
-  'watch',
-  'stdbuf',
-  'ionice',
-  'chrt',
-  'taskset',
-  'setsid',
-  'flock',
-  'script',
-  'unshare',
-  'nsenter',
-  'chroot',
-  'parallel',
-  'strace',
-  'ltrace',
+  // Privileged: refused (RN-418) before a pattern is planned; listed for a reader.
+  // Stryker disable next-line StringLiteral: RN-418 refuses pkexec (PRIVILEGED) before any unit
+  'pkexec',
   'gdb',
   'deno',
   'bun',
-  'bunx',
-  'npx',
-  'pnpx',
   'tsx',
   'ts-node',
   'lua',
@@ -98,7 +59,6 @@ export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
   'nawk',
   'tclsh',
   'wish',
-  'expect',
   'jshell',
   'groovy',
   'scala',
@@ -107,37 +67,13 @@ export const WHOLE_FRAGMENT_VERBS: ReadonlySet<string> = new Set([
   'escript',
   'julia',
   'swift',
-  // Wrappers that run their arguments as a command (`cross-env CI=1 sh -c …`), sqlite3 (whose
-  // `.shell` runs one) and kill (`Terminal(kill)` would allow killing any process, the runner too).
-  'cross-env',
-  'dotenv',
-  'uvx',
-  'xvfb-run',
-  'fakeroot',
-  'firejail',
-  'unbuffer',
-  'systemd-run',
-  'runuser',
-  'faketime',
-  'torsocks',
-  'proxychains',
-  'proxychains4',
-  'hyperfine',
-  'entr',
-  'numactl',
-  'prlimit',
-  'dbus-run-session',
-  'tini',
-  'dumb-init',
+  // sqlite3 (its `.shell` runs a command) and kill (`Terminal(kill)` would allow killing any
+  // process, the runner too).
   'sqlite3',
   'kill',
   // Tools that run a program an option or a word names (`fd -x`, `rg --pre`, `gcc -wrapper`,
-  // `tmux new-session CMD`, `sg GROUP CMD`, `caffeinate CMD`): a unit would allow every such run.
-  'sg',
-  'caffeinate',
-  'chronic',
+  // `tmux new-session CMD`): a unit would allow every such run.
   'tmux',
-  'screen',
   'fd',
   'fdfind',
   'rg',
