@@ -57,25 +57,26 @@ const INSTALLER_NAMES: ReadonlySet<string> = new Set([
   ...T.HOME_WRITERS.keys(),
   ...T.GLOBAL_FLAGGED.keys(),
 ]);
-const INSTALLER_PATTERN =
-  /^((python|pypy)[0-9.]*t?|pip[0-9.]*|code|code-insiders|codium|cursor|windsurf|code-server|code-oss)$/;
+const PYTHON = /^(python|pypy)[0-9.]*t?$/;
+const PIP = /^pip[0-9.]*$/;
+const EDITORS = /^(code|code-insiders|codium|cursor|windsurf|code-server|code-oss)$/;
 
 /** The installer rules on this reading alone (no look behind a wrapper's assignments). */
 export function installer(argv: readonly string[], verbAt: number): string | null {
   const verb = argv[verbAt];
   if (verb === undefined) return null;
   const name = basename(verb);
-  if (!INSTALLER_NAMES.has(name) && !INSTALLER_PATTERN.test(name)) return null;
+  if (!INSTALLER_NAMES.has(name) && !PYTHON.test(name) && !PIP.test(name) && !EDITORS.test(name)) return null;
   const rest = argv.slice(verbAt + 1);
   const env = environment(argv, verbAt);
   if (name === 'npm' || name === 'pnpm') return npmGlobal(verb, name, rest, env);
   if (name === 'yarn') return rest[0] === 'global' ? 'yarn global' : null;
-  if (/^(python|pypy)[0-9.]*t?$/.test(name)) return pythonModule(verb, rest, env);
-  if (/^pip[0-9.]*$/.test(name))
+  if (PYTHON.test(name)) return pythonModule(verb, rest, env);
+  if (PIP.test(name))
     return starts('pip', rest).some((s) => PIP_WRITERS.has(rest[s]!))
       ? pip(verb, rest, env, false)
       : pipConfigKey(verb, rest);
-  if (/^(code|code-insiders|codium|cursor|windsurf|code-server|code-oss)$/.test(name)) {
+  if (EDITORS.test(name)) {
     const flag = option(rest, ['--install-extension', '--uninstall-extension']);
     return flag === undefined ? null : `${name} ${flag.word.split('=')[0]}`;
   }
@@ -91,7 +92,10 @@ export function installer(argv: readonly string[], verbAt: number): string | nul
     // `uv run x …` runs x: its words are x's (`uv run tsc --target es2020`), judged as x's own install.
     if (name === 'uv' && words[0] === 'run') {
       const run = rest.slice(s + 1);
-      for (const r of starts('uv run', run)) if (installer(run, r) !== null) return installer(run, r);
+      for (const r of starts('uv run', run)) {
+        const inner = installer(run, r);
+        if (inner !== null) return inner;
+      }
       return null;
     }
     if (name === 'go' && words[0] === 'env' && rest.some((w) => /^-[wu]$/.test(w))) return 'go env -w'; // go's user env file
