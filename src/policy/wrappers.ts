@@ -32,9 +32,9 @@ const MAX_VIEWS = 32;
 export function wrapperLength(argv: readonly string[]): number {
   const first = argv[0];
   if (first === undefined) return 0;
-  const name = basename(first);
-  if (WRAPPERS.has(`${name} ${argv[1]}`)) return 2;
-  return WRAPPERS.get(name)?.from === undefined && WRAPPERS.has(name) ? 1 : 0;
+  const spec = specFor(basename(first), argv);
+  // A two-word row starts its options at 2 (`from`), a one-word row at 1.
+  return spec === undefined ? 0 : (spec.from ?? 1);
 }
 
 function specFor(name: string, view: readonly string[]): WrapperSpec | undefined {
@@ -72,13 +72,16 @@ function mayWrap(argv: readonly string[]): boolean {
     verb === 'ssh' ||
     WRAPPERS.has(`${verb} ${argv[1]}`) || // `npm exec`, `pnpm dlx`... (no key ends in "undefined")
     (RUNNER_CLIS.has(verb) && argv[1]?.startsWith('-') === true) ||
-    (TWO_WORD_CLIS.has(verb) && !RUNNER_CLIS.has(verb) && mayBeGlobalOption(argv[1]))
+    (TWO_WORD_CLIS.has(verb) && mayBeGlobalOption(argv[1]))
   );
 }
 
 /** CLIs with a two-word runner in the table (`uv run`, `poetry run`, `nix develop`); npm, pnpm, yarn and bun have option tables instead. */
 const TWO_WORD_CLIS: ReadonlySet<string> = new Set(
-  [...WRAPPERS.keys()].filter((key) => key.includes(' ')).map((key) => key.split(' ')[0]!),
+  [...WRAPPERS.keys()]
+    .filter((key) => key.includes(' '))
+    .map((key) => key.split(' ')[0]!)
+    .filter((cli) => !RUNNER_CLIS.has(cli)),
 );
 
 /** An option (`-q`, `--directory`) or bundler's version word (`bundle _2.4.0_ exec`). */
@@ -156,7 +159,7 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     const globals = RUNNER_CLIS.get(name);
     if (globals !== undefined && view[1]?.startsWith('-') === true)
       for (const at of subcommandStarts(view, globals)) if (at > 1) addView([name, ...view.slice(at)]);
-    if (globals === undefined && TWO_WORD_CLIS.has(name)) {
+    if (TWO_WORD_CLIS.has(name)) {
       const at = runnerAfterGlobalOptions(view);
       if (at > 1) addView([name, ...view.slice(at)]);
     }
