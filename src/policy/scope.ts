@@ -210,18 +210,11 @@ function walk(
     // Where an install writes does not depend on the directory: judged once per fragment.
     let install: string | null | undefined;
     for (const dir of dirs) {
-      if (!asWritten && result.outside === null)
-        judgeScope(
-          fragment,
-          dir,
-          moved,
-          info,
-          targetInfo,
-          result,
-          startCwd,
-          data,
-          (install ??= installOutside(fragment, analysed)),
-        );
+      if (!asWritten && result.outside === null) {
+        // null is an answer too: `??=` would judge it again for every directory.
+        if (install === undefined) install = installOutside(fragment, analysed);
+        judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd, data, install);
+      }
       // A directory change names a directory, it writes nothing: where it leads is what later
       // fragments are judged in (and a command run inside .git is caught there).
       if (result.protectedWrite === null)
