@@ -10,23 +10,14 @@
 // - the verb alone of a runner CLI: `bundle` wrote Terminal(bundle), `make build/app` Terminal(make).
 // Every `later` below was auto-approved by what the click wrote before the fix.
 import { describe, expect, it } from 'vitest';
-import { decide, patternsForAction } from '../../src/policy/index.ts';
+import { patternsForAction } from '../../src/policy/index.ts';
+import { decideAllowing } from './adversarial-harness.ts';
 
-const ROOT = '/projects/app';
 const written = (command: string): string[] => {
   const plan = patternsForAction('terminal', { command });
   return plan.kind === 'patterns' ? plan.patterns : [];
 };
-const policyWith = (allow: string[], command: string) =>
-  decide({
-    actionType: 'terminal',
-    payload: { command, cwd: ROOT },
-    role: 'maintainer',
-    autonomy: null,
-    permissions: { allow, deny: [], ask: [] },
-    scopeRoot: ROOT,
-    containerRunning: false,
-  }).policy;
+const policyWith = (allow: string[], command: string) => decideAllowing(allow, command).policy;
 const refusal = (runner: string) => ({
   kind: 'refused',
   reason: 'unsafe_command',

@@ -111,6 +111,11 @@ export function terminalInput(
   };
 }
 
+/** decide() on a terminal command in the MANUAL setup with only `allow` (no deny, no ask rules). */
+export function decideAllowing(allow: readonly string[], command: string): Decision {
+  return decide(terminalInput({ ...MANUAL, permissions: { allow: [...allow], deny: [], ask: [] } }, { command }));
+}
+
 /** Printable, bounded form of a command for test names (control and invisible chars escaped). */
 export function show(command: string): string {
   const escaped = JSON.stringify(command).replace(

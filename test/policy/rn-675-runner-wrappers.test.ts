@@ -6,23 +6,14 @@
 // `kill %1` Terminal(kill) (then `kill -9` of any process). Each click now keeps the exact fragment,
 // and the broader command is never auto-approved by what was written.
 import { describe, expect, it } from 'vitest';
-import { decide, patternsForAction } from '../../src/policy/index.ts';
+import { patternsForAction } from '../../src/policy/index.ts';
+import { decideAllowing } from './adversarial-harness.ts';
 
-const ROOT = '/projects/app';
 const written = (command: string): string[] => {
   const plan = patternsForAction('terminal', { command });
   return plan.kind === 'patterns' ? plan.patterns : [];
 };
-const policyWith = (allow: string[], command: string) =>
-  decide({
-    actionType: 'terminal',
-    payload: { command, cwd: ROOT },
-    role: 'maintainer',
-    autonomy: null,
-    permissions: { allow, deny: [], ask: [] },
-    scopeRoot: ROOT,
-    containerRunning: false,
-  }).policy;
+const policyWith = (allow: string[], command: string) => decideAllowing(allow, command).policy;
 
 const PAIRS: Array<[clicked: string, later: string]> = [
   ['bundle exec rspec', 'bundle exec ruby -e \'system("id")\''],

@@ -5,20 +5,11 @@
 // reads the same table). The destructive forms are the ones the source comments name; git's were
 // checked against `git <sub> -h` of git 2.39.
 import { describe, expect, it } from 'vitest';
-import { decide, patternsForAction } from '../../src/policy/index.ts';
+import { patternsForAction } from '../../src/policy/index.ts';
+import { decideAllowing } from './adversarial-harness.ts';
 import { unitHasDestructiveForms } from '../../src/policy/destructive-forms.ts';
 
-const ROOT = '/projects/app';
-const policyWith = (allow: string[], command: string) =>
-  decide({
-    actionType: 'terminal',
-    payload: { command, cwd: ROOT },
-    role: 'maintainer',
-    autonomy: null,
-    permissions: { allow, deny: [], ask: [] },
-    scopeRoot: ROOT,
-    containerRunning: false,
-  });
+const policyWith = decideAllowing;
 const written = (command: string): string[] | string => {
   const plan = patternsForAction('terminal', { command });
   return plan.kind === 'patterns' ? plan.patterns : plan.reason;
