@@ -83,6 +83,13 @@ export class DirNode {
 
   #children: Map<string, DirNode> | undefined;
 
+  /**
+   * What path-class.ts has already answered for words used in this directory (it owns the
+   * contents). A field, not a WeakMap beside the node: nodes live for one decision, and weak
+   * tables cost every garbage collection.
+   */
+  pathAnswers: Array<Map<string, unknown>> | undefined;
+
   /** The same node for the same path reached from the same `/`: possibilities compare by identity. */
   child(segment: string): DirNode {
     this.#children ??= new Map();

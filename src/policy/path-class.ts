@@ -110,18 +110,56 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
     );
     return { outside: true, protected: rest.protected, gitFolder: rest.gitFolder, uncertain: rest.uncertain };
   }
+  // Keyed by the word's text, in one map per kind of reading (with a glob or not, as written or not).
+  const slots = (dir.pathAnswers ??= []);
+  const answers = (slots[(word.glob === null ? 0 : 2) + (asWritten ? 1 : 0)] ??= new Map()) as Map<string, PathClass>;
+  const cached = answers.get(source);
+  if (cached !== undefined) return cached;
+  const shape = wordShape(source, word.glob !== null);
   let node = absolute ? dir.top : dir;
+  for (let n = shape.ups; n > 0 && node.parent !== null; n--) node = node.up();
+  const result = shape.dotDot ? EVERYTHING : judge(node, shape.extra, asWritten);
+  answers.set(source, result);
+  return result;
+}
+
+/**
+ * A word's components read once, whatever directory it is judged in: how many `..` climb above
+ * where it starts, what it adds below, and whether a glob could be `..` (then nothing is known).
+ */
+interface WordShape {
+  ups: number;
+  extra: readonly Segment[];
+  dotDot: boolean;
+}
+
+/**
+ * Per directory (DirNode.pathAnswers), the answer for each word already judged there; per word
+ * text, its shape. A word is judged in every directory a command may run in (issue 9 A.2), by the scope
+ * and the protected checks, in each reading of its fragment: `cd a || … ; nice … mv *a *a …`
+ * asked the same of the same word hundreds of thousands of times. The shapes are bounded; the
+ * answers go with the directory nodes, which live for one decision.
+ */
+const SHAPES = new Map<string, WordShape>();
+const GLOB_SHAPES = new Map<string, WordShape>();
+const SHAPES_LIMIT = 4096;
+
+function wordShape(source: string, globbed: boolean): WordShape {
+  const shapes = globbed ? GLOB_SHAPES : SHAPES;
+  let shape = shapes.get(source);
+  if (shape !== undefined) return shape;
   const extra: Segment[] = [];
+  let ups = 0;
   let dotDot = false;
   forEachSegment(source, (component) => {
     if (dotDot) return;
-    const facts = word.glob === null ? null : componentFacts(component);
+    const facts = globbed ? componentFacts(component) : null;
     const pattern = facts?.pattern === true ? component : null;
     if (pattern === null) {
-      const exact = word.glob !== null ? unescape(component) : component;
+      const exact = globbed ? unescape(component) : component;
       if (exact === '..') {
         if (extra.length > 0) extra.pop();
-        else node = node.up();
+        else ups++;
       } else if (exact !== '.') {
         extra.push({ exact, folded: fold(exact), could: 0, pattern: null });
       }
@@ -131,7 +169,13 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
     if (facts!.dotDot) dotDot = true;
     else extra.push({ exact: component, folded: component, could: facts!.could, pattern });
   });
-  if (dotDot) return EVERYTHING;
+  shape = { ups, extra, dotDot };
+  if (shapes.size >= SHAPES_LIMIT) shapes.clear();
+  shapes.set(source, shape);
+  return shape;
+}
+
+function judge(node: DirNode, extra: readonly Segment[], asWritten: boolean): PathClass {
   const result: PathClass = {
     outside: isOutside(node, extra),
     ...protectedness(node, extra, asWritten),

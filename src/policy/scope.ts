@@ -10,14 +10,15 @@ import type { Dirs } from './cwd-flow.ts';
 import { DirNode, rootSpec } from './dir-node.ts';
 import { classifyPath } from './path-class.ts';
 import type { PathWord } from './path-class.ts';
+import { FragmentPaths } from './path-words.ts';
 import { resolveLexically } from './paths.ts';
 import { isReadOnly } from './read-only.ts';
 import { dataWords, PRINTS_ITS_DATA } from './argument-roles.ts';
 import { globalInstall, installer } from './global-installs.ts';
 import { inputArguments } from './input-arguments.ts';
-import { isAssignment, wordInfo } from './tokenizer.ts';
-import type { Fragment, Redirect, WordInfo } from './tokenizer.ts';
-import { isKnownWriter, writeTargets } from './write-targets.ts';
+import { isAssignment } from './tokenizer.ts';
+import type { Fragment, Redirect } from './tokenizer.ts';
+import { isKnownWriter } from './write-targets.ts';
 
 export interface ScopeResult {
   /** The first token (or cwd) found outside the root, null when everything is inside. */
@@ -32,90 +33,6 @@ export interface ScopeResult {
    * unknown directory), a command run inside `.git`. Judged after the scope: not lifted by auto mode.
    */
   protectedName: string | null;
-}
-
-/** The part of a token that names a path: `--out=/x` -> `/x`, `A=../b` -> `../b`, `-I/usr` -> `/usr`. */
-export function pathPart(token: string): string | null {
-  if (token.startsWith('-')) {
-    // indexOf answers -1 or, past the leading `-`, at least 1.
-    const eq = token.indexOf('=');
-    if (eq !== -1) return token.slice(eq + 1);
-    const slash = token.indexOf('/');
-    const dots = token.indexOf('..');
-    let at = slash === -1 ? dots : dots === -1 ? slash : Math.min(slash, dots);
-    // `-f./x`: the path starts at the dot (a relative path, not `/x`).
-    if (at === slash && token[at - 1] === '.' && isLetter(token[at - 2]!)) at--;
-    return at === -1 ? null : token.slice(at);
-  }
-  if (isAssignment(token)) return token.slice(token.indexOf('=') + 1);
-  return token;
-}
-
-function isLetter(c: string): boolean {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-/**
- * A word and what the shell does to it, as a path (null when no part of it names one). `literal`:
- * the word is a file name as it stands, never an option (a redirection's target, an operand).
- */
-function asPath(word: string, info: WordInfo | undefined, literal = false): PathWord | null {
-  // `-f$FILE`: an option glued to an expansion names a path nobody can know.
-  if (info?.expands === true) return { text: word, glob: null, expands: true };
-  if (literal)
-    return word === ''
-      ? null
-      : { text: word, glob: info?.glob ?? null, expands: false, ...(info?.home === true ? { home: true } : {}) };
-  const text = pathPart(word);
-  if (text === null || text === '') return null;
-  const glob = info?.glob == null ? null : (pathPart(info.glob) ?? info.glob);
-  return info?.home === true ? { text, glob, expands: false, home: true } : { text, glob, expands: false };
-}
-
-/**
- * Every way an argument may name a path, for the protected check: the word, its option value
- * (`--output=F`, `-oF`), and the parts of lists (`a:b`, `x,y`, `k=v`). More readings can only
- * find more protected names.
- */
-function argumentPaths(word: string, info: WordInfo | undefined): PathWord[] {
-  if (info?.expands === true) return [{ text: word, glob: null, expands: true }];
-  const glob = info?.glob ?? null;
-  const out: PathWord[] = [];
-  const home = info?.home === true;
-  const add = (text: string, pattern: string | null): void => {
-    if (text !== '' && text !== '-') out.push({ text, glob: pattern, expands: false, home });
-  };
-  // `-oF`: the value of a glued short option.
-  const addGlued = (text: string, pattern: string | null): void => {
-    if (text.length > 2 && text[0] === '-' && text[1] !== '-')
-      add(text.slice(2), pattern?.startsWith('-') === true ? pattern.slice(2) : pattern);
-  };
-  const whole = asPath(word, info);
-  if (whole !== null) add(whole.text, whole.glob);
-  addGlued(word, glob);
-  const textParts = splitList(word);
-  if (textParts.length > 1) {
-    const globParts = glob === null ? null : splitList(glob);
-    textParts.forEach((part, k) => {
-      const pattern = globParts?.[k] ?? (glob === null ? null : part);
-      add(part, pattern);
-      // A part may be a glued option too: `gcc -Wl,-o.git` has the linker write `.git`.
-      addGlued(part, pattern);
-    });
-  }
-  return out;
-}
-
-function splitList(word: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  for (let i = 0; i <= word.length; i++) {
-    if (i === word.length || word[i] === '=' || word[i] === ':' || word[i] === ',') {
-      parts.push(word.slice(start, i));
-      start = i + 1;
-    }
-  }
-  return parts;
 }
 
 const FD_DUPLICATIONS = new Set(['>&', '<&']);
@@ -133,29 +50,6 @@ function isFdNumber(word: string): boolean {
 function targetIsPath(r: Redirect): r is Redirect & { target: string } {
   if (r.target === null || NOT_PATHS.has(r.op)) return false;
   return !(FD_DUPLICATIONS.has(r.op) && isFdNumber(r.target));
-}
-
-const NO_INFO: ReadonlyMap<string, WordInfo> = new Map();
-
-/**
- * What the shell does to each word of the fragment's readings (views are plain string lists);
- * null when the fragment was built from words (then the characters decide).
- */
-function infoByWord(fragment: Fragment): ReadonlyMap<string, WordInfo> | null {
-  if (fragment.argvInfo === undefined) return null;
-  let map: Map<string, WordInfo> | null = null;
-  fragment.argvInfo.forEach((info, i) => {
-    if (info === undefined) return;
-    map ??= new Map();
-    const word = fragment.argv[i]!;
-    const before = map.get(word);
-    // The same text quoted once and unquoted once: keep what makes it more dangerous.
-    map.set(
-      word,
-      before === undefined ? info : { expands: before.expands || info.expands, glob: before.glob ?? info.glob },
-    );
-  });
-  return map ?? NO_INFO;
 }
 
 function normalizedRoot(rootInput: string): string | null {
@@ -192,9 +86,7 @@ function walk(
 
   const feedsRunner = pipedIntoRunner(command);
   const visit = (fragment: Fragment, dirs: Dirs, analysed: AnalyzedFragment | null, moved: Dirs | null): void => {
-    const known = fragment.argvInfo !== undefined;
-    const info = (i: number): WordInfo | undefined => wordInfo(fragment.argv[i]!, fragment.argvInfo?.[i], known);
-    const targetInfo = (r: Redirect): WordInfo | undefined => wordInfo(r.target!, r.targetInfo, known);
+    const words = new FragmentPaths(fragment);
     const readOnly = isReadOnly(fragment.argv);
     const verbAt = firstNonAssignment(fragment.argv);
     const data = notPaths(fragment, verbAt, feedsRunner.get(fragment) ?? true);
@@ -213,12 +105,12 @@ function walk(
       if (!asWritten && result.outside === null) {
         // null is an answer too: `??=` would judge it again for every directory.
         if (install === undefined) install = installOutside(fragment, analysed);
-        judgeScope(fragment, dir, moved, info, targetInfo, result, startCwd, data, install);
+        judgeScope(words, dir, moved, result, startCwd, data, install);
       }
       // A directory change names a directory, it writes nothing: where it leads is what later
       // fragments are judged in (and a command run inside .git is caught there).
       if (result.protectedWrite === null)
-        protectedHits(fragment, dir, analysed, readOnly || moved !== null, verbAt, info, targetInfo, asWritten, result);
+        protectedHits(words, dir, analysed, readOnly || moved !== null, verbAt, asWritten, result);
     }
   };
   const flow = walkDirs(command, startDirs, visit);
@@ -279,16 +171,15 @@ function firstNonAssignment(argv: readonly string[]): number {
 }
 
 function judgeScope(
-  fragment: Fragment,
+  words: FragmentPaths,
   dir: DirNode | null,
   moved: Dirs | null,
-  info: (i: number) => WordInfo | undefined,
-  targetInfo: (r: Redirect) => WordInfo | undefined,
   result: Walk,
   startCwd: string | null,
   data: ReadonlySet<number>,
   install: string | null,
 ): void {
+  const fragment = words.fragment;
   if (dir === null || !dir.insideRoot()) {
     result.outside =
       dir?.toString() ??
@@ -305,37 +196,36 @@ function judgeScope(
     result.outside = install;
     for (let i = 0; i < fragment.argv.length && result.outside === null; i++) {
       const word = fragment.argv[i]!;
-      const about = info(i);
+      const about = words.info(i);
       // Literal data words are not read (`grep '../x' f`). A word the shell expands (`$HOME`,
       // an unquoted `~`) is judged as before: what it becomes is unknown.
       if (data.has(i) && about === undefined) continue;
       // The common case, decided without building a path: a plain word with no `/` and no `..`
       // names nothing outside a directory that is inside.
       if (about === undefined && !word.includes('/') && !word.includes('..')) continue;
-      const path = asPath(word, about);
+      const path = words.path(i);
       if (path !== null && classifyPath(path, dir).outside) result.outside = fragment.argv[i]!;
     }
   }
   for (const r of fragment.redirects) {
     if (result.outside !== null) return;
     if (!targetIsPath(r)) continue;
-    const path = asPath(r.target, targetInfo(r), true);
+    const path = words.redirectPath(r);
     if (path !== null && classifyPath(path, dir).outside) result.outside = r.target;
   }
 }
 
 /** Records the first certain protected write and the first possible one / protected name. */
 function protectedHits(
-  fragment: Fragment,
+  words: FragmentPaths,
   dir: DirNode | null,
   analysed: AnalyzedFragment | null,
   readOnly: boolean,
   verbAt: number,
-  info: (i: number) => WordInfo | undefined,
-  targetInfo: (r: Redirect) => WordInfo | undefined,
   asWritten: boolean,
   result: Walk,
 ): void {
+  const fragment = words.fragment;
   /**
    * A write target: certain hits stop the search, possible ones are kept for later. A `.git`
    * entry itself counts at any depth: a copied folder brings its hooks, and a written, moved or
@@ -358,25 +248,18 @@ function protectedHits(
       r.target !== null &&
       WRITE_REDIRECTIONS.has(r.op) &&
       !isFdNumber(r.target) &&
-      written(asPath(r.target, targetInfo(r), true), r.target)
+      written(words.redirectPath(r as Redirect & { target: string }), r.target)
     )
       return;
   }
   let argv0Known = false;
   if (analysed !== null) {
-    const byWord = infoByWord(fragment);
-    const viewInfo = (word: string): WordInfo | undefined =>
-      byWord === null ? wordInfo(word, undefined, false) : byWord.get(word);
     for (const view of analysed.views) {
-      const targets = writeTargets(view);
+      const { targets, changedRecursively } = words.writes(view);
       // `chmod -R a-w .`, `chmod 000 .git`: a recursive change of a folder holding protected paths.
-      if (changesRecursively(view)) {
-        for (const path of changedPaths(view, targets.paths)) {
-          const c = classifyPath(
-            asPath(path, viewInfo(path)) ?? { text: path, glob: null, expands: false },
-            dir,
-            asWritten,
-          );
+      if (changedRecursively !== null) {
+        for (const path of changedRecursively) {
+          const c = classifyPath(words.viewPath(path) ?? { text: path, glob: null, expands: false }, dir, asWritten);
           if (c.gitFolder || c.holdsRoot === true) {
             if (c.uncertain) result.protectedName ??= `${path} (could hold a protected path)`;
             else {
@@ -390,12 +273,12 @@ function protectedHits(
       // An operand that starts with `-` (after `--`) is also a file name as it stands:
       // `cp -- a -x/../permissions.json` writes the root's permissions.json.
       for (const path of targets.paths) {
-        if (written(asPath(path, viewInfo(path)), path)) return;
-        if (path.startsWith('-') && written(asPath(path, viewInfo(path), true), path)) return;
+        if (written(words.viewPath(path), path)) return;
+        if (path.startsWith('-') && written(words.viewPath(path, true), path)) return;
       }
       if (targets.into !== null) {
         const into = targets.into;
-        const dirInfo = viewInfo(into.dir);
+        const dirInfo = words.viewInfo(into.dir);
         for (const name of into.names) {
           const text = `${into.dir}/${name}`;
           const glob = dirInfo?.glob == null ? null : `${dirInfo.glob}/${name}`;
@@ -419,13 +302,12 @@ function protectedHits(
     if (argv0Known && !word.startsWith('-')) continue;
     // Code handed to an interpreter (`python3 -c "open('.git/config','a')"`) names the path
     // inside a string: a plain mention is enough to ask.
-    if (!argv0Known && mentionsProtected(word)) {
+    if (!argv0Known && words.mentionsProtected(i)) {
       result.protectedName = word;
       return;
     }
-    const about = info(i);
-    if (plainIsSafe && about === undefined && !word.includes('.') && !word.includes('/')) continue;
-    for (const path of argumentPaths(word, about)) {
+    if (plainIsSafe && words.info(i) === undefined && !word.includes('.') && !word.includes('/')) continue;
+    for (const path of words.argumentPaths(i)) {
       const c = classifyPath(path, dir, asWritten);
       if (c.protected || c.gitFolder) {
         result.protectedName = c.uncertain ? `${fragment.argv[i]!} (could name a protected path)` : fragment.argv[i]!;
@@ -434,47 +316,6 @@ function protectedHits(
     }
   }
   if (dir !== null && dir.inGit) result.protectedName = `${dir.toString()} (the working directory is inside .git)`;
-}
-
-const RECURSIVE_CHANGERS = new Set(['chmod', 'chown', 'chgrp', 'rm', 'setfacl', 'chattr']);
-
-/** chmod/chown/chgrp/rm/setfacl with -R/-r/--recursive, or any mode change of a `.git` folder itself. */
-function changesRecursively(view: readonly string[]): boolean {
-  const verb = view[0];
-  if (verb === undefined) return false;
-  const slash = verb.lastIndexOf('/');
-  const name = slash < 0 ? verb : verb.slice(slash + 1);
-  if (!RECURSIVE_CHANGERS.has(name)) return false;
-  if (name !== 'rm') return true; // chmod 000 .git locks git out as surely as -R does
-  for (const word of view) {
-    if (
-      word === '--recursive' ||
-      (word.startsWith('-') && !word.startsWith('--') && (word.includes('r') || word.includes('R')))
-    )
-      return true;
-  }
-  return false;
-}
-
-/**
- * What a mode changer changes: a known writer's targets, else (setfacl, chattr: write-targets.ts
- * does not list them) every word that is not an option (`u:x:rwx` and `+i` name no folder).
- */
-function changedPaths(view: readonly string[], targets: readonly string[]): readonly string[] {
-  return targets.length > 0 ? targets : view.slice(1).filter((word) => !word.startsWith('-'));
-}
-
-/** A protected path mentioned anywhere in a word (case-insensitive, any run of slashes). */
-function mentionsProtected(word: string): boolean {
-  const folded = word.toLowerCase();
-  if (folded.includes('permissions.json')) return true;
-  for (let at = folded.indexOf('.git'); at >= 0; at = folded.indexOf('.git', at + 4)) {
-    let k = at + 4;
-    if (folded[k] !== '/' && folded[k] !== '\\') continue;
-    while (folded[k] === '/' || folded[k] === '\\' || (folded[k] === '.' && folded[k + 1] === '/')) k++;
-    if (folded.startsWith('config', k) || folded.startsWith('hooks', k)) return true;
-  }
-  return false;
 }
 
 export function checkScope(command: AnalyzedCommand, startCwd: string | null, rootInput: string): ScopeResult {

@@ -101,6 +101,12 @@ function runnerAfterGlobalOptions(view: readonly string[]): number {
   return -1;
 }
 
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Every reading of `argv` through the wrappers; linear in argv per view, at most MAX_VIEWS views. */
 export function unwrap(argv: readonly string[]): Unwrapped {
   // Most fragments are a plain command: one reading, nothing to allocate but the view itself.
@@ -112,7 +118,9 @@ export function unwrap(argv: readonly string[]): Unwrapped {
       truncated: false,
     };
   const views: string[][] = [];
-  const seen = new Set<string>();
+  // Seen views by length and end words, compared word by word: a key of the whole view
+  // (JSON.stringify) cost a copy of every word for each of up to MAX_VIEWS readings.
+  const seen = new Map<string, Array<readonly string[]>>();
   const commandStrings: string[] = [];
   const execs: string[][] = [];
   const queue: Array<readonly string[]> = [];
@@ -120,14 +128,17 @@ export function unwrap(argv: readonly string[]): Unwrapped {
 
   const addView = (view: readonly string[]): void => {
     if (view.length === 0) return;
-    const key = JSON.stringify(view);
-    if (seen.has(key)) return;
+    const key = `${view.length}\0${view[0]}\0${view[view.length - 1]}`;
+    const alike = seen.get(key);
+    if (alike?.some((other) => sameWords(other, view)) === true) return;
     if (views.length >= MAX_VIEWS) {
       truncated = true;
       return;
     }
-    seen.add(key);
-    views.push([...view]);
+    if (alike === undefined) seen.set(key, [view]);
+    else alike.push(view);
+    // Every view but argv is a fresh array of its own; none is changed after this.
+    views.push(view as string[]);
     queue.push(view);
   };
 
@@ -143,7 +154,7 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     }
     const verb = view[0]!;
     const name = basename(verb);
-    addView([name, ...view.slice(1)]); // `/usr/bin/sudo …` is also `sudo …` (the same view is kept once)
+    if (name !== verb) addView([name, ...view.slice(1)]); // `/usr/bin/sudo …` is also `sudo …`
     if (name === 'find') {
       for (const inner of findExecs(view)) {
         execs.push(inner);

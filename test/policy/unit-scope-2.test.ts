@@ -4,7 +4,7 @@
 // check. Each row pins one reading: without it the decision or the word the reason names changes.
 import { describe, expect, it } from 'vitest';
 import { AUTO_MODE, term } from './unit-fixtures.ts';
-import { pathPart } from '../../src/policy/scope.ts';
+import { pathPart } from '../../src/policy/path-words.ts';
 
 describe('RN-075 pathPart: the part of a token that names a path', () => {
   const rows: readonly (readonly [string, string | null])[] = [
