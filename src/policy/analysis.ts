@@ -1,7 +1,8 @@
 // Everything decide() needs to know about a terminal command, computed once: fragments, the
 // readings behind wrappers, the commands hidden in `sh -c` strings and substitutions (bounded
 // depth), and the unsafe constructs found anywhere.
-import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize } from './tokenizer.ts';
+import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize, wordInfo } from './tokenizer.ts';
+import { passesInputOn, printedTexts, readsCommandsFromInput } from './piped-scripts.ts';
 import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
 import { basename, unwrap } from './wrappers.ts';
@@ -60,10 +61,14 @@ export function analyzeCommand(
     findings.push(...nested.findings);
     return nested;
   };
+  const done: AnalyzedFragment[] = [];
   const fragments = tokenized.fragments.map((fragment): AnalyzedFragment => {
     const unwrapped = unwrap(fragment.argv);
-    const nested: AnalyzedCommand[] = unwrapped.commandStrings.length === 0 ? NO_COMMANDS : [];
-    for (const text of unwrapped.commandStrings) {
+    // `echo 'git push' | sh`: the line the shell reads from the pipe is a command line too.
+    const piped = pipedCommandLines(done, unwrapped.views);
+    const lines = piped.length === 0 ? unwrapped.commandStrings : [...unwrapped.commandStrings, ...piped];
+    const nested: AnalyzedCommand[] = lines.length === 0 ? NO_COMMANDS : [];
+    for (const text of lines) {
       const analysed = below(text);
       if (analysed !== null) nested.push(analysed);
     }
@@ -94,7 +99,9 @@ export function analyzeCommand(
     if (globVerb) findings.push({ kind: 'glob_verb', what: UNSAFE_WHAT.glob_verb });
     if (expansionVerb) findings.push({ kind: 'expansion_verb', what: UNSAFE_WHAT.expansion_verb });
     const execs = unwrapped.execs.map(fragmentOfWords);
-    return { fragment, views: unwrapped.views, truncated: unwrapped.truncated, nested, execs };
+    const analysed = { fragment, views: unwrapped.views, truncated: unwrapped.truncated, nested, execs };
+    done.push(analysed);
+    return analysed;
   });
   const substitutions: AnalyzedCommand[] = [];
   for (const text of tokenized.substitutions) {
@@ -102,6 +109,32 @@ export function analyzeCommand(
     if (analysed !== null) substitutions.push(analysed);
   }
   return { tokenized, fragments, substitutions, findings: dedupeFindings(findings) };
+}
+
+const NO_LINES: readonly string[] = Object.freeze([]);
+
+/**
+ * The command lines the fragments before hand, through a pipe, a consumer that runs its input
+ * (piped-scripts.ts): the producer's, past `cat` and `tee`, which pass their input on.
+ */
+function pipedCommandLines(
+  before: readonly AnalyzedFragment[],
+  consumerViews: readonly (readonly string[])[],
+): readonly string[] {
+  let k = before.length - 1;
+  const pipes = (f: AnalyzedFragment | undefined): boolean => f?.fragment.sep === '|' || f?.fragment.sep === '|&';
+  if (!pipes(before[k]) || !consumerViews.some(readsCommandsFromInput)) return NO_LINES;
+  while (k > 0 && pipes(before[k - 1]) && before[k]!.views.some(passesInputOn)) k--;
+  const producer = before[k]!;
+  const f = producer.fragment;
+  const known = f.argvInfo !== undefined;
+  const expanding = new Set<string>();
+  f.argv.forEach((word, i) => {
+    if (wordInfo(word, f.argvInfo?.[i], known)?.expands === true) expanding.add(word);
+  });
+  const lines = new Set<string>();
+  for (const view of producer.views) for (const text of printedTexts(view, (w) => expanding.has(w))) lines.add(text);
+  return [...lines];
 }
 
 /** Visits every reading of every fragment, at every depth (fragments, nested, substitutions). */
