@@ -22,6 +22,13 @@ const PIP_WRITERS = new Set(['install', 'uninstall']); // `pip list --user` only
 const NO_OPTIONS = optionTable('', '');
 type Env = ReadonlyMap<string, string>; // lower-cased name -> the assignment word
 
+/** The environment variables (lowercased) the rules below read: they make an install global. */
+export const INSTALL_ENVIRONMENT: ReadonlySet<string> = new Set([
+  ...['npm_config_global', 'npm_config_location'],
+  ...['pip_user', 'pip_break_system_packages', 'pip_target', 'pip_prefix', 'pip_root'],
+  ...['uv_system_python', 'uv_break_system_packages'],
+]);
+
 /** The assignments before the verb (`npm_config_global=true npm i x`); npm reads the names in any case. */
 function environment(argv: readonly string[], verbAt: number): Env {
   const env = new Map<string, string>();

@@ -4,6 +4,7 @@
 // needing a rule). Protected: a write (redirect, a known writer's targets), any argument of a
 // command that is not read-only naming a protected path (issue 9 A.3), in any spelling or glob
 // (A.1), or a command run inside a `.git` folder.
+import { allFragments } from './analysis.ts';
 import type { AnalyzedCommand, AnalyzedFragment } from './analysis.ts';
 import { walkDirs } from './cwd-flow.ts';
 import type { Dirs } from './cwd-flow.ts';
@@ -14,7 +15,7 @@ import { FragmentPaths } from './path-words.ts';
 import { resolveLexically } from './paths.ts';
 import { isReadOnly } from './read-only.ts';
 import { dataWords, PRINTS_ITS_DATA } from './argument-roles.ts';
-import { globalInstall, installer } from './global-installs.ts';
+import { globalInstall, INSTALL_ENVIRONMENT, installer } from './global-installs.ts';
 import { inputArguments } from './input-arguments.ts';
 import { isAssignment } from './tokenizer.ts';
 import type { Fragment, Redirect } from './tokenizer.ts';
@@ -85,6 +86,7 @@ function walk(
   const startDirs: Dirs = [start];
 
   const feedsRunner = pipedIntoRunner(command);
+  const exported = asWritten ? [] : exportedInstallEnvironment(command);
   const visit = (fragment: Fragment, dirs: Dirs, analysed: AnalyzedFragment | null, moved: Dirs | null): void => {
     const words = new FragmentPaths(fragment);
     const readOnly = isReadOnly(fragment.argv);
@@ -104,7 +106,7 @@ function walk(
     for (const dir of dirs) {
       if (!asWritten && result.outside === null) {
         // null is an answer too: `??=` would judge it again for every directory.
-        if (install === undefined) install = installOutside(fragment, analysed);
+        if (install === undefined) install = installOutside(fragment, analysed, exported);
         judgeScope(words, dir, moved, result, startCwd, data, install);
       }
       // A directory change names a directory, it writes nothing: where it leads is what later
@@ -151,17 +153,54 @@ function notPaths(fragment: Fragment, verbAt: number, feedsRunner: boolean): Rea
   return dataWords(fragment.argv, verbAt);
 }
 
-/** Every reading: `env npm i -g x` and `timeout 60 pip install --user x` install outside too. */
-function installOutside(fragment: Fragment, analysed: AnalyzedFragment | null): string | null {
+/**
+ * Every reading: `env npm i -g x` and `timeout 60 pip install --user x` install outside too.
+ * `exported`: what other fragments may have left in the environment, read first.
+ */
+function installOutside(
+  fragment: Fragment,
+  analysed: AnalyzedFragment | null,
+  exported: readonly string[],
+): string | null {
+  const withExported = (words: readonly string[]): readonly string[] =>
+    exported.length === 0 ? words : [...exported, ...words];
   // The fragment's own words first, with the assignments a wrapper passes on (`env
   // npm_config_global=true npm i x`); the other readings hold no assignment it has not seen.
-  const own = globalInstall(fragment.argv, firstNonAssignment(fragment.argv));
+  const own = globalInstall(withExported(fragment.argv), exported.length + firstNonAssignment(fragment.argv));
   if (own !== null) return own;
   for (const view of analysed?.views ?? []) {
-    const found = installer(view, firstNonAssignment(view));
+    const found = installer(withExported(view), exported.length + firstNonAssignment(view));
     if (found !== null) return found;
   }
   return null;
+}
+
+/** Builtins whose assignments stay in the shell's environment (`export`, `declare -x`...). */
+const EXPORTERS: ReadonlySet<string> = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+/**
+ * The installers' variables a fragment of the command leaves in the environment of the others:
+ * `export npm_config_global=true; npm i x`, `declare -x PIP_USER=1`, and a bare `PIP_USER=1`
+ * (it changes the variable if it is already exported). Wherever it stands: one judged too many
+ * can only ask. The last assignment of each name counts.
+ */
+function exportedInstallEnvironment(command: AnalyzedCommand): string[] {
+  const last = new Map<string, string>();
+  for (const fragment of allFragments(command)) {
+    const argv = fragment.argv;
+    const verbAt = firstNonAssignment(argv);
+    const verb = argv[verbAt];
+    const words = verb === undefined ? argv : EXPORTERS.has(verb) ? argv.slice(verbAt + 1) : [];
+    for (const word of words) {
+      // bash's `export NAME+=VALUE` appends: to an unset variable it is NAME=VALUE.
+      const assignment = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(word);
+      if (assignment === null) continue;
+      const name = assignment[1]!;
+      if (INSTALL_ENVIRONMENT.has(name.toLowerCase()))
+        last.set(name.toLowerCase(), `${name}=${word.slice(assignment[0].length)}`);
+    }
+  }
+  return [...last.values()];
 }
 
 function firstNonAssignment(argv: readonly string[]): number {
