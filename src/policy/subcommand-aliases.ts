@@ -84,6 +84,11 @@ const NPM_ALIASES: ReadonlyMap<string, string> = new Map(
 
 const NPM_NAMES: ReadonlySet<string> = new Set(NPM_COMMANDS);
 
+/** An npm command or one of its aliases, spelled out (pnpm hands some of them to npm). */
+export function isNpmCommand(word: string): boolean {
+  return NPM_NAMES.has(word) || NPM_ALIASES.has(word);
+}
+
 /**
  * What npm runs for a subcommand word: the command itself, its alias's target, or what an
  * abbreviation may stand for. `certain` is false when the word is an abbreviation of several

@@ -3,6 +3,7 @@
 // An unknown option inside a wrapper is read both ways (flag, or taking a value): more views can
 // only find more denies and more ceilings.
 import { isAssignment } from './tokenizer.ts';
+import { packageBinReading } from './package-bins.ts';
 import { CLI_GLOBAL_OPTIONS, subcommandStarts } from './cli-options.ts';
 import { optionTable, stepOption } from './options.ts';
 import type { OptionTable } from './options.ts';
@@ -72,6 +73,7 @@ function mayWrap(argv: readonly string[]): boolean {
     verb === 'ssh' ||
     WRAPPERS.has(`${verb} ${argv[1]}`) || // `npm exec`, `pnpm dlx`... (no key ends in "undefined")
     (RUNNER_CLIS.has(verb) && argv[1]?.startsWith('-') === true) ||
+    packageBinReading(verb, argv) !== null ||
     (TWO_WORD_CLIS.has(verb) && mayBeGlobalOption(argv[1]))
   );
 }
@@ -170,6 +172,9 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     const globals = RUNNER_CLIS.get(name);
     if (globals !== undefined && view[1]?.startsWith('-') === true)
       for (const at of subcommandStarts(view, globals)) if (at > 1) addView([name, ...view.slice(at)]);
+    // `pnpm git push`: a word that is not pnpm's own command runs as a binary or script.
+    const bin = packageBinReading(name, view);
+    if (bin !== null) addView(bin);
     if (TWO_WORD_CLIS.has(name)) {
       const at = runnerAfterGlobalOptions(view);
       if (at > 1) addView([name, ...view.slice(at)]);
