@@ -246,6 +246,17 @@ function sshReadings(view: readonly string[], commandStrings: string[]): void {
   }
 }
 
+/**
+ * The word is one of `flags`, or a cluster of short letters holding one of them: `entr -rs` is
+ * `entr -r -s`, `nix develop -ic CMD` is `-i -c CMD`.
+ */
+function hasFlag(word: string, flags: ReadonlySet<string>): boolean {
+  if (flags.has(word)) return true;
+  if (word.length < 3 || word[0] !== '-' || !/^-[A-Za-z]+$/.test(word)) return false;
+  for (let k = 1; k < word.length; k++) if (flags.has(`-${word[k]}`)) return true;
+  return false;
+}
+
 /** Readings of one wrapper's options; each unknown option forks a reading (bounded). */
 const MAX_FORKS = 8;
 
@@ -257,7 +268,7 @@ function skipWrapper(
 ): boolean {
   const from = spec.from ?? 1;
   if (spec.startsCommand !== undefined) {
-    const at = view.findIndex((word, i) => i >= from && spec.startsCommand!.has(word));
+    const at = view.findIndex((word, i) => i >= from && hasFlag(word, spec.startsCommand!));
     if (at !== -1) {
       handRest(view.slice(at + 1), spec, view, addView, commandStrings);
       return true;
@@ -307,7 +318,7 @@ function skipWrapper(
           continue;
         }
       }
-      if (spec.shellModeFlags?.has(word) === true) shellMode = true;
+      if (spec.shellModeFlags !== undefined && hasFlag(word, spec.shellModeFlags)) shellMode = true;
       // `nice -10 cmd`: a numeric option.
       if (word[0] === '-' && isNumber(word.slice(1))) {
         i++;
