@@ -1,7 +1,8 @@
 // Everything decide() needs to know about a terminal command, computed once: fragments, the
 // readings behind wrappers, the commands hidden in `sh -c` strings and substitutions (bounded
 // depth), and the unsafe constructs found anywhere.
-import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize, wordInfo } from './tokenizer.ts';
+import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize } from './tokenizer.ts';
+import { FragmentPaths } from './path-words.ts';
 import { passesInputOn, printedTexts, readsCommandsFromInput } from './piped-scripts.ts';
 import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
@@ -126,14 +127,10 @@ function pipedCommandLines(
   if (!pipes(before[k]) || !consumerViews.some(readsCommandsFromInput)) return NO_LINES;
   while (k > 0 && pipes(before[k - 1]) && before[k]!.views.some(passesInputOn)) k--;
   const producer = before[k]!;
-  const f = producer.fragment;
-  const known = f.argvInfo !== undefined;
-  const expanding = new Set<string>();
-  f.argv.forEach((word, i) => {
-    if (wordInfo(word, f.argvInfo?.[i], known)?.expands === true) expanding.add(word);
-  });
+  const words = new FragmentPaths(producer.fragment);
+  const expands = (word: string): boolean => words.viewInfo(word)?.expands === true;
   const lines = new Set<string>();
-  for (const view of producer.views) for (const text of printedTexts(view, (w) => expanding.has(w))) lines.add(text);
+  for (const view of producer.views) for (const text of printedTexts(view, expands)) lines.add(text);
   return [...lines];
 }
 

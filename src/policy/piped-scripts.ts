@@ -44,7 +44,9 @@ export function readsCommandsFromInput(view: readonly string[]): boolean {
   }
   for (; i < view.length; i++) {
     const word = view[i]!;
-    if (word === '-' || word === '--') return view[i + 1] === undefined || view[i + 1] === '-' || word === '-';
+    if (word === '-') return true;
+    // `sh -- script`: a script file; `sh --` or `sh -- -`: the input.
+    if (word === '--') return view[i + 1] === undefined || view[i + 1] === '-';
     if (SHELL_VALUE_OPTIONS.has(word)) {
       i++;
       continue;
@@ -87,8 +89,8 @@ function printed(view: readonly string[], expands: (word: string) => boolean): s
   const verb = view[0];
   if (verb === undefined) return null;
   const name = basename(verb);
-  const words = view.slice(1);
   if (name !== 'echo' && name !== 'yes' && name !== 'printf') return null;
+  const words = view.slice(1);
   if (words.some(expands)) return null;
   if (name === 'echo') {
     let k = 0;
