@@ -43,6 +43,8 @@ describe('readsCommandsFromInput: the consumer runs its standard input', () => {
     ['sh -- -', true],
     ['sh -- - x', true],
     ['sh -- run.sh', false],
+    ['sh -- -s', false],
+    ['sh -- -c', false],
     ['sh -e', true],
     ['sh -eu', true],
     ['sh +e', true],
