@@ -90,10 +90,18 @@ export const DESTINATIONS = table({
 /** Tools that install outside whatever their words (`cargo-binstall x`, `cpanm Foo`). */
 export const ALWAYS = new Set(['cargo-binstall', 'cpanm']);
 
-/** pip's options that install outside the project, as long names optparse also takes abbreviated. */
-export const PIP_OUTSIDE = ['--user', '--break-system-packages', '--system', '--target', '--prefix', '--root'];
-/** pip's own options that are exact names, not abbreviations of the above (`--pre` is pre-releases). */
-export const PIP_EXACT = new Set(['--pre', '--progress-bar', '--proxy', '--root-user-action', '--requirement']);
+/**
+ * pip's options that install outside the project whatever their value, as long names optparse also
+ * takes abbreviated. Its destinations (`--target`, `--prefix`, `--root`) are in DESTINATIONS: those
+ * stay in when their value is a plain relative path.
+ */
+export const PIP_OUTSIDE = ['--user', '--break-system-packages', '--system'];
+/**
+ * pip's own options that are also a prefix of one of the names above or of a destination, so not
+ * an abbreviation of it: `--pre` is pre-releases, not `--prefix`. (`--proxy`, `--progress-bar`,
+ * `--requirement` are no prefix of any of them and need no entry.)
+ */
+export const PIP_EXACT = new Set(['--pre']);
 
 /** conda's writers, with the second word for `env` and the options for `config` that write. */
 export const CONDA_LIKE = new Set(['conda', 'mamba', 'micromamba']);

@@ -202,7 +202,7 @@ function npmConfigKey(pairs: readonly string[]): string | null {
 /** pip's (or uv pip's) word that installs outside: an option, an abbreviation of one, or the environment. */
 function pip(verb: string, rest: readonly string[], env: Env, uv: boolean): string | null {
   const opts = optionWords(rest);
-  const flag = option(opts, T.PIP_OUTSIDE.slice(0, 3), true);
+  const flag = option(opts, T.PIP_OUTSIDE, true);
   if (flag !== undefined) return `${verb} ${flag.word}`;
   // A relative target is the path scope's to judge; an interpreter is outside unless it is a path in here.
   const dest = option(opts, T.DESTINATIONS.get('pip')!, true);

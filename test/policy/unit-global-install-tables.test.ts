@@ -25,6 +25,8 @@ describe('global-install tables, entry by entry', () => {
     ['pip install --pref /x y', 'pip --pref'],
     ['pip install --ro /x y', 'pip --ro'],
     ['pip install --pre x', null],
+    ['pip install --pre /tmp/x.whl', null],
+    ['pip install --pre --target /x y', 'pip --target'],
     ['pip install --progress-bar off x', null],
     ['pip install --proxy http://p x', null],
     ['pip install --root-user-action ignore x', null],
