@@ -9,6 +9,13 @@ import { passesInputOn, printedTexts, readsCommandsFromInput } from '../../src/p
 const words = (line: string): string[] => (line === '' ? [] : line.split(' '));
 const never = (): boolean => false;
 
+/** A consumer's words, and whether it runs its standard input as commands. */
+function readingRows(rows: readonly (readonly [string, boolean])[]): void {
+  it.each(rows)('%s → %s', (line, expected) => {
+    expect(readsCommandsFromInput(words(line))).toBe(expected);
+  });
+}
+
 describe('readsCommandsFromInput: the consumer runs its standard input', () => {
   const SHELL_NAMES = [
     'sh',
@@ -34,7 +41,7 @@ describe('readsCommandsFromInput: the consumer runs its standard input', () => {
     expect(readsCommandsFromInput(['busybox', shell])).toBe(true);
   });
 
-  it.each([
+  readingRows([
     ['sh -s', true],
     ['bash -s -- a b', true],
     ['sh -', true],
@@ -68,9 +75,7 @@ describe('readsCommandsFromInput: the consumer runs its standard input', () => {
     ['sh -o pipefail run.sh', false],
     ['sh -o', true],
     ['sh x -s', false],
-  ] as const)('%s → %s', (line, expected) => {
-    expect(readsCommandsFromInput(words(line))).toBe(expected);
-  });
+  ]);
 
   it.each(['-o', '+o', '-O', '+O', '--rcfile', '--init-file'])(
     'sh %s VALUE takes the next word as the value, not as a script',
@@ -80,7 +85,7 @@ describe('readsCommandsFromInput: the consumer runs its standard input', () => {
     },
   );
 
-  it.each([
+  readingRows([
     ['busybox sh', true],
     ['busybox ash -s', true],
     ['busybox sh run.sh', false],
@@ -90,11 +95,9 @@ describe('readsCommandsFromInput: the consumer runs its standard input', () => {
     ['busybox ls', false],
     ['busybox -s', false],
     ['/bin/busybox sh', true],
-  ] as const)('%s → %s', (line, expected) => {
-    expect(readsCommandsFromInput(words(line))).toBe(expected);
-  });
+  ]);
 
-  it.each([
+  readingRows([
     ['at now', true],
     ['at now + 1 minute', true],
     ['at -m noon', true],
@@ -106,9 +109,7 @@ describe('readsCommandsFromInput: the consumer runs its standard input', () => {
     ['batch', true],
     ['batch -m', true],
     ['batch -f job.sh', false],
-  ] as const)('%s → %s', (line, expected) => {
-    expect(readsCommandsFromInput(words(line))).toBe(expected);
-  });
+  ]);
 
   it.each(['', 'python3', 'node', 'cat', 'xargs', 'shx', 'bashful', 'at-spi', 'fish'])(
     '%s does not run its input as shell commands',
