@@ -10,13 +10,20 @@
 import { gitSubcommandIndex } from './external-effect.ts';
 import { basename } from './wrappers.ts';
 
-/** Per subcommand: long options (any GNU prefix of at least this spelling), short letters (any of them), words. */
-const RUNS: ReadonlyMap<string, { long: readonly string[]; short: string; words: readonly string[] }> = new Map([
-  ['rebase', { long: ['--exec'], short: 'x', words: [] }],
-  ['bisect', { long: [], short: '', words: ['run'] }],
-  ['difftool', { long: ['--extcmd'], short: 'x', words: [] }],
-  ['grep', { long: ['--open-files-in-pager'], short: 'O', words: [] }],
-  ['submodule', { long: [], short: '', words: ['foreach'] }],
+/** Per subcommand: long options (any GNU prefix of at least this spelling), short letters (any of them), words. A field left out is empty. */
+interface Runs {
+  long?: readonly string[];
+  short?: string;
+  words?: readonly string[];
+}
+
+// Keyed by `string | undefined`: argv[-1], when git has no subcommand, is no row.
+const RUNS: ReadonlyMap<string | undefined, Runs> = new Map<string | undefined, Runs>([
+  ['rebase', { long: ['--exec'], short: 'x' }],
+  ['bisect', { words: ['run'] }],
+  ['difftool', { long: ['--extcmd'], short: 'x' }],
+  ['grep', { long: ['--open-files-in-pager'], short: 'O' }],
+  ['submodule', { words: ['foreach'] }],
   [
     'filter-branch',
     {
@@ -29,48 +36,43 @@ const RUNS: ReadonlyMap<string, { long: readonly string[]; short: string; words:
         '--parent-filter',
         '--tag-name-filter',
       ],
-      short: '',
-      words: [],
     },
   ],
-  ['fetch', { long: ['--upload-pack'], short: '', words: [] }],
-  ['pull', { long: ['--upload-pack'], short: '', words: [] }],
-  ['clone', { long: ['--upload-pack', '--template', '--config', '--separate-git-dir'], short: 'uc', words: [] }],
-  ['init', { long: ['--template', '--separate-git-dir'], short: '', words: [] }],
-  ['init-db', { long: ['--template', '--separate-git-dir'], short: '', words: [] }],
-  ['maintenance', { long: [], short: '', words: ['register', 'unregister', 'start', 'stop'] }],
-  ['apply', { long: ['--unsafe-paths'], short: '', words: [] }],
-  [
-    'send-email',
-    { long: ['--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd'], short: '', words: [] },
-  ],
-  ['ls-remote', { long: ['--upload-pack'], short: '', words: [] }],
-  ['archive', { long: ['--exec'], short: '', words: [] }],
-  ['push', { long: ['--receive-pack', '--exec'], short: '', words: [] }],
-  ['send-pack', { long: ['--receive-pack', '--exec'], short: '', words: [] }],
-  ['fetch-pack', { long: ['--upload-pack', '--exec'], short: '', words: [] }],
+  ['fetch', { long: ['--upload-pack'] }],
+  ['pull', { long: ['--upload-pack'] }],
+  ['clone', { long: ['--upload-pack', '--template', '--config', '--separate-git-dir'], short: 'uc' }],
+  ['init', { long: ['--template', '--separate-git-dir'] }],
+  ['init-db', { long: ['--template', '--separate-git-dir'] }],
+  ['maintenance', { words: ['register', 'unregister', 'start', 'stop'] }],
+  ['apply', { long: ['--unsafe-paths'] }],
+  ['send-email', { long: ['--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd'] }],
+  ['ls-remote', { long: ['--upload-pack'] }],
+  ['archive', { long: ['--exec'] }],
+  ['push', { long: ['--receive-pack', '--exec'] }],
+  ['send-pack', { long: ['--receive-pack', '--exec'] }],
+  ['fetch-pack', { long: ['--upload-pack', '--exec'] }],
   // `--httpd` is "the HTTP daemon command-line that will be executed" (git help instaweb).
-  ['instaweb', { long: ['--httpd'], short: 'd', words: [] }],
+  ['instaweb', { long: ['--httpd'], short: 'd' }],
 ]);
 
 /** `git SUBCOMMAND … --option CMD` that runs CMD, named; null otherwise. One pass. */
 export function gitRunsCommand(argv: readonly string[]): string | null {
   if (argv[0] === undefined || basename(argv[0]) !== 'git') return null;
   const at = gitSubcommandIndex(argv);
-  if (at < 0) return null;
-  const sub = argv[at]!;
-  const runs = RUNS.get(sub);
+  const runs = RUNS.get(argv[at]);
   if (runs === undefined) return null;
+  const sub = argv[at]!;
   for (let i = at + 1; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') break;
-    if (runs.words.includes(word)) return `git ${sub} ${word}`;
+    if (runs.words?.includes(word) === true) return `git ${sub} ${word}`;
     if (word.startsWith('--')) {
-      const name = word.slice(0, word.indexOf('=') > 0 ? word.indexOf('=') : word.length);
+      const eq = word.indexOf('=');
+      const name = eq === -1 ? word : word.slice(0, eq);
       // GNU-style prefixes (`--exe`), never shorter than `--` plus two letters.
-      if (name.length > 3 && runs.long.some((option) => option.startsWith(name))) return `git ${sub} ${name}`;
+      if (name.length > 3 && runs.long?.some((option) => option.startsWith(name)) === true) return `git ${sub} ${name}`;
     } else if (word.startsWith('-')) {
-      for (const letter of runs.short) if (word.slice(1).includes(letter)) return `git ${sub} -${letter}`;
+      for (const letter of runs.short ?? '') if (word.includes(letter, 1)) return `git ${sub} -${letter}`;
     }
   }
   return null;

@@ -54,3 +54,38 @@ describe('issue 9: every long option and word of a row is named', () => {
     expect(gitRunsCommand(words(command))).toBe(name);
   });
 });
+
+// From the survivors at e962915 (84.68%): the words before the subcommand are git's own, and a
+// long option is its whole name before `=`, so a longer word is another option.
+describe('issue 9: only the words after the subcommand are its options', () => {
+  it.each([
+    // `-C DIR` and `-c NAME=VALUE` take the next word, whatever it looks like.
+    'git -C -x rebase main',
+    'git -C -u clone url',
+    'git -C -d instaweb',
+    'git -c -O grep x',
+    'git -C -c clone url',
+    'git -C --exec push origin',
+    'git -C --upload-pack fetch origin',
+    'git --git-dir -x difftool',
+  ])('%s -> null', (command) => {
+    expect(gitRunsCommand(words(command))).toBeNull();
+  });
+});
+
+describe('issue 9: a long option is named by its whole name before `=`', () => {
+  it.each([
+    ['git archive --execx HEAD', null],
+    ['git push --receive-packs origin', null],
+    ['git clone --templatex=a url', null],
+    ['git fetch --upload-packs=x origin', null],
+    ['git archive --exec=x HEAD', 'git archive --exec'],
+    ['git rebase --exec=make main', 'git rebase --exec'],
+    ['git clone --templ=../t url', 'git clone --templ'],
+    ['git fetch --upload-pack=./x origin', 'git fetch --upload-pack'],
+    ['git rebase -ix make main', 'git rebase -x'],
+    ['git clone -qu ./x url', 'git clone -u'],
+  ])('%s -> %s', (command, name) => {
+    expect(gitRunsCommand(words(command))).toBe(name);
+  });
+});
