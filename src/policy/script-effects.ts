@@ -6,8 +6,14 @@ import { awkProgramReaches } from './awk-program.ts';
 import { sedProgramReaches } from './sed-program.ts';
 import { basename } from './wrappers.ts';
 
-const MAX_PROGRAM = 4096;
-const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox awk']);
+/** Longer sed and awk programs are not read: they count as reaching (a bounded decision). */
+export const MAX_PROGRAM = 4096;
+// `busybox awk` reaches here as `awk`: the wrappers table reads busybox's applet as the command.
+const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
+
+/** An option whose value is neither program nor file (`-F :`, `--line-length 5`): it only takes the next word. */
+// Stryker disable next-line StringLiteral: any role but 'program' and 'file' is read the same
+const VALUE = 'value' as const;
 
 /** How a tool's options carry programs: valued short letters and long names (GNU prefixes count). */
 interface ProgramOptions {
@@ -26,7 +32,7 @@ const SED_OPTIONS: ProgramOptions = {
   long: [
     { name: '--expression', role: 'program' },
     { name: '--file', role: 'file' },
-    { name: '--line-length', role: 'value' },
+    { name: '--line-length', role: VALUE },
   ],
 };
 const AWK_OPTIONS: ProgramOptions = {
@@ -39,18 +45,19 @@ const AWK_OPTIONS: ProgramOptions = {
     { name: '--exec', role: 'file' },
     { name: '--include', role: 'file' },
     { name: '--load', role: 'file' },
-    { name: '--field-separator', role: 'value' },
-    { name: '--assign', role: 'value' },
+    { name: '--field-separator', role: VALUE },
+    { name: '--assign', role: VALUE },
   ],
 };
 
-/** The role of a long option spelled in full or as a GNU prefix; an ambiguous prefix reads as a file. */
+/**
+ * The role of a long option spelled in full or as a GNU prefix (no name in the tables is a prefix
+ * of another); an ambiguous prefix (`--fi`: --field-separator, --file), `--` itself included,
+ * reads as a file.
+ */
 function longRole(name: string, options: ProgramOptions): 'program' | 'file' | 'value' | null {
-  if (name.length < 3) return null;
   const matches = options.long.filter((option) => option.name.startsWith(name));
   if (matches.length === 0) return null;
-  const exact = matches.find((option) => option.name === name);
-  if (exact !== undefined) return exact.role;
   return matches.length === 1 ? matches[0]!.role : 'file';
 }
 
@@ -84,28 +91,29 @@ export function scriptSideEffect(view: readonly string[]): string | null {
     }
     let role: 'program' | 'file' | 'value' | null = null;
     let value: string | undefined;
-    let letter = '';
     if (word.startsWith('--')) {
       const eq = word.indexOf('=');
-      role = longRole(eq > 0 ? word.slice(0, eq) : word, options);
-      if (role !== null) value = eq > 0 ? word.slice(eq + 1) : view[++i];
+      role = longRole(eq === -1 ? word : word.slice(0, eq), options);
+      if (role !== null) value = eq === -1 ? view[++i] : word.slice(eq + 1);
     } else {
       // A cluster (`-nf prog`, `-ne'w x'`): the first letter taking a value takes the rest or the next word.
+      // Stryker disable next-line EqualityOperator: word[length] is undefined, a letter no option string holds
       for (let k = 1; k < word.length && role === null; k++) {
         const c = word[k]!;
         if (name === 'sed' && c === 'i') break; // -i[SUFFIX] takes the rest of the cluster
         if (!options.valued.includes(c)) continue;
-        letter = c;
-        role = options.program.includes(c) ? 'program' : options.file.includes(c) ? 'file' : 'value';
+        role = options.program.includes(c) ? 'program' : options.file.includes(c) ? 'file' : VALUE;
         value = k < word.length - 1 ? word.slice(k + 1) : view[++i];
       }
     }
-    // gawk's -i inplace loads the bundled in-place library (its writes are sed -i's, judged elsewhere).
-    if (role === 'file' && !(letter === 'i' && value === 'inplace')) return fromFile;
+    // Every library counts, `-i inplace` too: gawk looks for it in AWKPATH, whose default starts
+    // with the working directory, so a project's ./inplace.awk runs first.
+    if (role === 'file') return fromFile;
     if (role === 'program') programGiven = true;
     if (role === 'program' && value !== undefined && reaches(value)) return runs;
   }
-  if (name === 'sed' && !programGiven && firstOperand !== undefined && reaches(firstOperand))
+  // (awk's operands were each read as a program above.)
+  if (!programGiven && firstOperand !== undefined && reaches(firstOperand))
     return firstOperand.length > MAX_PROGRAM ? `${name} program too long to read` : runs;
   return null;
 }

@@ -66,7 +66,11 @@ runCases('issue 9 A.3 a writing program inside an option value', SETUP, [
   c('awk -e\'BEGIN{system("id")}\'', NEVER_AUTO),
   c('awk -e \'-1{system("id")}\' f', NEVER_AUTO, { note: 'a program starting with - is still the program' }),
   c("awk -F'|' '{print $1}' f", ALLOWED, { note: 'a field separator is not a program' }),
-  c("awk -i inplace '{print}' src/a.ts", ALLOWED),
+  c("awk -i inplace '{print}' src/a.ts", NEVER_AUTO, {
+    note: "gawk finds the inplace library in AWKPATH, which starts with the working directory: a project's ./inplace.awk runs",
+  }),
+  c("gawk --include=inplace '{print}' src/a.ts", NEVER_AUTO),
+  c("gawk -iinplace '{print}' src/a.ts", NEVER_AUTO),
 ]);
 
 runCases('issue 9 A.3 awk reads other files with getline VAR < FILE and ARGV', SETUP, [

@@ -120,6 +120,9 @@ describe('issue 9 A.3 scriptSideEffect: awk', () => {
     // An ambiguous prefix (--f: --file, --field-separator) reads as a file.
     [['awk', '--f', 'x']],
     [['awk', '--in', 'x']],
+    // The bundled in-place library too: gawk looks in AWKPATH, the working directory first.
+    [['gawk', '-i', 'inplace', '{print}', 'f']],
+    [['gawk', '--include', 'inplace', '{print}', 'f']],
   ])('a program or library from a file: %j', (argv) => {
     const name = argv[0]!;
     expect(scriptSideEffect(argv)).toBe(awkFile(name));
@@ -132,7 +135,6 @@ describe('issue 9 A.3 scriptSideEffect: awk', () => {
     [['awk', '-v', 'n=1', '{print n}', 'f']],
     [['awk', '--field-separator', ':', '{print}']],
     [['awk', '--assign', 'a=1', '{print}']],
-    [['gawk', '-i', 'inplace', '{print}', 'f']],
     [['awk', '--', '{print}', 'f']],
     [['cat', '{system("x")}']],
   ])('%j -> null', (argv) => {
