@@ -68,22 +68,27 @@ interface ComponentFacts {
 const FACTS = new Map<string, ComponentFacts>();
 const FACTS_LIMIT = 4096;
 
+// The memos' mutants cannot change an answer, only the time it takes (unit-path-class-memo
+// checks they answer the same); they are marked equivalent.
+// Stryker disable ConditionalExpression,EqualityOperator,BlockStatement,CallExpression
 function componentFacts(component: string): ComponentFacts {
   let facts = FACTS.get(component);
   if (facts === undefined) {
     const pattern = isPattern(component);
     const dotDot = pattern && couldMatch(component, '..', true);
+    // Stryker disable next-line LogicalOperator: `could` is read only for a pattern, and a `..` one is anything
     facts = { pattern, dotDot, could: pattern && !dotDot ? namesMatched(component) : 0 };
     if (FACTS.size >= FACTS_LIMIT) FACTS.clear();
     FACTS.set(component, facts);
   }
   return facts;
 }
+// Stryker restore ConditionalExpression,EqualityOperator,BlockStatement,CallExpression
 
+// Anything inside a `.git` folder is protected, so of the protected names only `.git` itself and
+// the root's `permissions.json` need a bit of their own (`hooks` and `config` count inside `.git`).
 const BIT = {
   git: 1 << PROTECTED_NAMES.indexOf('.git'),
-  hooks: 1 << PROTECTED_NAMES.indexOf('hooks'),
-  config: 1 << PROTECTED_NAMES.indexOf('config'),
   permissions: 1 << PROTECTED_NAMES.indexOf('permissions.json'),
 };
 
@@ -101,24 +106,22 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
   // After a cd nobody can know, even an absolute path is judged as unknown (fail closed): the
   // walk keeps no node of the top for it (it read `dir!.top` and threw a TypeError).
   if (dir === null) return EVERYTHING;
-  if (word.home === true && source.startsWith('~')) {
-    // HOME: outside the project; judged as written from there on.
-    const rest = classifyPath(
-      { text: word.text.slice(1), glob: word.glob === null ? null : word.glob.slice(1), expands: false },
-      dir === null ? null : dir.top,
-      true,
-    );
+  if (word.home === true) {
+    // HOME: outside the project; judged as written from there on (`~` reads as a folder under /).
+    const rest = classifyPath({ text: word.text, glob: word.glob, expands: false }, dir.top, true);
     return { outside: true, protected: rest.protected, gitFolder: rest.gitFolder, uncertain: rest.uncertain };
   }
   // Keyed by the word's text, in one map per kind of reading (with a glob or not, as written or not).
   const slots = (dir.pathAnswers ??= []);
   const answers = (slots[(word.glob === null ? 0 : 2) + (asWritten ? 1 : 0)] ??= new Map()) as Map<string, PathClass>;
   const cached = answers.get(source);
+  // Stryker disable next-line ConditionalExpression: a memo
   if (cached !== undefined) return cached;
   const shape = wordShape(source, word.glob !== null);
   let node = absolute ? dir.top : dir;
-  for (let n = shape.ups; n > 0 && node.parent !== null; n--) node = node.up();
+  for (let n = shape.ups; n > 0; n--) node = node.up(); // `..` of / is /
   const result = shape.dotDot ? EVERYTHING : judge(node, shape.extra, asWritten);
+  // Stryker disable next-line CallExpression: a memo
   answers.set(source, result);
   return result;
 }
@@ -147,11 +150,13 @@ const SHAPES_LIMIT = 4096;
 function wordShape(source: string, globbed: boolean): WordShape {
   const shapes = globbed ? GLOB_SHAPES : SHAPES;
   let shape = shapes.get(source);
+  // Stryker disable next-line ConditionalExpression: a memo
   if (shape !== undefined) return shape;
   const extra: Segment[] = [];
   let ups = 0;
   let dotDot = false;
   forEachSegment(source, (component) => {
+    // Stryker disable next-line ConditionalExpression: a shortcut, nothing after a `..` glob changes the answer
     if (dotDot) return;
     const facts = globbed ? componentFacts(component) : null;
     const pattern = facts?.pattern === true ? component : null;
@@ -170,7 +175,9 @@ function wordShape(source: string, globbed: boolean): WordShape {
     else extra.push({ exact: component, folded: component, could: facts!.could, pattern });
   });
   shape = { ups, extra, dotDot };
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: a memo
   if (shapes.size >= SHAPES_LIMIT) shapes.clear();
+  // Stryker disable next-line CallExpression: a memo
   shapes.set(source, shape);
   return shape;
 }
@@ -188,6 +195,7 @@ function judge(node: DirNode, extra: readonly Segment[], asWritten: boolean): Pa
 function isOutside(node: DirNode, extra: readonly Segment[]): boolean {
   const root = node.root.exact;
   const k = node.depth;
+  // Stryker disable next-line EqualityOperator: at k === root.length both branches answer "is node the root"
   if (k >= root.length) return !node.insideRoot();
   if (node.rootMatch !== k) return true;
   for (let j = k; j < root.length; j++) {
@@ -198,8 +206,7 @@ function isOutside(node: DirNode, extra: readonly Segment[]): boolean {
   return false;
 }
 
-function can(s: Segment | DirNode | undefined, bit: number, name: string): boolean {
-  if (s === undefined) return false;
+function can(s: Segment | DirNode, bit: number, name: string): boolean {
   if ('pattern' in s && s.pattern !== null) return (s.could & bit) !== 0;
   return s.folded === name;
 }
@@ -209,27 +216,17 @@ function protectedness(
   extra: readonly Segment[],
   asWritten: boolean,
 ): { protected: boolean; gitFolder: boolean } {
-  const k = node.depth;
-  const length = k + extra.length;
-  // Segment j of the whole path: from the directory chain below k, else from the word.
-  const at = (j: number): Segment | DirNode | undefined => {
-    if (j < 0) return undefined;
-    if (j >= k) return extra[j - k];
-    if (j === k - 1) return node;
-    return j === k - 2 ? (node.parent ?? undefined) : undefined;
-  };
-  let hit = node.hooks;
-  for (let j = Math.max(k, 1); j < length && !hit; j++)
-    hit = can(at(j - 1), BIT.git, '.git') && can(at(j), BIT.hooks, 'hooks');
-  const last = at(length - 1);
-  if (!hit && can(last, BIT.config, 'config') && can(at(length - 2), BIT.git, '.git')) hit = true;
-  if (!hit && can(last, BIT.permissions, 'permissions.json')) hit = asWritten || atRootLevel(node, extra, length);
-  // Anything else inside a .git folder is protected too: commondir, config.worktree,
-  // modules/*/config and worktrees/*/config all point git at configuration that runs code.
-  // (The `.git` folder itself is not "inside" one, unless it is nested in another `.git`.)
-  if (!hit && node.inGit && !(extra.length === 0 && node.folded === '.git' && node.parent?.inGit !== true)) hit = true;
-  for (let j = k; j < length - 1 && !hit; j++) hit = can(at(j), BIT.git, '.git');
-  return { protected: hit, gitFolder: length > 0 && can(last, BIT.git, '.git') };
+  const length = node.depth + extra.length;
+  // The path's last segment: the word's, or the directory itself (`.`; `/` has no name).
+  const last: Segment | DirNode = extra[extra.length - 1] ?? node;
+  let hit = can(last, BIT.permissions, 'permissions.json') && (asWritten || atRootLevel(node, extra, length));
+  // Anything inside a .git folder is protected: hooks and config, and also commondir,
+  // config.worktree, modules/*/config and worktrees/*/config, which point git at configuration
+  // that runs code. The `.git` folder itself is not inside one, unless it is nested in another:
+  // a node in .git whose parent is not is that folder (the top is in none, so it has a parent).
+  if (!hit && node.inGit && (extra.length > 0 || node.parent!.inGit)) hit = true;
+  for (let j = 0; j < extra.length - 1 && !hit; j++) hit = can(extra[j]!, BIT.git, '.git');
+  return { protected: hit, gitFolder: can(last, BIT.git, '.git') };
 }
 
 /** Whether a path of `length` segments could be `<root>/<name>` (case-folded). */
@@ -237,7 +234,7 @@ function atRootLevel(node: DirNode, extra: readonly Segment[], length: number): 
   const root = node.root.folded;
   if (length !== root.length + 1) return false;
   const k = node.depth;
-  if (k > root.length) return (node.parent?.rootMatchFolded ?? 0) === root.length; // the word adds nothing but the name
+  if (k > root.length) return node.parent!.rootMatchFolded === root.length; // the word adds nothing but the name (below / there is a parent)
   if (node.rootMatchFolded !== k) return false;
   for (let j = k; j < root.length; j++) {
     const s = extra[j - k]!;

@@ -14,6 +14,8 @@ interface Extra {
   asWritten?: boolean;
   expands?: boolean;
   home?: boolean;
+  /** Another root than /projects/app. */
+  root?: string;
 }
 /** text, glob (the tokenizer's form, null for a quoted word), working directory (null: unknown), the flags that hold. */
 type Row = readonly [text: string, glob: string | null, cwd: string | null, flags: string, extra?: Extra];
@@ -108,6 +110,43 @@ const ROWS: readonly Row[] = [
   ['projects/app/permissions.json', null, '/', 'protected'],
   ['app/permissions.json', null, '/projects', 'protected'],
   ['ap?/permissions.json', 'ap?/permissions.json', '/projects', 'outside protected'],
+  // From the Stryker survivors at e962915 (81.82%). `*` may take a leading dot (bash's dotglob):
+  ['*git', '*git', '/projects/app', 'gitFolder'],
+  ['*git/config', '*git/config', '/projects/app', 'protected'],
+  ['*it/hooks/x', '*it/hooks/x', '/projects/app', 'protected'],
+  ['*permissions.json', '*permissions.json', '/projects/app', 'protected'],
+  // `.` adds no segment
+  ['./permissions.json', null, '/projects/app', 'protected'],
+  ['././permissions.json', null, '/projects/app', 'protected'],
+  ['./.', null, '/projects/app', 'holdsRoot'],
+  ['./.git/./config', null, '/projects/app', 'protected'],
+  // a directory off the root's path: the root's names below it are other folders
+  ['app/x', null, '/tmp', 'outside'],
+  ['app', null, '/tmp', 'outside'],
+  ['app/permissions.json', null, '/tmp', 'outside'],
+  ['projects/app/permissions.json', null, '/tmp', 'outside'],
+  ['.', null, '/projects/other/permissions.json', 'outside'],
+  ['.', null, '/projects/App/permissions.json', 'outside protected'],
+  ['../../../..', null, '/projects/app', 'outside holdsRoot'],
+  // `~` alone, and a `.git` folder in the home
+  ['~', null, '/projects/app', 'outside', { home: true }],
+  ['~/.git', null, '/projects/app', 'outside gitFolder', { home: true }],
+  ['~/../../.git/hooks', null, '/projects/app', 'outside protected', { home: true }],
+  // a root whose name holds glob characters: an unquoted one may match its siblings
+  ['/srv/a?b/x', '/srv/a?b/x', '/srv/a?b', 'outside', { root: '/srv/a?b' }],
+  ['/srv/a?b/x', null, '/srv/a?b', '', { root: '/srv/a?b' }],
+  ['x', null, '/srv/a?b', '', { root: '/srv/a?b' }],
+  // a root below a dot folder: `*` may match that folder
+  [
+    '/home/u/*work/app/permissions.json',
+    '/home/u/*work/app/permissions.json',
+    '/home/u/.work/app',
+    'outside protected',
+    { root: '/home/u/.work/app' },
+  ],
+  ['/home/u/*work', '/home/u/*work', '/home/u/.work/app', 'outside holdsRoot', { root: '/home/u/.work/app' }],
+  ['/home/u/?work/app', '/home/u/?work/app', '/', 'outside holdsRoot', { root: '/home/u/.work/app' }],
+  ['/home/u/.work/app/permissions.json', null, '/', 'protected', { root: '/home/u/.work/app' }],
 ];
 
 /** The exact result: every flag false but those listed; holdsRoot is present only when it holds. */
@@ -127,11 +166,14 @@ describe('RN-075 issue 9 A.1 A.3 classifyPath: the exact class of a path word', 
   for (const [text, glob, cwd, flags, extra = {}] of ROWS) {
     const title = `${JSON.stringify(text)}${glob === null ? '' : ' (glob)'} in ${cwd ?? 'an unknown directory'}${
       extra.asWritten === true ? ' as written' : ''
-    }${extra.expands === true ? ' (expands)' : ''}${extra.home === true ? ' (home)' : ''} -> ${flags === '' ? 'nothing' : flags}`;
+    }${extra.expands === true ? ' (expands)' : ''}${extra.home === true ? ' (home)' : ''}${
+      extra.root === undefined ? '' : ` (root ${extra.root})`
+    } -> ${flags === '' ? 'nothing' : flags}`;
     it(title, () => {
       const word: PathWord = { text, glob, expands: extra.expands === true };
       if (extra.home === true) word.home = true;
-      const dir = cwd === null ? null : TOP.cd(cwd);
+      const top = extra.root === undefined ? TOP : DirNode.top(rootSpec(extra.root));
+      const dir = cwd === null ? null : top.cd(cwd);
       expect(classifyPath(word, dir, extra.asWritten === true)).toStrictEqual(expected(flags));
     });
   }
