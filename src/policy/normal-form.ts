@@ -127,11 +127,7 @@ interface CommandOptions {
   longs: string[];
 }
 
-/**
- * Every option before a bare `--`, as a set (options anywhere count: GNU and git permute them).
- * `longs` holds every option word's name, short ones too: a short word is never the prefix of
- * a long name, all of which start with `--`.
- */
+/** Every option before a bare `--`, as a set (options anywhere count: GNU and git permute them). */
 function commandOptions(argv: readonly string[], synonyms: Synonyms): CommandOptions {
   const canonical = new Set<string>();
   // Stryker disable next-line ArrayDeclaration: a junk entry with no dash is the prefix of no option name
@@ -141,8 +137,13 @@ function commandOptions(argv: readonly string[], synonyms: Synonyms): CommandOpt
     if (word === '--') break;
     if (!isOption(word)) continue;
     for (const c of canonicalOptions(word, synonyms)) canonical.add(c);
-    const eq = word.indexOf('=');
-    longs.push(eq === -1 ? word : word.slice(0, eq));
+    // Only long words can abbreviate a long name. (Stryker: a short word pushed too is the prefix
+    // of no name, which all start with `--` or are two letters; the filter saves hasOption() work.)
+    // Stryker disable next-line ConditionalExpression,StringLiteral: see above
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      longs.push(eq === -1 ? word : word.slice(0, eq));
+    }
   }
   return { canonical, longs };
 }
@@ -152,7 +153,7 @@ function hasOption(wanted: string, have: CommandOptions, synonyms: Synonyms): bo
   if (have.canonical.has(wanted)) return true;
   for (const long of have.longs) {
     // getopt_long and git accept any unambiguous prefix of a long option (`--ha` for `--hard`).
-    // `--` alone (`--=x`) abbreviates nothing; a short word is the prefix of no name (they start with `--` or are two letters).
+    // `--` alone (`--=x`) abbreviates nothing.
     if (long.length < 3) continue;
     if (wanted.startsWith(long)) return true;
     for (const name in synonyms) if (name.startsWith(long) && synonyms[name]!.includes(wanted)) return true;
