@@ -11,8 +11,15 @@ const form = (pattern: string) => {
 };
 const match = (pattern: string, command: string) => matchNormalForm(form(pattern), command.split(' '));
 
+type Row = readonly [pattern: string, command: string, expected: 'certain' | 'uncertain' | null];
+const matchRows = (rows: readonly Row[]): void => {
+  it.each(rows)('%s vs %s -> %s', (pattern, command, expected) => {
+    expect(match(pattern, command)).toBe(expected);
+  });
+};
+
 describe('issue 9 A.4: after `--` every word is positional, in order', () => {
-  it.each([
+  matchRows([
     ['git checkout -- .', 'git checkout -- .', 'certain'],
     ['git checkout -- .', 'git checkout -- src', null],
     ['git checkout -- .', 'git checkout --', null],
@@ -30,13 +37,11 @@ describe('issue 9 A.4: after `--` every word is positional, in order', () => {
     ['git checkout -- a b:*', 'git checkout -- a:x b', null],
     ['git checkout -- a b:*', 'git checkout -- a b:x', 'certain'],
     ['git checkout -- src', 'git checkout -- src:x', null],
-  ])('%s vs %s -> %s', (pattern, command, expected) => {
-    expect(match(pattern, command)).toBe(expected);
-  });
+  ]);
 });
 
 describe('issue 9 A.4: positional words, in order, past the options', () => {
-  it.each([
+  matchRows([
     // `--repo=x` carries its value: the next word is positional.
     ['git push origin', 'git push --repo=x evil origin', null],
     ['git push origin', 'git push --repo x origin', 'certain'],
@@ -50,9 +55,7 @@ describe('issue 9 A.4: positional words, in order, past the options', () => {
     ['kubectl delete pod api', 'kubectl delete pod/web', null],
     // A `:*` that is not on the last word is part of the word.
     ['git push:* origin', 'git push origin', null],
-  ])('%s vs %s -> %s', (pattern, command, expected) => {
-    expect(match(pattern, command)).toBe(expected);
-  });
+  ]);
 
   it('an empty command and a bare verb match nothing', () => {
     expect(matchNormalForm(form('git push'), [])).toBeNull();
@@ -62,7 +65,7 @@ describe('issue 9 A.4: positional words, in order, past the options', () => {
 });
 
 describe('issue 9 A.4: options', () => {
-  it.each([
+  matchRows([
     // `-` alone is a positional word, not an option.
     ['git checkout -', 'git checkout x -', null],
     ['git checkout -', 'git checkout -', 'certain'],
@@ -79,18 +82,14 @@ describe('issue 9 A.4: options', () => {
     // `--` alone abbreviates nothing.
     ['git reset --hard', 'git reset --=x', null],
     ['rm -f', 'rm --=x a', null],
-  ])('%s vs %s -> %s', (pattern, command, expected) => {
-    expect(match(pattern, command)).toBe(expected);
-  });
+  ]);
 });
 
 describe('issue 9 A.4: an ambiguous npm abbreviation in a pattern reads every command it may be', () => {
-  it.each([
+  matchRows([
     ['npm p', 'npm publish', 'certain'],
     ['npm p', 'npm pack', 'certain'],
     ['npm p', 'npm pu', 'certain'],
     ['npm p', 'npm install', null],
-  ])('%s vs %s -> %s', (pattern, command, expected) => {
-    expect(match(pattern, command)).toBe(expected);
-  });
+  ]);
 });

@@ -11,8 +11,14 @@ const AWK_RUNS = 'awk program that writes, reads or runs other files or commands
 const AWK_FILE = 'awk reading its program from a file';
 const AWK_LONG = 'awk program too long to read';
 
+const sideEffectRows = (rows: ReadonlyArray<readonly [argv: string[], expected: string | null]>): void => {
+  it.each(rows)('%j -> %s', (argv, expected) => {
+    expect(scriptSideEffect(argv)).toBe(expected);
+  });
+};
+
 describe('issue 9 A.3: a value option takes the next word, so the program is the word after it', () => {
-  it.each([
+  sideEffectRows([
     // sed's program is its first operand: after `--line-length 5` it is `w out`.
     [['sed', '--line-length', '5', 'w out', 'f'], SED_RUNS],
     [['sed', '--line-len', '5', 'e id', 'f'], SED_RUNS],
@@ -25,13 +31,11 @@ describe('issue 9 A.3: a value option takes the next word, so the program is the
     [['awk', '--assi', 'x=|', '{print x}'], null],
     [['awk', '-F', '|', '{print $1}', 'f'], null],
     [['awk', '-v', 'x=|', '{print x}'], null],
-  ])('%j -> %s', (argv, expected) => {
-    expect(scriptSideEffect(argv)).toBe(expected);
-  });
+  ]);
 });
 
 describe('issue 9 A.3: a long option is its whole name before `=`', () => {
-  it.each([
+  sideEffectRows([
     // A longer word is no option of the table: the value is not a program.
     [['awk', '--sourcex', '{print}', 'f'], null],
     [['awk', '--filex', '{print}', 'f'], null],
@@ -45,13 +49,11 @@ describe('issue 9 A.3: a long option is its whole name before `=`', () => {
     [['sed', '--=x', 'p', 'f'], SED_FILE],
     [['awk', '--=x', '{print}'], AWK_FILE],
     [['awk', '--fi', 'x', '{print}'], AWK_FILE],
-  ])('%j -> %s', (argv, expected) => {
-    expect(scriptSideEffect(argv)).toBe(expected);
-  });
+  ]);
 });
 
 describe('issue 9 A.3: a cluster', () => {
-  it.each([
+  sideEffectRows([
     // sed's -i takes the rest of its cluster as a suffix: `-if` is -i with suffix f, not -f.
     [['sed', '-if', 's/a/b/', 'f'], null],
     [['sed', '-ie', 's/a/b/', 'w out'], null],
@@ -65,13 +67,11 @@ describe('issue 9 A.3: a cluster', () => {
     [['sed', '-nep', 'w out'], null],
     [['sed', '-ne', 'p', 'w out'], null],
     [['awk', '-ve=1', '{print e}'], null],
-  ])('%j -> %s', (argv, expected) => {
-    expect(scriptSideEffect(argv)).toBe(expected);
-  });
+  ]);
 });
 
 describe('issue 9 A.3: operands', () => {
-  it.each([
+  sideEffectRows([
     // `-` is an operand (standard input), not an option: as sed's first operand it is the program,
     // one sed cannot read (so it fails closed), and `s/a/b/` after it is a file.
     [['sed', '-', 's/a/b/'], SED_RUNS],
@@ -81,9 +81,7 @@ describe('issue 9 A.3: operands', () => {
     [['sed', '-n', '-e'], null],
     [['awk', '-e'], null],
     [['sed', '--expression'], null],
-  ])('%j -> %s', (argv, expected) => {
-    expect(scriptSideEffect(argv)).toBe(expected);
-  });
+  ]);
 });
 
 describe('issue 9 A.3: gawk loads every library it is given from a file, the bundled ones too', () => {
