@@ -226,6 +226,10 @@ function largestBlock(rows: Row[]): void {
     ['wrapped writer globs after cd alternatives', atCap(CD_ALTERNATIVES + 'nice '.repeat(31) + 'mv ', '*a ', 'x')],
     ['sed program', atCap("sed -n '", '/a/,/b/p;', "' f")],
     ['awk program', atCap("awk '", 'NR > 1 || $1 > 2 { print ($1 > $2) } ', "' f")],
+    // Installers that hand their words on (`uv run x`, `python -m x`): each reading re-read the rest
+    // of argv, 0.4 s for a chain of `uv run` before the hand-offs were bounded.
+    ['installer hand-offs', atCap('', 'uv run ', 'pip install --user x')],
+    ['python -m hand-offs', atCap('', 'python3 -m uv run ', 'ls')],
     ['garbage 1', garbage(MAX_COMMAND_LENGTH, 1)],
     ['garbage 2', garbage(MAX_COMMAND_LENGTH, 2)],
     ['over the cap (1 MiB, not parsed)', 'ls '.repeat(350_000)],

@@ -9,10 +9,11 @@ const table = (entries: Record<string, string>): ReadonlyMap<string, ReadonlySet
  * Subcommands that write outside the project by default: ~/.cargo, ~/go, the gem home,
  * Homebrew's prefix, ~/.rustup, the version managers' homes, ~/.pub-cache, ~/.nix-profile,
  * ~/.cabal, ~/.local/bin, the opam switch, the system's Lua tree, kubectl's and helm's plugins,
- * the gcloud SDK, ~/.dotnet, pdm/rye/proto/pixi/pnpm/bun/deno/uv's own, gh's extensions.
+ * the gcloud SDK, ~/.dotnet, pdm/rye/proto/pixi/pnpm/bun/deno/uv's own, gh's extensions, cargo's
+ * and yarn's logins and yarn's config.
  */
 export const HOME_WRITERS = table({
-  cargo: 'install uninstall binstall install-update',
+  cargo: 'install uninstall binstall install-update login logout',
   go: 'install',
   gem: 'install uninstall update cleanup',
   brew:
@@ -51,6 +52,8 @@ export const HOME_WRITERS = table({
   rye: 'install uninstall fetch self_update self_uninstall toolchain_fetch',
   proto: 'install uninstall upgrade setup clean plugin_add',
   pixi: 'global+',
+  // yarn 1 writes ~/.yarnrc; yarn 2+ the project's .yarnrc.yml unless -H, which no word here tells apart.
+  yarn: 'global+ config_set config_delete config_unset login logout npm_login npm_logout',
   jupyter: 'labextension_install labextension_uninstall labextension_link labextension_unlink',
 });
 
@@ -118,7 +121,5 @@ export const CONDA_WRITERS = new Set([
 export const CONDA_ENV_WRITERS = new Set(['create', 'update', 'remove']);
 export const CONDA_CONFIG_WRITES = ['--set', '--append', '--add', '--remove', '--remove-key', '--prepend'];
 
-/** npm's config keys that make later installs global (`npm config set global true`). */
+/** npm's config keys that make later installs global, even in the project's .npmrc (`npm config set --location=project prefix /x`). */
 export const NPM_GLOBAL_KEYS = new Set(['global', 'location', 'prefix', 'global-dir', 'global-bin-dir']);
-/** pip's config names (after `section.`) that do (`pip config set global.user true`). */
-export const PIP_CONFIG_KEYS = new Set(['user', 'target', 'prefix', 'root', 'break-system-packages']);

@@ -11,15 +11,32 @@ import { CLI_GLOBAL_OPTIONS, subcommandStarts } from './cli-options.ts';
 import * as T from './global-install-tables.ts';
 import { optionTable } from './options.ts';
 import { npmCommand } from './subcommand-aliases.ts';
-import { globalFlag, npmTrue, option, optionWords, pipTrue, plainRelative, valueOf } from './install-options.ts';
+import {
+  globalFlag,
+  locationAt,
+  npmTrue,
+  option,
+  optionWords,
+  pipTrue,
+  plainRelative,
+  valueOf,
+} from './install-options.ts';
 import { isAssignment } from './tokenizer.ts';
+import { WRAPPERS } from './wrapper-table.ts';
 import { basename, runsWordsAfterOptions, unwrap } from './wrappers.ts';
 
 const NPM_WRITERS = new Set(
   'install uninstall update link ci rebuild dedupe prune install-test install-ci-test'.split(' '),
 );
 const PIP_WRITERS = new Set(['install', 'uninstall']); // `pip list --user` only reads
+const PIP_CONFIG_WRITERS = new Set(['set', 'unset', 'edit']);
+/** npm's config actions that write a config file (`rm` and `del` are `delete`). */
+const NPM_CONFIG_WRITERS = new Set(['set', 'delete', 'rm', 'del', 'edit', 'fix']);
+/** They keep (or drop) the registry's token in the user's .npmrc. */
+const NPM_LOGINS = new Set(['login', 'adduser', 'logout']);
+// Stryker disable next-line StringLiteral: a table of no options; no option word is spelled as a mutant's text
 const NO_OPTIONS = optionTable('', '');
+const NO_NAMES: readonly string[] = [];
 type Env = ReadonlyMap<string, string>; // lower-cased name -> the assignment word
 
 /** The environment variables (lowercased) the rules below read: they make an install global. */
@@ -44,6 +61,7 @@ export function globalInstall(argv: readonly string[], verbAt: number): string |
   for (let i = verbAt + 1; i < argv.length && !assigns; i++) assigns = isAssignment(argv[i]!);
   if (!assigns) return null;
   const tail = argv.slice(verbAt);
+  // Stryker disable next-line ConditionalExpression: a shortcut; a command that wraps none has only its own reading, skipped below
   if (!runsWordsAfterOptions(tail)) return null;
   // `env npm_config_global=true npm i x`: the reading behind the wrapper has lost the
   // assignments, so the command behind it is judged here, in the same argv.
@@ -56,56 +74,69 @@ export function globalInstall(argv: readonly string[], verbAt: number): string |
   return null;
 }
 
+const UV_RUN_OPTIONS = WRAPPERS.get('uv run')!.options;
+/** `uv run x` and `python -m x` hand their words to x's rules; a longer chain is judged outside unread. */
+const MAX_HANDOFFS = 8;
+
 /** The names some rule below reads; any other verb installs nothing (checked before any scan of argv). */
 const INSTALLER_NAMES: ReadonlySet<string> = new Set([
-  ...['npm', 'pnpm', 'yarn', 'nix-env', 'uv', 'go'],
+  ...['npm', 'nix-env'], // pnpm, yarn, uv and go are keys of HOME_WRITERS
   ...T.CONDA_LIKE,
   ...T.ALWAYS,
   ...T.HOME_WRITERS.keys(),
   ...T.GLOBAL_FLAGGED.keys(),
 ]);
-const PYTHON = /^(python|pypy)[0-9.]*t?$/;
+const PYTHON = /^(i?python|pypy)[0-9.]*t?$/; // `ipython -m pip` runs pip too
 const PIP = /^pip[0-9.]*$/;
+/** nix-env's operations that change a profile: -i/-u/-e/-S/-G (alone or in a cluster) and their long names. */
+const NIX_ENV_WRITES =
+  /^-[ieuSG]|^--(install|upgrade|uninstall|set|set-flag|rollback|switch-profile|switch-generation|delete-generations)(=|$)/;
 const EDITORS = /^(code|code-insiders|codium|cursor|windsurf|code-server|code-oss)$/;
 
 /** The installer rules on this reading alone (no look behind a wrapper's assignments). */
-export function installer(argv: readonly string[], verbAt: number): string | null {
+export function installer(argv: readonly string[], verbAt: number, handoffs = 0): string | null {
   const verb = argv[verbAt];
   if (verb === undefined) return null;
   const name = basename(verb);
+  // Each hand-off reads the rest of argv again: a crafted `uv run uv run …` cost O(n²), 0.4 s.
+  if (handoffs > MAX_HANDOFFS) return `${name} (handed on more than ${MAX_HANDOFFS} times)`;
   if (!INSTALLER_NAMES.has(name) && !PYTHON.test(name) && !PIP.test(name) && !EDITORS.test(name)) return null;
   const rest = argv.slice(verbAt + 1);
   const env = environment(argv, verbAt);
   if (name === 'npm' || name === 'pnpm') return npmGlobal(verb, name, rest, env);
-  if (name === 'yarn') return rest[0] === 'global' ? 'yarn global' : null;
-  if (PYTHON.test(name)) return pythonModule(verb, rest, env);
-  if (PIP.test(name))
-    return starts('pip', rest).some((s) => PIP_WRITERS.has(rest[s]!))
-      ? pip(verb, rest, env, false)
-      : pipConfigKey(verb, rest);
+
+  if (PYTHON.test(name)) return pythonModule(verb, rest, env, handoffs);
+  if (PIP.test(name)) {
+    const subs = starts('pip', rest);
+    if (subs.some((s) => PIP_WRITERS.has(rest[s]!))) return pip(verb, rest, env, false);
+    const config = subs.find((s) => rest[s] === 'config');
+    return config === undefined ? null : pipConfigWrite(verb, rest.slice(config + 1));
+  }
   if (EDITORS.test(name)) {
     const flag = option(rest, ['--install-extension', '--uninstall-extension']);
     return flag === undefined ? null : `${name} ${flag.word.split('=')[0]}`;
   }
   if (T.CONDA_LIKE.has(name)) return conda(name, rest);
   if (name === 'nix-env') {
-    const op = optionWords(rest).find((w) => /^-[ieuG]|^--(install|upgrade|uninstall|set|rollback|switch-)/.test(w));
+    const op = optionWords(rest).find((w) => NIX_ENV_WRITES.test(w));
     return op === undefined ? null : `nix-env ${op}`;
   }
   if (T.ALWAYS.has(name)) return rest.some((w) => !w.startsWith('-')) ? destined(name, name, rest) : null;
   for (const s of starts(name, rest)) {
     const words = rest.slice(s).filter((w) => !w.startsWith('-'));
-    if (name === 'uv' && words[0] === 'pip' && PIP_WRITERS.has(words[1] ?? '')) return pip(verb, rest, env, true);
+    if (name === 'uv' && words[0] === 'pip' && PIP_WRITERS.has(words[1]!)) return pip(verb, rest, env, true);
     // `uv run x …` runs x: its words are x's (`uv run tsc --target es2020`), judged as x's own install.
     if (name === 'uv' && words[0] === 'run') {
       const run = rest.slice(s + 1);
-      for (const r of starts('uv run', run)) {
-        const inner = installer(run, r);
+      for (const r of starts('uv run', run, UV_RUN_OPTIONS)) {
+        const inner = installer(run, r, handoffs + 1);
         if (inner !== null) return inner;
       }
       return null;
     }
-    if (name === 'go' && words[0] === 'env' && rest.some((w) => /^-[wu]$/.test(w))) return 'go env -w'; // go's user env file
+    // go's user env file; go's flags take one dash or two, and a Boolean `=value`.
+    const goEnv = name === 'go' && words[0] === 'env' ? rest.find((w) => /^--?[wu](=|$)/.test(w)) : undefined;
+    if (goEnv !== undefined) return `go env ${goEnv}`;
     const home = subcommand(name, words, T.HOME_WRITERS);
     if (home !== null) return destined(name, `${name} ${home}`, rest);
     const found = flagged(name, words, rest);
@@ -115,9 +146,9 @@ export function installer(argv: readonly string[], verbAt: number): string | nul
 }
 
 /** Where a CLI's subcommand may start (indices into rest), past its global options (`cargo -Z x install`). */
-function starts(name: string, rest: readonly string[]): number[] {
+function starts(name: string, rest: readonly string[], options = CLI_GLOBAL_OPTIONS.get(name) ?? NO_OPTIONS): number[] {
   const words = rest.map((w) => (w.startsWith('+') ? '-+' : w)); // `cargo +nightly install`: a toolchain, no subcommand
-  return subcommandStarts([name, ...words], CLI_GLOBAL_OPTIONS.get(name) ?? NO_OPTIONS).map((i) => i - 1);
+  return subcommandStarts([name, ...words], options).map((i) => i - 1);
 }
 
 /** The listed subcommand (up to three words) that `words` starts with, or null. */
@@ -128,19 +159,20 @@ function subcommand(
 ): string | null {
   const subs = table.get(name);
   if (subs === undefined) return null;
+  // Stryker disable next-line MethodExpression: slice() stops at the end, so a larger n repeats the key of all the words
   for (let n = Math.min(3, words.length); n >= 1; n--) {
     const key = words.slice(0, n).join('_');
     const next = words[n];
     if (!subs.has(key) && !(subs.has(`${key}+`) && next !== undefined)) continue;
     const sub = words.slice(0, n).join(' ');
-    return next !== undefined && T.READS_AFTER.get(`${name} ${sub}`)?.has(next) === true ? null : sub;
+    return T.READS_AFTER.get(`${name} ${sub}`)?.has(next!) === true ? null : sub;
   }
   return null;
 }
 
 /** `found`, unless a destination option names a plain relative folder (`cargo install --root ./tools`). */
 function destined(name: string, found: string, rest: readonly string[]): string | null {
-  const dest = option(optionWords(rest), T.DESTINATIONS.get(name) ?? []);
+  const dest = option(optionWords(rest), T.DESTINATIONS.get(name) ?? NO_NAMES);
   if (dest === undefined) return found;
   return plainRelative(dest.value) ? null : `${found} ${dest.word}`;
 }
@@ -149,26 +181,25 @@ function destined(name: string, found: string, rest: readonly string[]): string 
 function flagged(name: string, words: readonly string[], rest: readonly string[]): string | null {
   const sub = subcommand(name, words, T.GLOBAL_FLAGGED);
   if (sub === null) return null;
-  const dest = option(optionWords(rest), T.DESTINATIONS.get(name) ?? []);
+  const dest = option(optionWords(rest), T.DESTINATIONS.get(name) ?? NO_NAMES);
   if (dest !== undefined) return plainRelative(dest.value) ? null : `${name} ${sub} ${dest.word}`;
   const flag = globalFlag(rest);
   if (flag !== null) return `${name} ${sub} ${flag}`;
-  // `bun link` with nothing to link registers this package globally.
-  return name === 'bun' && sub === 'link' && words.length === 1 ? 'bun link' : null;
+  // `bun link` with nothing to link registers this package globally (only bun's row has link).
+  return sub === 'link' && words.length === 1 ? 'bun link' : null;
 }
 
 function npmGlobal(verb: string, name: string, rest: readonly string[], env: Env): string | null {
   for (const s of starts(name, rest)) {
     const words = rest.slice(s).filter((w) => !w.startsWith('-'));
+    // Stryker disable next-line ConditionalExpression: a shortcut; no rule below reads an empty list
     if (words[0] === undefined) continue;
     const home = subcommand(name, words, T.HOME_WRITERS);
     if (home !== null) return `${name} ${home}`;
     // pnpm's writers and their aliases (add, i, rm, un, up, ln...) are spelled as npm's.
     const names = npmCommand(words[0]!).names;
-    const set =
-      names.includes('config') && words[1] === 'set' ? words.slice(2) : names.includes('set') ? words.slice(1) : null;
-    const key = set === null ? null : npmConfigKey(set);
-    if (key !== null) return `${verb} config set ${key}`;
+    const config = npmConfigWrite(verb, names, words, rest, env);
+    if (config !== null) return config;
     if (!names.some((n) => NPM_WRITERS.has(n))) continue;
     const location = env.get('npm_config_location');
     const told = env.get('npm_config_global');
@@ -187,16 +218,37 @@ function npmGlobal(verb: string, name: string, rest: readonly string[], env: Env
   return null;
 }
 
-/** The key of `npm config set k v` / `k=v` that makes later installs global, or null. */
-function npmConfigKey(pairs: readonly string[]): string | null {
-  for (let i = 0; i < pairs.length; i++) {
-    const [key, value] = pairs[i]!.includes('=')
-      ? [pairs[i]!.split('=')[0]!, valueOf(pairs[i]!)]
-      : [pairs[i]!, pairs[++i] ?? ''];
-    if (!T.NPM_GLOBAL_KEYS.has(key)) continue;
-    if (key === 'global' ? npmTrue(value) : key === 'location' ? /^(global|user)$/.test(value) : true) return key;
-  }
-  return null;
+/**
+ * `npm config set k v` (and `npm set`, `config delete`, `edit`, `fix`) and `npm login` write the
+ * user's ~/.npmrc (pnpm's: its global rc), or the global npmrc when told -g: outside the project
+ * whatever the key. Told `--location=project` they write the project's .npmrc, which sends later
+ * installs outside only through a key such as `prefix` (any word naming one counts: a value
+ * option's word may stand between them).
+ */
+function npmConfigWrite(
+  verb: string,
+  names: readonly string[],
+  words: readonly string[],
+  rest: readonly string[],
+  env: Env,
+): string | null {
+  const action = names.includes('config') ? words[1] : names.includes('set') ? 'set' : undefined;
+  const login = names.find((n) => NPM_LOGINS.has(n));
+  if (login === undefined && !NPM_CONFIG_WRITERS.has(action ?? '')) return null;
+  const keys = words.slice(names.includes('config') ? 2 : 1).map((w) => w.split('=')[0]!);
+  const found = login ?? `config ${action}${keys[0] === undefined ? '' : ` ${keys[0]}`}`;
+  if (!inProjectConfig(rest, env)) return `${verb} ${found}`;
+  const key = keys.find((k) => T.NPM_GLOBAL_KEYS.has(k));
+  return key === undefined ? null : `${verb} config ${action} ${key}`;
+}
+
+/** npm told to use the project's .npmrc (`--location=project`, npm_config_location=project) and not -g. */
+function inProjectConfig(rest: readonly string[], env: Env): boolean {
+  if (globalFlag(rest) !== null) return false;
+  const opts = optionWords(rest);
+  let location = env.has('npm_config_location') ? valueOf(env.get('npm_config_location')!) : undefined;
+  for (let i = 0; i < opts.length; i++) location = locationAt(opts, i) ?? location;
+  return location === 'project';
 }
 
 /** pip's (or uv pip's) word that installs outside: an option, an abbreviation of one, or the environment. */
@@ -212,22 +264,26 @@ function pip(verb: string, rest: readonly string[], env: Env, uv: boolean): stri
     return `${verb} ${python.word}`;
   const names = uv ? ['uv_system_python', 'uv_break_system_packages'] : ['pip_user', 'pip_break_system_packages'];
   for (const n of names) if (env.has(n) && pipTrue(valueOf(env.get(n)!))) return `${verb} ${env.get(n)}`;
-  for (const n of uv ? [] : ['pip_target', 'pip_prefix', 'pip_root'])
-    if (env.has(n) && !plainRelative(valueOf(env.get(n)!))) return `${verb} ${env.get(n)}`;
+  if (!uv)
+    for (const n of ['pip_target', 'pip_prefix', 'pip_root'])
+      if (env.has(n) && !plainRelative(valueOf(env.get(n)!))) return `${verb} ${env.get(n)}`;
   return null;
 }
 
-/** `pip config set global.user true`, `pip config set install.target /x`: every later install goes there. */
-function pipConfigKey(verb: string, rest: readonly string[]): string | null {
-  const words = rest.filter((w) => !w.startsWith('-'));
-  const at = words.indexOf('config');
-  if (at === -1 || words[at + 1] !== 'set' || words[at + 2] === undefined) return null;
-  const key = words[at + 2]!.split('=')[0]!;
-  return T.PIP_CONFIG_KEYS.has(key.slice(key.indexOf('.') + 1)) ? `${verb} config set ${key}` : null;
+/**
+ * `pip config set|unset|edit` (args: the words after `config`) writes the user's pip.conf, or the
+ * system's or the environment's: outside the project whatever the key.
+ */
+function pipConfigWrite(verb: string, args: readonly string[]): string | null {
+  const words = args.filter((w) => !w.startsWith('-'));
+  const at = words.findIndex((w) => PIP_CONFIG_WRITERS.has(w)); // past `--editor vi`'s value too
+  if (at === -1) return null;
+  const [action, key] = words.slice(at);
+  return `${verb} config ${action}${key === undefined ? '' : ` ${key.split('=')[0]}`}`;
 }
 
 /** `python3 -Im pip install --user x` is pip; the first word that is no option is a script (its words are its own). */
-function pythonModule(verb: string, rest: readonly string[], env: Env): string | null {
+function pythonModule(verb: string, rest: readonly string[], env: Env, handoffs: number): string | null {
   for (let i = 0; i < rest.length; i++) {
     const w = rest[i]!;
     if (w === '--' || !w.startsWith('-') || w === '-') return null;
@@ -235,12 +291,14 @@ function pythonModule(verb: string, rest: readonly string[], env: Env): string |
       if (w === '--check-hash-based-pycs') i++;
       continue;
     }
+    // Stryker disable next-line EqualityOperator: w[w.length] is undefined, which is neither c nor an option with a value
     for (let k = 1; k < w.length; k++) {
       if (w[k] === 'c') return null;
       if (!'mWX'.includes(w[k]!)) continue;
       const attached = k < w.length - 1;
       const next = attached ? i + 1 : i + 2;
-      if (w[k] === 'm') return pipModule(verb, attached ? w.slice(k + 1) : rest[i + 1], rest.slice(next), env);
+      if (w[k] === 'm')
+        return moduleInstall(verb, attached ? w.slice(k + 1) : rest[i + 1], rest.slice(next), env, handoffs);
       i = next - 1;
       break;
     }
@@ -248,15 +306,26 @@ function pythonModule(verb: string, rest: readonly string[], env: Env): string |
   return null;
 }
 
-function pipModule(verb: string, module: string | undefined, args: readonly string[], env: Env): string | null {
-  const m = /^(pip[0-9.]*|ensurepip)(\.__main__)?$/.exec(module ?? '');
-  if (m === null) return null;
-  if (m[1] === 'ensurepip') {
+/**
+ * `python -m M args` runs module M as the command M would (`-m pip`, `-m pipx install`, `-m uv tool
+ * install`); ensurepip installs pip, outside only when told `--user` or a root.
+ */
+function moduleInstall(
+  verb: string,
+  module: string | undefined,
+  args: readonly string[],
+  env: Env,
+  handoffs: number,
+): string | null {
+  if (module === undefined) return null;
+  const name = module.replace(/\.__main__$/, '');
+  if (name === 'ensurepip') {
     const flag = option(args, ['--user', '--root'], true);
     return flag === undefined ? null : `${verb} -m ${module} ${flag.word}`;
   }
-  const found = installer([...env.values(), 'pip', ...args], env.size);
-  return found === null ? null : `${verb} -m ${module} ${found.slice('pip '.length)}`;
+  const found = installer([...env.values(), name, ...args], env.size, handoffs + 1);
+  if (found === null) return null;
+  return `${verb} -m ${module} ${found.startsWith(`${name} `) ? found.slice(name.length + 1) : found}`;
 }
 
 /** conda's writers go into a named or the base environment unless told a folder (`-p ./env`). */
@@ -265,10 +334,10 @@ function conda(name: string, rest: readonly string[]): string | null {
     const [sub, second] = rest.slice(s).filter((w) => !w.startsWith('-'));
     const writes =
       sub === 'env'
-        ? T.CONDA_ENV_WRITERS.has(second ?? '')
+        ? T.CONDA_ENV_WRITERS.has(second!)
         : sub === 'config'
           ? option(rest, T.CONDA_CONFIG_WRITES) !== undefined
-          : T.CONDA_WRITERS.has(sub ?? '');
+          : T.CONDA_WRITERS.has(sub!);
     if (writes) return destined('conda', `${name} ${sub}`, rest);
   }
   return null;

@@ -47,10 +47,16 @@ export function globalFlag(words: readonly string[]): string | null {
     const key = w.split('=')[0]!;
     if (/^-[a-zA-Z]+$/.test(w) && w.includes('g')) return w;
     if ((key === '-g' || key === '--global') && (w === key || npmTrue(valueOf(w)))) return w;
-    if (key.length >= 6 && key.startsWith('--') && 'location'.startsWith(key.slice(2))) {
-      const value = w === key ? opts[i + 1] : valueOf(w);
-      if (value === 'global' || value === 'user') return w === key ? `${w} ${value}` : w;
-    }
+    const value = locationAt(opts, i);
+    if (value === 'global' || value === 'user') return w === key ? `${w} ${value}` : w;
   }
   return null;
+}
+
+/** The value of npm's `--location[=]x` (or an abbreviation down to `--loca`) at opts[i]; undefined for another word. */
+export function locationAt(opts: readonly string[], i: number): string | undefined {
+  const w = opts[i]!;
+  const key = w.split('=')[0]!;
+  if (key.length < 6 || !key.startsWith('--') || !'location'.startsWith(key.slice(2))) return undefined;
+  return w === key ? opts[i + 1] : valueOf(w);
 }

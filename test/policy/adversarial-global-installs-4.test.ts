@@ -84,10 +84,14 @@ runCases('RN-075 config writes that make later installs global', SETUP, [
     'pip3 config --user set global.break-system-packages true',
     'go env -w GOBIN=/x',
     'go env -w GOPATH=/opt/go',
+    // The config file itself is outside: ~/.npmrc, pnpm's global rc, pip.conf (found at stop 24).
+    'npm config set global false',
+    'npm config set registry https://registry.example',
+    'npm config set --location=project prefix /x',
   ]),
   ...allowed([
     'npm config get prefix',
-    'npm config set global false',
+    'npm config set --location=project color false',
     'npm config list',
     'pip config list',
     'go env GOBIN',

@@ -51,16 +51,21 @@ describe('global-install tables, entry by entry', () => {
     ['conda config --remove-key channels', 'conda config'],
     ['conda config --prepend channels x', 'conda config'],
     ['conda config --show', null],
-    ['npm config set prefix /x', 'npm config set prefix'],
-    ['npm config set global-dir /x', 'npm config set global-dir'],
-    ['npm config set global-bin-dir /x', 'npm config set global-bin-dir'],
-    ['npm config set prefix=/x', 'npm config set prefix'],
-    ['npm config set color false', null],
+    // Every `npm config set` writes the user's ~/.npmrc; the project's .npmrc only for these keys.
+    ['npm config set --location=project prefix /x', 'npm config set prefix'],
+    ['npm config set --location=project global-dir /x', 'npm config set global-dir'],
+    ['npm config set --location=project global-bin-dir /x', 'npm config set global-bin-dir'],
+    ['npm config set --location=project prefix=/x', 'npm config set prefix'],
+    ['npm config set --location=project global true', 'npm config set global'],
+    ['npm config set --location=project location=user', 'npm config set location'],
+    ['npm config set --location=project color false', null],
+    ['npm config set color false', 'npm config set color'],
     ['pip config set global.target /x', 'pip config set global.target'],
     ['pip config set install.prefix /x', 'pip config set install.prefix'],
     ['pip config set global.root /x', 'pip config set global.root'],
     ['pip config set global.break-system-packages true', 'pip config set global.break-system-packages'],
-    ['pip config set global.timeout 5', null],
+    // pip.conf is the user's (or the system's) whatever the key.
+    ['pip config set global.timeout 5', 'pip config set global.timeout'],
   ] as [string, string | null][])('%s -> %j', (line, word) => {
     expect(globalInstall(line.split(' '), 0)).toBe(word);
   });

@@ -205,8 +205,6 @@ describe('globalInstall', () => {
     [['npm_config_global=false', 'npm', 'i', 'x'], 1],
     [['npm_config_global=true', 'npm', 'ls'], 1],
     [['PIP_TARGET=vendor', 'pip', 'install', 'y'], 1],
-    [['npm', 'config', 'set', 'registry', 'x']],
-    [['pip', 'config', 'set', 'global.timeout', '5']],
     [['go', 'env', 'GOBIN']],
     [['pip', 'install', '--pre', 'x']],
     [['pip', 'list', '--user']],

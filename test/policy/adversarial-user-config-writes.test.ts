@@ -1,0 +1,124 @@
+// RN-075 path scope (issue 9 A.3 in spirit, found at stop 24): with the package manager allowed,
+// `npm config set registry https://evil` was auto-approved. It writes the user's ~/.npmrc, a file
+// outside the project, and sends every later install of every project to that registry; so did
+// `npm login` (the token goes into ~/.npmrc), `pip config set global.index-url`, `yarn config set`
+// and `cargo login`. Only the config keys that make later installs global (`prefix`, `global`)
+// were judged. Now every write of a package manager's own user config asks; the reads
+// (`config get`, `config list`) stay allowed, and so does a write npm is told to make in the
+// project's .npmrc, unless its key sends later installs outside.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decide } from '../../src/policy/index.ts';
+import { MANUAL, ask, auto, c, runCases, terminalInput } from './adversarial-harness.ts';
+
+const TOOLS = 'npm pnpm yarn pip pip3 python3 cargo env timeout';
+const PERMS = { allow: TOOLS.split(' ').map((t) => `Terminal(${t}:*)`), deny: [], ask: [] };
+const SETUP = { ...MANUAL, label: 'each package manager allowed', permissions: PERMS };
+const SCOPE = ask('ceiling_path_scope');
+const ALLOWED = auto('permissions_allow');
+const asks = (commands: string[]) => commands.map((command) => c(command, SCOPE));
+const allowed = (commands: string[]) => commands.map((command) => c(command, ALLOWED));
+
+runCases('RN-075 npm and pnpm write the user config file', SETUP, [
+  ...asks([
+    'npm config set registry https://registry.evil.example',
+    'npm c set registry x',
+    'npm set registry=x',
+    'npm set //registry.npmjs.org/:_authToken=abc',
+    'npm config set color false',
+    'npm config set registry x --location=user',
+    'npm config set registry x --location global',
+    'npm config set registry x -g',
+    'npm config set --location=project registry x -g',
+    'npm config delete registry',
+    'npm config rm registry',
+    'npm config del registry',
+    'npm config edit',
+    'npm config fix',
+    'npm --silent config set registry x',
+    'npm login',
+    'npm login --registry https://r.example',
+    'npm adduser',
+    'npm add-user',
+    'npm logout',
+    'pnpm config set registry x',
+    'pnpm config delete registry',
+    'pnpm c set registry x',
+    'env npm config set registry x',
+    'timeout 5 npm config set registry x',
+    // The project's .npmrc, with a key that sends later installs outside.
+    'npm config set --location=project prefix /x',
+    'npm config set --location project global true',
+    'npm config set --loca=project global-dir /x',
+  ]),
+  ...allowed([
+    'npm config get registry',
+    'npm config list',
+    'npm config ls',
+    'npm c get color',
+    'npm get registry',
+    'npm whoami',
+    'pnpm config get registry',
+    'npm config set --location=project registry https://r.example',
+    'npm config set --location project color false',
+    'npm config set --locat=project save-exact=true',
+  ]),
+]);
+
+runCases('RN-075 pip, yarn and cargo write the user config file', SETUP, [
+  ...asks([
+    'pip config set global.index-url https://evil.example/simple',
+    'pip config set global.timeout 5',
+    'pip3 config --user set global.index-url x',
+    'pip config --global set global.index-url x',
+    'pip config --site set global.index-url x',
+    'pip config unset global.index-url',
+    'pip config edit',
+    'pip config --editor vi edit',
+    'python3 -m pip config set global.index-url x',
+    'yarn config set registry x',
+    'yarn config delete registry',
+    'yarn config unset npmRegistryServer',
+    'yarn login',
+    'yarn logout',
+    'yarn npm login',
+    'yarn npm logout',
+    'cargo login',
+    'cargo login --registry r',
+    'cargo logout',
+  ]),
+  ...allowed([
+    'pip config list',
+    'pip config get global.index-url',
+    'pip3 config debug',
+    'python3 -m pip config list',
+    'yarn config get registry',
+    'yarn config list',
+    'yarn config',
+    'cargo build',
+  ]),
+]);
+
+describe('RN-075 property: no write of a user config file auto-approves, whatever its words', () => {
+  it('any config write, with options and keys around it', () => {
+    const form = fc.constantFrom(
+      'npm config set',
+      'npm set',
+      'npm config delete',
+      'npm config edit',
+      'npm login',
+      'pnpm config set',
+      'pip config set',
+      'pip config unset',
+      'yarn config set',
+      'cargo login',
+    );
+    const word = fc.constantFrom('registry', 'x=1', 'global.index-url', 'https://r.example', '-q', '--json', 'y');
+    fc.assert(
+      fc.property(form, fc.array(word, { maxLength: 4 }), (head, rest) => {
+        const command = [head, ...rest].join(' ');
+        expect(decide(terminalInput(SETUP, { command })).policy, command).not.toBe('auto_approve');
+      }),
+    );
+  });
+});
