@@ -147,6 +147,21 @@ describe('globalInstall, round 2', () => {
     [['npm', 'config', 'list'], null],
     [['npm', 'get', 'x'], null],
     [['npm', 'set'], 'npm config set'],
+    // Only the words after `config` are its action: pip's --log took `set` as its value.
+    [['pip', '--log', 'set', 'config', 'list'], null],
+    [['pip', 'config', '--editor', 'vi', 'edit'], 'pip config edit'],
+    [['npm_config_location=globalx', 'npm', 'i', 'x'], null, 1],
+    [['npm_config_location=xuser', 'npm', 'i', 'x'], null, 1],
+  ]);
+
+  wordRows('hand-offs through python -m and uv run', [
+    // The word names the chain when the install is not the module's own.
+    [['python3', '-m', 'uv', 'run', 'pip', 'install', '--user'], 'python3 -m uv pip --user'],
+    [
+      [...Array.from({ length: 5 }, () => ['python3', '-m', 'uv', 'run']).flat(), 'ls'],
+      'python3 -m uv python3 -m uv python3 -m uv python3 -m uv python3 -m uv (handed on more than 8 times)',
+    ],
+    [[...Array.from({ length: 4 }, () => ['python3', '-m', 'uv', 'run']).flat(), 'ls'], null],
   ]);
 
   it('a chain of hand-offs longer than the bound is judged outside, unread', () => {
