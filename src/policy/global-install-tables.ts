@@ -9,8 +9,8 @@ const table = (entries: Record<string, string>): ReadonlyMap<string, ReadonlySet
  * Subcommands that write outside the project by default: ~/.cargo, ~/go, the gem home,
  * Homebrew's prefix, ~/.rustup, the version managers' homes, ~/.pub-cache, ~/.nix-profile,
  * ~/.cabal, ~/.local/bin, the opam switch, the system's Lua tree, kubectl's and helm's plugins,
- * the gcloud SDK, ~/.dotnet, pdm/rye/proto/pixi/pnpm/bun/deno/uv's own, gh's extensions, cargo's
- * and yarn's logins and yarn's config.
+ * the gcloud SDK, ~/.dotnet, pdm/rye/proto/pixi/pnpm/bun/deno/uv's own, gh's extensions; and the
+ * logins and config writes that land in the home folder: cargo's, yarn's, gh's, docker's, aws's, gcloud's.
  */
 export const HOME_WRITERS = table({
   cargo: 'install uninstall binstall install-update login logout',
@@ -28,7 +28,11 @@ export const HOME_WRITERS = table({
   composer: 'global+',
   poetry: 'self+',
   corepack: 'enable disable',
-  gh: 'extension_install extension_upgrade extension_remove ext_install ext_upgrade ext_remove',
+  gh:
+    'extension_install extension_upgrade extension_remove ext_install ext_upgrade ext_remove auth_login auth_logout ' +
+    'auth_refresh auth_switch auth_setup-git config_set alias_set alias_delete alias_import',
+  docker: 'login logout context_create context_update context_use context_rm context_remove context_import',
+  aws: 'configure sso_login sso_logout',
   uv: 'tool_install tool_upgrade tool_uninstall tool_update-shell python_install python_uninstall self_update',
   pipx: 'install uninstall upgrade upgrade-all reinstall reinstall-all inject ensurepath',
   bun: 'upgrade',
@@ -46,7 +50,10 @@ export const HOME_WRITERS = table({
   luarocks: 'install remove purge make build',
   helm: 'plugin_install plugin_uninstall plugin_update',
   kubectl: 'krew_install krew_uninstall krew_upgrade krew_update',
-  gcloud: 'components_install components_remove components_update components_reinstall',
+  gcloud:
+    'components_install components_remove components_update components_reinstall auth_login auth_revoke ' +
+    'auth_activate-service-account auth_application-default_login config_set config_unset ' +
+    'config_configurations_create config_configurations_activate config_configurations_delete',
   dotnet: 'workload_install workload_update workload_uninstall workload_repair new_install new_uninstall',
   pdm: 'self_add self_remove self_update',
   rye: 'install uninstall fetch self_update self_uninstall toolchain_fetch',
@@ -65,6 +72,7 @@ export const READS_AFTER = table({
   'pixi global': 'list',
   'brew bundle': 'check list',
   'brew services': 'list info',
+  'aws configure': 'get list list-profiles export-credentials',
 });
 
 /** Tools whose listed subcommands write outside the project when told `-g`/`--global` (or a tool path). */

@@ -80,7 +80,7 @@ const MAX_HANDOFFS = 8;
 
 /** The names some rule below reads; any other verb installs nothing (checked before any scan of argv). */
 const INSTALLER_NAMES: ReadonlySet<string> = new Set([
-  ...['npm', 'nix-env'], // pnpm, yarn, uv and go are keys of HOME_WRITERS
+  ...['npm', 'nix-env', 'bundle'], // pnpm, yarn, uv, go and poetry are keys of HOME_WRITERS
   ...T.CONDA_LIKE,
   ...T.ALWAYS,
   ...T.HOME_WRITERS.keys(),
@@ -137,6 +137,8 @@ export function installer(argv: readonly string[], verbAt: number, handoffs = 0)
     // go's user env file; go's flags take one dash or two, and a Boolean `=value`.
     const goEnv = name === 'go' && words[0] === 'env' ? rest.find((w) => /^--?[wu](=|$)/.test(w)) : undefined;
     if (goEnv !== undefined) return `go env ${goEnv}`;
+    const config = name === 'poetry' || name === 'bundle' ? userConfigWrite(name, words, rest) : null;
+    if (config !== null) return config;
     const home = subcommand(name, words, T.HOME_WRITERS);
     if (home !== null) return destined(name, `${name} ${home}`, rest);
     const found = flagged(name, words, rest);
@@ -168,6 +170,20 @@ function subcommand(
     return T.READS_AFTER.get(`${name} ${sub}`)?.has(next!) === true ? null : sub;
   }
   return null;
+}
+
+/**
+ * `poetry config k v` and `bundle config [set] k v` (or a removal) write the user's config, unless
+ * told `--local` (./poetry.toml, ./.bundle/config). One key alone, `get` and `list` only read.
+ */
+function userConfigWrite(name: string, words: readonly string[], rest: readonly string[]): string | null {
+  if (words[0] !== 'config' || rest.includes('--local')) return null;
+  const [first, ...after] = words.slice(1);
+  if (name === 'bundle' && (first === 'get' || first === 'list')) return null;
+  const bundleVerb = name === 'bundle' && (first === 'set' || first === 'unset');
+  const removes = rest.includes('--unset') || rest.includes('--delete') || (bundleVerb && first === 'unset');
+  const keyAndValue = (bundleVerb ? after : words.slice(1)).length >= 2;
+  return removes || keyAndValue ? `${name} config` : null;
 }
 
 /** `found`, unless a destination option names a plain relative folder (`cargo install --root ./tools`). */

@@ -2,7 +2,8 @@
 // `npm config set registry https://evil` was auto-approved. It writes the user's ~/.npmrc, a file
 // outside the project, and sends every later install of every project to that registry; so did
 // `npm login` (the token goes into ~/.npmrc), `pip config set global.index-url`, `yarn config set`
-// and `cargo login`. Only the config keys that make later installs global (`prefix`, `global`)
+// and `cargo login`; so do poetry's and bundler's config, and the logins of gh, docker, aws and
+// gcloud (tokens in the home folder). Only the config keys that make later installs global (`prefix`, `global`)
 // were judged. Now every write of a package manager's own user config asks; the reads
 // (`config get`, `config list`) stay allowed, and so does a write npm is told to make in the
 // project's .npmrc, unless its key sends later installs outside.
@@ -11,7 +12,7 @@ import fc from 'fast-check';
 import { decide } from '../../src/policy/index.ts';
 import { MANUAL, ask, auto, c, runCases, terminalInput } from './adversarial-harness.ts';
 
-const TOOLS = 'npm pnpm yarn pip pip3 python3 cargo env timeout';
+const TOOLS = 'npm pnpm yarn pip pip3 python3 cargo poetry bundle gh docker aws gcloud env timeout';
 const PERMS = { allow: TOOLS.split(' ').map((t) => `Terminal(${t}:*)`), deny: [], ask: [] };
 const SETUP = { ...MANUAL, label: 'each package manager allowed', permissions: PERMS };
 const SCOPE = ask('ceiling_path_scope');
@@ -99,6 +100,54 @@ runCases('RN-075 pip, yarn and cargo write the user config file', SETUP, [
   ]),
 ]);
 
+runCases('RN-075 other tools write their config and logins in the home folder', SETUP, [
+  ...asks([
+    'poetry config virtualenvs.in-project true',
+    'poetry config repositories.x https://r.example',
+    'poetry config virtualenvs.in-project --unset',
+    'bundle config set path vendor/bundle',
+    'bundle config set --global path vendor/bundle',
+    'bundle config path vendor/bundle',
+    'bundle config unset path',
+    'bundle config --delete path',
+    'gh auth login',
+    'gh auth setup-git',
+    'gh auth logout',
+    'gh config set editor vim',
+    'gh alias set co "pr checkout"',
+    'docker login',
+    'docker login -u me registry.example',
+    'docker --context x login',
+    'docker logout',
+    'docker context use prod',
+    'aws configure',
+    'aws configure set region eu-west-1',
+    'aws sso login',
+    'gcloud config set project x',
+    'gcloud auth login',
+    'gcloud auth application-default login',
+  ]),
+  ...allowed([
+    'poetry config --local virtualenvs.in-project true',
+    'poetry config virtualenvs.in-project',
+    'poetry config --list',
+    'bundle config set --local path vendor/bundle',
+    'bundle config path',
+    'bundle config get path',
+    'bundle config list',
+    'bundle config',
+    'gh auth status',
+    'gh config get editor',
+    'docker ps',
+    'docker context ls',
+    'aws configure get region',
+    'aws configure list',
+    'aws s3 ls',
+    'gcloud config list',
+    'gcloud auth list',
+  ]),
+]);
+
 describe('RN-075 property: no write of a user config file auto-approves, whatever its words', () => {
   it('any config write, with options and keys around it', () => {
     const form = fc.constantFrom(
@@ -112,6 +161,11 @@ describe('RN-075 property: no write of a user config file auto-approves, whateve
       'pip config unset',
       'yarn config set',
       'cargo login',
+      'poetry config repositories.x https://r.example',
+      'bundle config set path vendor',
+      'gh auth login',
+      'docker login',
+      'aws configure set',
     );
     const word = fc.constantFrom('registry', 'x=1', 'global.index-url', 'https://r.example', '-q', '--json', 'y');
     fc.assert(
