@@ -78,8 +78,8 @@ function mayWrap(argv: readonly string[]): boolean {
     packageBinReading(verb, argv) !== null ||
     (TWO_WORD_CLIS.has(verb) && mayBeGlobalOption(argv[1]))
   );
-  // Stryker restore StringLiteral,ConditionalExpression,LogicalOperator
 }
+// Stryker restore StringLiteral,ConditionalExpression,LogicalOperator
 
 /** CLIs with a two-word runner in the table (`uv run`, `poetry run`, `nix develop`); npm, pnpm, yarn and bun have option tables instead. */
 const TWO_WORD_CLIS: ReadonlySet<string> = new Set(
@@ -106,8 +106,8 @@ function runnerAfterGlobalOptions(view: readonly string[]): number {
   const name = basename(view[0]!);
   for (let k = 2; k < view.length; k++) if (WRAPPERS.has(`${name} ${view[k]}`)) return k;
   return -1;
-  // Stryker restore UnaryOperator,EqualityOperator
 }
+// Stryker restore UnaryOperator,EqualityOperator
 
 function sameWords(a: readonly string[], b: readonly string[]): boolean {
   // Stryker disable next-line ConditionalExpression,BooleanLiteral: views with one key have one length
