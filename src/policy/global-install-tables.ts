@@ -10,7 +10,8 @@ const table = (entries: Record<string, string>): ReadonlyMap<string, ReadonlySet
  * Homebrew's prefix, ~/.rustup, the version managers' homes, ~/.pub-cache, ~/.nix-profile,
  * ~/.cabal, ~/.local/bin, the opam switch, the system's Lua tree, kubectl's and helm's plugins,
  * the gcloud SDK, ~/.dotnet, pdm/rye/proto/pixi/pnpm/bun/deno/uv's own, gh's extensions; and the
- * logins and config writes that land in the home folder: cargo's, yarn's, gh's, docker's, aws's, gcloud's.
+ * logins and config writes that land in the home folder: cargo's, yarn's, gh's, docker's, aws's, gcloud's
+ * (their kubeconfig and docker credential writes too), the keyring's.
  */
 export const HOME_WRITERS = table({
   cargo: 'install uninstall binstall install-update login logout',
@@ -31,8 +32,11 @@ export const HOME_WRITERS = table({
   gh:
     'extension_install extension_upgrade extension_remove ext_install ext_upgrade ext_remove auth_login auth_logout ' +
     'auth_refresh auth_switch auth_setup-git config_set alias_set alias_delete alias_import',
-  docker: 'login logout context_create context_update context_use context_rm context_remove context_import',
-  aws: 'configure sso_login sso_logout',
+  docker:
+    'login logout context_create context_update context_use context_rm context_remove context_import ' +
+    'buildx_install buildx_uninstall buildx_create buildx_use buildx_rm',
+  aws: 'configure sso_login sso_logout eks_update-kubeconfig codeartifact_login',
+  keyring: 'set del',
   uv: 'tool_install tool_upgrade tool_uninstall tool_update-shell python_install python_uninstall self_update',
   pipx: 'install uninstall upgrade upgrade-all reinstall reinstall-all inject ensurepath',
   bun: 'upgrade',
@@ -53,7 +57,9 @@ export const HOME_WRITERS = table({
   gcloud:
     'components_install components_remove components_update components_reinstall auth_login auth_revoke ' +
     'auth_activate-service-account auth_application-default_login config_set config_unset ' +
-    'config_configurations_create config_configurations_activate config_configurations_delete',
+    'config_configurations_create config_configurations_activate config_configurations_delete ' +
+    'config_configurations_rename init auth_configure-docker auth_application-default_revoke ' +
+    'auth_application-default_set-quota-project container_clusters_get-credentials',
   dotnet: 'workload_install workload_update workload_uninstall workload_repair new_install new_uninstall',
   pdm: 'self_add self_remove self_update',
   rye: 'install uninstall fetch self_update self_uninstall toolchain_fetch',

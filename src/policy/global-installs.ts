@@ -11,16 +11,8 @@ import { CLI_GLOBAL_OPTIONS, subcommandStarts } from './cli-options.ts';
 import * as T from './global-install-tables.ts';
 import { optionTable } from './options.ts';
 import { npmCommand } from './subcommand-aliases.ts';
-import {
-  globalFlag,
-  locationAt,
-  npmTrue,
-  option,
-  optionWords,
-  pipTrue,
-  plainRelative,
-  valueOf,
-} from './install-options.ts';
+import { globalFlag, npmTrue, option, optionWords, pipTrue, plainRelative, valueOf } from './install-options.ts';
+import { type Env, npmConfigWrite, pipConfigWrite, userConfigWrite } from './config-writes.ts';
 import { isAssignment } from './tokenizer.ts';
 import { WRAPPERS } from './wrapper-table.ts';
 import { basename, runsWordsAfterOptions, unwrap } from './wrappers.ts';
@@ -29,15 +21,9 @@ const NPM_WRITERS = new Set(
   'install uninstall update link ci rebuild dedupe prune install-test install-ci-test'.split(' '),
 );
 const PIP_WRITERS = new Set(['install', 'uninstall']); // `pip list --user` only reads
-const PIP_CONFIG_WRITERS = new Set(['set', 'unset', 'edit']);
-/** npm's config actions that write a config file (`rm` and `del` are `delete`). */
-const NPM_CONFIG_WRITERS = new Set(['set', 'delete', 'rm', 'del', 'edit', 'fix']);
-/** They keep (or drop) the registry's token in the user's .npmrc. */
-const NPM_LOGINS = new Set(['login', 'adduser', 'logout']);
 // Stryker disable next-line StringLiteral: a table of no options; no option word is spelled as a mutant's text
 const NO_OPTIONS = optionTable('', '');
 const NO_NAMES: readonly string[] = [];
-type Env = ReadonlyMap<string, string>; // lower-cased name -> the assignment word
 
 /** The environment variables (lowercased) the rules below read: they make an install global. */
 export const INSTALL_ENVIRONMENT: ReadonlySet<string> = new Set([
@@ -75,8 +61,12 @@ export function globalInstall(argv: readonly string[], verbAt: number): string |
 }
 
 const UV_RUN_OPTIONS = WRAPPERS.get('uv run')!.options;
+/** Modules whose command has another name (awscli v1 runs as `python -m awscli`). */
+const MODULE_COMMANDS: ReadonlyMap<string, string> = new Map([['awscli', 'aws']]);
 /** `uv run x` and `python -m x` hand their words to x's rules; a longer chain is judged outside unread. */
 const MAX_HANDOFFS = 8;
+/** Where a CLI's subcommand may start, past options it does not know; more is judged outside unread. */
+const MAX_STARTS = 16;
 
 /** The names some rule below reads; any other verb installs nothing (checked before any scan of argv). */
 const INSTALLER_NAMES: ReadonlySet<string> = new Set([
@@ -103,6 +93,9 @@ export function installer(argv: readonly string[], verbAt: number, handoffs = 0)
   if (!INSTALLER_NAMES.has(name) && !PYTHON.test(name) && !PIP.test(name) && !EDITORS.test(name)) return null;
   const rest = argv.slice(verbAt + 1);
   const env = environment(argv, verbAt);
+  // Each unknown option may take the next word: each is one more start, and each start a scan.
+  if (!PYTHON.test(name) && starts(name, rest).length > MAX_STARTS)
+    return `${name} (more than ${MAX_STARTS} readings of its options)`;
   if (name === 'npm' || name === 'pnpm') return npmGlobal(verb, name, rest, env);
 
   if (PYTHON.test(name)) return pythonModule(verb, rest, env, handoffs);
@@ -123,7 +116,9 @@ export function installer(argv: readonly string[], verbAt: number, handoffs = 0)
   }
   if (T.ALWAYS.has(name)) return rest.some((w) => !w.startsWith('-')) ? destined(name, name, rest) : null;
   for (const s of starts(name, rest)) {
-    const words = rest.slice(s).filter((w) => !w.startsWith('-'));
+    // `gcloud beta config set`: a release track is no subcommand.
+    const raw = name === 'gcloud' && /^(alpha|beta|preview)$/.test(rest[s] ?? '') ? rest.slice(s + 1) : rest.slice(s);
+    const words = raw.filter((w) => !w.startsWith('-'));
     if (name === 'uv' && words[0] === 'pip' && PIP_WRITERS.has(words[1]!)) return pip(verb, rest, env, true);
     // `uv run x …` runs x: its words are x's (`uv run tsc --target es2020`), judged as x's own install.
     if (name === 'uv' && words[0] === 'run') {
@@ -139,9 +134,9 @@ export function installer(argv: readonly string[], verbAt: number, handoffs = 0)
     if (goEnv !== undefined) return `go env ${goEnv}`;
     const config = name === 'poetry' || name === 'bundle' ? userConfigWrite(name, words, rest) : null;
     if (config !== null) return config;
-    const home = subcommand(name, words, T.HOME_WRITERS);
+    const home = subcommand(name, raw, T.HOME_WRITERS);
     if (home !== null) return destined(name, `${name} ${home}`, rest);
-    const found = flagged(name, words, rest);
+    const found = flagged(name, raw, rest);
     if (found !== null) return found;
   }
   return null;
@@ -153,37 +148,52 @@ function starts(name: string, rest: readonly string[], options = CLI_GLOBAL_OPTI
   return subcommandStarts([name, ...words], options).map((i) => i - 1);
 }
 
-/** The listed subcommand (up to three words) that `words` starts with, or null. */
+/**
+ * The listed subcommand (up to three words) that `raw` (the words from a start) names, or null. Its
+ * first word is the first that is no option; the others may stand after values of options no table
+ * here knows (`gh config --host h set`), so any later word counts. A read word (`brew services
+ * list`) counts only right after it: in `aws configure --profile list set` it is a profile's name.
+ */
 function subcommand(
   name: string,
-  words: readonly string[],
+  raw: readonly string[],
   table: ReadonlyMap<string, ReadonlySet<string>>,
 ): string | null {
   const subs = table.get(name);
   if (subs === undefined) return null;
-  // Stryker disable next-line MethodExpression: slice() stops at the end, so a larger n repeats the key of all the words
-  for (let n = Math.min(3, words.length); n >= 1; n--) {
-    const key = words.slice(0, n).join('_');
-    const next = words[n];
-    if (!subs.has(key) && !(subs.has(`${key}+`) && next !== undefined)) continue;
-    const sub = words.slice(0, n).join(' ');
-    return T.READS_AFTER.get(`${name} ${sub}`)?.has(next!) === true ? null : sub;
+  const at: number[] = [];
+  for (let i = 0; i < raw.length; i++) if (!raw[i]!.startsWith('-')) at.push(i);
+  let best: KeyWords | null = null;
+  let end = -1;
+  for (const key of keyWords(subs)) {
+    if (key.words[0] !== raw[at[0]!] || (best !== null && key.words.length <= best.words.length)) continue;
+    let j = 0;
+    for (let w = 1; w < key.words.length && j < at.length; w++) {
+      j++;
+      while (j < at.length && raw[at[j]!] !== key.words[w]) j++;
+    }
+    if (j >= at.length || (key.more && j + 1 >= at.length)) continue;
+    best = key;
+    end = at[j]!;
   }
-  return null;
+  if (best === null) return null;
+  const sub = best.words.join(' ');
+  return T.READS_AFTER.get(`${name} ${sub}`)?.has(raw[end + 1]!) === true ? null : sub;
 }
 
-/**
- * `poetry config k v` and `bundle config [set] k v` (or a removal) write the user's config, unless
- * told `--local` (./poetry.toml, ./.bundle/config). One key alone, `get` and `list` only read.
- */
-function userConfigWrite(name: string, words: readonly string[], rest: readonly string[]): string | null {
-  if (words[0] !== 'config' || rest.includes('--local')) return null;
-  const [first, ...after] = words.slice(1);
-  if (name === 'bundle' && (first === 'get' || first === 'list')) return null;
-  const bundleVerb = name === 'bundle' && (first === 'set' || first === 'unset');
-  const removes = rest.includes('--unset') || rest.includes('--delete') || (bundleVerb && first === 'unset');
-  const keyAndValue = (bundleVerb ? after : words.slice(1)).length >= 2;
-  return removes || keyAndValue ? `${name} config` : null;
+interface KeyWords {
+  words: readonly string[];
+  /** A trailing `+`: one more word must follow (`rustup default` alone only prints). */
+  more: boolean;
+}
+const KEY_WORDS = new WeakMap<ReadonlySet<string>, readonly KeyWords[]>();
+function keyWords(subs: ReadonlySet<string>): readonly KeyWords[] {
+  let keys = KEY_WORDS.get(subs);
+  if (keys === undefined) {
+    keys = [...subs].map((key) => ({ words: key.replace(/\+$/, '').split('_'), more: key.endsWith('+') }));
+    KEY_WORDS.set(subs, keys);
+  }
+  return keys;
 }
 
 /** `found`, unless a destination option names a plain relative folder (`cargo install --root ./tools`). */
@@ -194,23 +204,24 @@ function destined(name: string, found: string, rest: readonly string[]): string 
 }
 
 /** bun, deno and dotnet: outside when told `-g` (or a destination outside). */
-function flagged(name: string, words: readonly string[], rest: readonly string[]): string | null {
-  const sub = subcommand(name, words, T.GLOBAL_FLAGGED);
+function flagged(name: string, raw: readonly string[], rest: readonly string[]): string | null {
+  const sub = subcommand(name, raw, T.GLOBAL_FLAGGED);
   if (sub === null) return null;
   const dest = option(optionWords(rest), T.DESTINATIONS.get(name) ?? NO_NAMES);
   if (dest !== undefined) return plainRelative(dest.value) ? null : `${name} ${sub} ${dest.word}`;
   const flag = globalFlag(rest);
   if (flag !== null) return `${name} ${sub} ${flag}`;
   // `bun link` with nothing to link registers this package globally (only bun's row has link).
-  return sub === 'link' && words.length === 1 ? 'bun link' : null;
+  return sub === 'link' && raw.every((w, i) => i === 0 || w.startsWith('-')) ? 'bun link' : null;
 }
 
 function npmGlobal(verb: string, name: string, rest: readonly string[], env: Env): string | null {
   for (const s of starts(name, rest)) {
-    const words = rest.slice(s).filter((w) => !w.startsWith('-'));
+    const raw = rest.slice(s);
+    const words = raw.filter((w) => !w.startsWith('-'));
     // Stryker disable next-line ConditionalExpression: a shortcut; no rule below reads an empty list
     if (words[0] === undefined) continue;
-    const home = subcommand(name, words, T.HOME_WRITERS);
+    const home = subcommand(name, raw, T.HOME_WRITERS);
     if (home !== null) return `${name} ${home}`;
     // pnpm's writers and their aliases (add, i, rm, un, up, ln...) are spelled as npm's.
     const names = npmCommand(words[0]!).names;
@@ -234,39 +245,6 @@ function npmGlobal(verb: string, name: string, rest: readonly string[], env: Env
   return null;
 }
 
-/**
- * `npm config set k v` (and `npm set`, `config delete`, `edit`, `fix`) and `npm login` write the
- * user's ~/.npmrc (pnpm's: its global rc), or the global npmrc when told -g: outside the project
- * whatever the key. Told `--location=project` they write the project's .npmrc, which sends later
- * installs outside only through a key such as `prefix` (any word naming one counts: a value
- * option's word may stand between them).
- */
-function npmConfigWrite(
-  verb: string,
-  names: readonly string[],
-  words: readonly string[],
-  rest: readonly string[],
-  env: Env,
-): string | null {
-  const action = names.includes('config') ? words[1] : names.includes('set') ? 'set' : undefined;
-  const login = names.find((n) => NPM_LOGINS.has(n));
-  if (login === undefined && !NPM_CONFIG_WRITERS.has(action ?? '')) return null;
-  const keys = words.slice(names.includes('config') ? 2 : 1).map((w) => w.split('=')[0]!);
-  const found = login ?? `config ${action}${keys[0] === undefined ? '' : ` ${keys[0]}`}`;
-  if (!inProjectConfig(rest, env)) return `${verb} ${found}`;
-  const key = keys.find((k) => T.NPM_GLOBAL_KEYS.has(k));
-  return key === undefined ? null : `${verb} config ${action} ${key}`;
-}
-
-/** npm told to use the project's .npmrc (`--location=project`, npm_config_location=project) and not -g. */
-function inProjectConfig(rest: readonly string[], env: Env): boolean {
-  if (globalFlag(rest) !== null) return false;
-  const opts = optionWords(rest);
-  let location = env.has('npm_config_location') ? valueOf(env.get('npm_config_location')!) : undefined;
-  for (let i = 0; i < opts.length; i++) location = locationAt(opts, i) ?? location;
-  return location === 'project';
-}
-
 /** pip's (or uv pip's) word that installs outside: an option, an abbreviation of one, or the environment. */
 function pip(verb: string, rest: readonly string[], env: Env, uv: boolean): string | null {
   const opts = optionWords(rest);
@@ -284,18 +262,6 @@ function pip(verb: string, rest: readonly string[], env: Env, uv: boolean): stri
     for (const n of ['pip_target', 'pip_prefix', 'pip_root'])
       if (env.has(n) && !plainRelative(valueOf(env.get(n)!))) return `${verb} ${env.get(n)}`;
   return null;
-}
-
-/**
- * `pip config set|unset|edit` (args: the words after `config`) writes the user's pip.conf, or the
- * system's or the environment's: outside the project whatever the key.
- */
-function pipConfigWrite(verb: string, args: readonly string[]): string | null {
-  const words = args.filter((w) => !w.startsWith('-'));
-  const at = words.findIndex((w) => PIP_CONFIG_WRITERS.has(w)); // past `--editor vi`'s value too
-  if (at === -1) return null;
-  const [action, key] = words.slice(at);
-  return `${verb} config ${action}${key === undefined ? '' : ` ${key.split('=')[0]}`}`;
 }
 
 /** `python3 -Im pip install --user x` is pip; the first word that is no option is a script (its words are its own). */
@@ -334,7 +300,7 @@ function moduleInstall(
   handoffs: number,
 ): string | null {
   if (module === undefined) return null;
-  const name = module.replace(/\.__main__$/, '');
+  const name = MODULE_COMMANDS.get(module.replace(/\.__main__$/, '')) ?? module.replace(/\.__main__$/, '');
   if (name === 'ensurepip') {
     const flag = option(args, ['--user', '--root'], true);
     return flag === undefined ? null : `${verb} -m ${module} ${flag.word}`;

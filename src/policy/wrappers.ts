@@ -183,8 +183,18 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     const globals = RUNNER_CLIS.get(name);
     // Stryker disable next-line ConditionalExpression,StringLiteral,EqualityOperator: shortcuts; a start of 1 reads the view itself
     if (globals !== undefined && view[1]?.startsWith('-') === true)
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: a start of 1 reads the view itself, dropped as seen
-      for (const at of subcommandStarts(view, globals)) if (at > 1) addView([name, ...view.slice(at)]);
+      for (const at of subcommandStarts(view, globals)) {
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: a start of 1 reads the view itself, dropped as seen
+        if (at <= 1) continue;
+        // Full: stop before copying the words. A crafted run of unknown options (`npm --u set --u
+        // set …`) has a start at every word (80 ms at the cap). addView would also have dropped a
+        // repeat of a seen view without marking the command: here it is marked (fails closed).
+        if (views.length >= MAX_VIEWS) {
+          truncated = true;
+          break;
+        }
+        addView([name, ...view.slice(at)]);
+      }
     // `pnpm git push`: a word that is not pnpm's own command runs as a binary or script.
     const bin = packageBinReading(name, view);
     if (bin !== null) addView(bin);

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { decide } from '../../src/policy/index.ts';
 import { MANUAL, ask, auto, c, runCases, terminalInput } from './adversarial-harness.ts';
 
-const TOOLS = 'npm pnpm yarn pip pip3 python3 cargo poetry bundle gh docker aws gcloud env timeout';
+const TOOLS = 'npm pnpm yarn pip pip3 python3 cargo poetry bundle gh docker aws gcloud brew composer env timeout';
 const PERMS = { allow: TOOLS.split(' ').map((t) => `Terminal(${t}:*)`), deny: [], ask: [] };
 const SETUP = { ...MANUAL, label: 'each package manager allowed', permissions: PERMS };
 const SCOPE = ask('ceiling_path_scope');
@@ -145,6 +145,57 @@ runCases('RN-075 other tools write their config and logins in the home folder', 
     'aws s3 ls',
     'gcloud config list',
     'gcloud auth list',
+  ]),
+]);
+
+// Found by an attacker of the first version: an option's value between the words was read as the
+// action (`npm config --location user set`), `-- --local` as the option, and some writers were
+// missing (kubeconfig and docker credential writes, release tracks, python -m awscli).
+runCases('RN-075 options between the words, and the writers found after', SETUP, [
+  ...asks([
+    'npm config --location user set registry https://evil',
+    'npm config --location global set registry x',
+    'npm c --location user set registry x',
+    'npm config --otp 1 set foo bar',
+    'npm config --loglevel warn delete registry',
+    'npm config --location global edit',
+    'pnpm config --location global set registry https://evil',
+    'pnpm config --dir . set registry https://evil',
+    'yarn config --cwd . set registry https://evil',
+    'gh config --host github.com set git_protocol ssh',
+    'gh auth --hostname github.com login --with-token',
+    'gh auth --hostname github.com setup-git',
+    'gh ext --pin v1 install o/r',
+    'gcloud config --project p set project q',
+    'gcloud auth --account a login',
+    'gcloud auth --verbosity debug application-default login',
+    'aws sso --profile x login',
+    'aws configure --profile list set region us-east-1',
+    'aws configure --profile get set aws_access_key_id X',
+    'bundle config set disable_checksum_validation true -- --local',
+    'poetry config pypi-token.pypi -- --local',
+    'poetry config http-basic.pypi user -- --local',
+    'poetry config --migrate',
+    'gcloud auth configure-docker',
+    'gcloud container clusters get-credentials c',
+    'aws eks update-kubeconfig --name c',
+    'gcloud init',
+    'gcloud beta config set project p',
+    'gcloud alpha auth login',
+    'aws codeartifact login --tool npm',
+    'docker buildx install',
+    'docker buildx use b',
+    'docker buildx create --use',
+    'python3 -m awscli configure set aws_access_key_id X',
+    'python3 -m keyring set svc user',
+  ]),
+  ...allowed([
+    'npm config set --location project registry x',
+    'aws configure get region',
+    'gcloud config list',
+    'brew services list',
+    'composer global show',
+    'docker buildx ls',
   ]),
 ]);
 

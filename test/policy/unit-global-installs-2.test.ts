@@ -164,6 +164,33 @@ describe('globalInstall, round 2', () => {
     [[...Array.from({ length: 4 }, () => ['python3', '-m', 'uv', 'run']).flat(), 'ls'], null],
   ]);
 
+  wordRows("a subcommand's later words may follow option values; a read word only right after it", [
+    [['gh', 'config', '--host', 'h', 'set', 'k', 'v'], 'gh config set'],
+    [
+      ['gcloud', 'auth', '--verbosity', 'debug', 'application-default', 'login'],
+      'gcloud auth application-default login',
+    ],
+    [['gcloud', 'beta', 'config', 'set', 'project', 'p'], 'gcloud config set'],
+    [['gcloud', 'config', 'get', 'project'], null],
+    [['aws', 'configure', 'list'], null],
+    [['aws', 'configure', '--profile', 'list', 'set', 'region', 'x'], 'aws configure'],
+    [['brew', 'services'], null],
+    [['brew', 'services', 'list'], null],
+    [['brew', 'services', 'start', 'x'], 'brew services'],
+    [['rustup', 'default'], null],
+    [['rustup', 'default', 'nightly'], 'rustup default'],
+    // The longest listed subcommand names the word.
+    [['rustup', 'toolchain', 'install', 'nightly'], 'rustup toolchain install'],
+    [['bun', 'link', '--save'], 'bun link'],
+    [['bun', 'link', 'x'], null],
+  ]);
+
+  it('more readings of unknown options than the bound are judged outside, unread', () => {
+    const run = (n: number) => ['pip', ...Array.from({ length: n }, () => ['--u', 'x']).flat(), 'list'];
+    expect(globalInstall(run(4), 0)).toBeNull();
+    expect(globalInstall(run(20), 0)).toBe('pip (more than 16 readings of its options)');
+  });
+
   it('a chain of hand-offs longer than the bound is judged outside, unread', () => {
     const chain = (n: number) => [...Array.from({ length: n }, () => ['uv', 'run']).flat(), 'ls'];
     expect(globalInstall(chain(8), 0)).toBeNull();
