@@ -37,6 +37,7 @@ export interface ScopeResult {
 }
 
 const FD_DUPLICATIONS = new Set(['>&', '<&']);
+// Stryker disable next-line ArrayDeclaration,StringLiteral: a here-document or here-string asks (unsafe_shell_construct) in every mode, whatever its word
 const NOT_PATHS = new Set(['<<', '<<<', '<<-']);
 const WRITE_REDIRECTIONS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 
@@ -284,10 +285,10 @@ function protectedHits(
   };
   for (const r of fragment.redirects) {
     if (
-      r.target !== null &&
+      // `> 2` writes a file named 2; only `>&2` duplicates a descriptor.
+      targetIsPath(r) &&
       WRITE_REDIRECTIONS.has(r.op) &&
-      !isFdNumber(r.target) &&
-      written(words.redirectPath(r as Redirect & { target: string }), r.target)
+      written(words.redirectPath(r), r.target)
     )
       return;
   }
