@@ -233,6 +233,8 @@ function largestBlock(rows: Row[]): void {
     // Unknown options before npm's subcommand: each may take the next word, so each word starts a
     // reading (80 ms before the views stopped at their bound, 3.6 s in a draft of the config rules).
     ['unknown npm options', atCap('npm --location=project ', '--u set ')],
+    // A script written and then run many times: each run reads the file's lines (one look-up).
+    ['scripts written and run', atCap("echo 'ls' > x; ", 'sh x; ')],
     ['garbage 1', garbage(MAX_COMMAND_LENGTH, 1)],
     ['garbage 2', garbage(MAX_COMMAND_LENGTH, 2)],
     ['over the cap (1 MiB, not parsed)', 'ls '.repeat(350_000)],

@@ -35,30 +35,51 @@ export function readsCommandsFromInput(view: readonly string[]): boolean {
   const name = basename(verb);
   // `at TIME`, `batch`: the job is read from standard input unless `-f FILE` names it.
   if (name === 'at' || name === 'batch') return !view.slice(1).some((w) => /^-[^-]*f/.test(w));
-  if (!SHELLS.has(name)) return false;
+  return shellRuns(view) === INPUT;
+}
+
+/**
+ * The script file a reading runs (`sh x.sh`, `bash -e x.sh`, `. ./x.sh`, `source x.sh`, `./x.sh`),
+ * or null: the file's text is what the shell reads.
+ */
+export function scriptFileRun(view: readonly string[]): string | null {
+  const verb = view[0];
+  if (verb === undefined) return null;
+  if (verb === '.' || verb === 'source') return view[view[1] === '--' ? 2 : 1] ?? null;
+  if (!SHELLS.has(basename(verb))) return verb.includes('/') ? verb : null;
+  const runs = shellRuns(view);
+  return runs === INPUT ? null : runs;
+}
+
+const INPUT = Symbol('standard input');
+
+/** What a shell reading runs: its input, a script file (the first operand), or neither (`-c`, no shell). */
+function shellRuns(view: readonly string[]): typeof INPUT | string | null {
+  const name = basename(view[0]!);
+  if (!SHELLS.has(name)) return null;
   let i = 1;
   // `busybox sh`, `busybox ash`: the applet's words follow.
   if (name === 'busybox') {
-    if (!SHELLS.has(view[1] ?? '') || view[1] === 'busybox') return false;
+    if (!SHELLS.has(view[1] ?? '') || view[1] === 'busybox') return null;
     i = 2;
   }
   for (; i < view.length; i++) {
     const word = view[i]!;
-    if (word === '-') return true;
+    if (word === '-') return INPUT;
     // `sh -- script`: a script file; `sh --` or `sh -- -`: the input.
-    if (word === '--') return view[i + 1] === undefined || view[i + 1] === '-';
+    if (word === '--') return view[i + 1] === undefined || view[i + 1] === '-' ? INPUT : view[i + 1]!;
     if (SHELL_VALUE_OPTIONS.has(word)) {
       i++;
       continue;
     }
     const cluster = /^[-+][A-Za-z]+$/.test(word);
     // `-c`: the command is an argument (read through the wrappers table), not the input.
-    if (cluster && word.includes('c')) return false;
-    if (cluster && word.includes('s')) return true;
+    if (cluster && word.includes('c')) return null;
+    if (cluster && word.includes('s')) return INPUT;
     if (word.startsWith('-') || word.startsWith('+')) continue;
-    return false; // a script file: it is run, the input is its data
+    return word; // a script file: it is run, the input is its data
   }
-  return true;
+  return INPUT;
 }
 
 /** `cat` without files and `tee`: what they read is what they print. */
