@@ -3,7 +3,8 @@
 // depth), and the unsafe constructs found anywhere.
 import { dedupeFindings, fragmentOfWords, hasGlob, isAssignment, tokenize } from './tokenizer.ts';
 import { FragmentPaths } from './path-words.ts';
-import { passesInputOn, printedTexts, readsCommandsFromInput, scriptFileRun } from './piped-scripts.ts';
+import { passesInputOn, printedTexts, readsCommandsFromInput } from './piped-scripts.ts';
+import { WrittenScripts, writesScriptItRuns } from './written-scripts.ts';
 import type { Fragment, TokenizedCommand, UnsafeFinding } from './tokenizer.ts';
 import { UNSAFE_WHAT } from './shell-scan.ts';
 import { basename, unwrap } from './wrappers.ts';
@@ -115,7 +116,11 @@ export function analyzeCommand(
     const analysed = below(text);
     if (analysed !== null) substitutions.push(analysed);
   }
-  return { tokenized, fragments, substitutions, findings: dedupeFindings(findings) };
+  const whole: AnalyzedCommand = { tokenized, fragments, substitutions, findings };
+  // Once, over the whole command: the write and the run may be at different depths.
+  if (depth === 0 && writesScriptItRuns(whole))
+    findings.push({ kind: 'script_written_and_run', what: UNSAFE_WHAT.script_written_and_run });
+  return { ...whole, findings: dedupeFindings(findings) };
 }
 
 const NO_LINES: readonly string[] = Object.freeze([]);
@@ -138,46 +143,6 @@ function pipedCommandLines(
   const lines = new Set<string>();
   for (const view of producer.views) for (const text of printedTexts(view, expands)) lines.add(text);
   return [...lines];
-}
-
-/** Redirections that send a fragment's standard output into a file. */
-const STDOUT_TO_FILE: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>']);
-const plainName = (path: string): string => path.replace(/^(\.\/)+/, '');
-
-/**
- * `echo 'rm -rf ~' > x.sh && sh x.sh`: a script the command writes and then runs (`sh x.sh`,
- * `. ./x.sh`, `./x.sh`) holds what an earlier fragment printed into it (echo, printf: see
- * piped-scripts.ts); that text is a command line. Files are named as written (`./x.sh` is
- * `x.sh`); a `cd` between them is not followed. Reading more can only add checks. `written`: the
- * lines printed into each file so far, kept as the fragments are read (one look-up per run).
- */
-class WrittenScripts {
-  private readonly written = new Map<string, Set<string>>();
-
-  /** Records what `fragment` prints into files. */
-  add(fragment: AnalyzedFragment): void {
-    for (const r of fragment.fragment.redirects) {
-      if (r.target === null || !STDOUT_TO_FILE.has(r.op) || (r.fd !== undefined && r.fd !== '1')) continue;
-      const words = new FragmentPaths(fragment.fragment);
-      const expands = (word: string): boolean => words.viewInfo(word)?.expands === true;
-      const name = plainName(r.target);
-      let lines = this.written.get(name);
-      for (const view of fragment.views)
-        for (const text of printedTexts(view, expands)) (lines ??= new Set()).add(text);
-      if (lines !== undefined) this.written.set(name, lines);
-    }
-  }
-
-  /** The lines in the files the readings run. */
-  linesRunBy(views: readonly (readonly string[])[]): readonly string[] {
-    if (this.written.size === 0) return NO_LINES;
-    const lines = new Set<string>();
-    for (const view of views) {
-      const file = scriptFileRun(view);
-      if (file !== null) for (const text of this.written.get(plainName(file)) ?? []) lines.add(text);
-    }
-    return lines.size === 0 ? NO_LINES : [...lines];
-  }
 }
 
 /** Visits every reading of every fragment, at every depth (fragments, nested, substitutions). */

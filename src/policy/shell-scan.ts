@@ -26,7 +26,8 @@ export type UnsafeKind =
   | 'nesting_too_deep'
   | 'tokenizer_self_test_failed'
   | 'script_side_effect'
-  | 'alias_definition';
+  | 'alias_definition'
+  | 'script_written_and_run';
 
 /** One construct that keeps a command from being auto-approved; `what` is for people. */
 export interface UnsafeFinding {
@@ -58,6 +59,8 @@ export const UNSAFE_WHAT: Readonly<Record<UnsafeKind, string>> = Object.freeze({
     'a sed or awk program that writes, reads or runs other files or commands (w, r, e, system, |, >, getline, -f)',
   alias_definition:
     'an alias definition (/bin/sh expands it in the lines that follow, so the words judged are not what runs)',
+  script_written_and_run:
+    'a script the same command writes and then runs (what it holds is only known when it runs: approve it after reading it)',
 });
 
 export interface ScanResult {

@@ -1,0 +1,131 @@
+// A script the command writes and then runs (`echo 'rm -rf /' > x.sh; sh x.sh`, `… | tee x.sh; sh
+// x.sh`, `cp a x.sh; . ./x.sh`, `sh < x.sh`): what it holds is only known when it runs, so the
+// command asks (writesScriptItRuns). What echo and printf print into it is read as a command line
+// too (WrittenScripts), so a deny rule or a ceiling inside still counts.
+import type { AnalyzedCommand, AnalyzedFragment } from './analysis.ts';
+import { MAX_NESTED_CHARACTERS } from './limits.ts';
+import { FragmentPaths } from './path-words.ts';
+import { printedTexts, readsCommandsFromInput, scriptFileRun } from './piped-scripts.ts';
+import { isReadOnly } from './read-only.ts';
+import { hasGlob, isAssignment } from './tokenizer.ts';
+import { writeTargets } from './write-targets.ts';
+import type { Fragment } from './tokenizer.ts';
+
+/** Redirections that send a fragment's standard output into a file. */
+const STDOUT_TO_FILE: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>']);
+/** Redirections that may write their target (`>&word` is `&>` in bash unless word is a descriptor). */
+const WRITES_TARGET: ReadonlySet<string> = new Set([...STDOUT_TO_FILE, '<>', '>&']);
+/** Files a shell reads as commands besides its operand: options and variables that source one. */
+const SOURCED_BY_OPTION: ReadonlySet<string> = new Set(['--rcfile', '--init-file']);
+const SOURCED_BY_VARIABLE = /^(BASH_ENV|ENV)=/;
+
+/** The file's name, whatever path leads to it (`./x.sh`, `/projects/app/x.sh`, `d/../x.sh`). */
+function fileName(path: string): string {
+  const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+  return parts[parts.length - 1] ?? path;
+}
+
+/**
+ * The lines echo and printf print into each file, kept as the fragments are read: a later `sh x.sh`
+ * reads them as command lines (one look-up per run). A file's lines stop at the nested budget.
+ */
+export class WrittenScripts {
+  private readonly written = new Map<string, Set<string>>();
+  private characters = 0;
+
+  /** Records what `fragment` prints into files. */
+  add(fragment: AnalyzedFragment): void {
+    const targets = fragment.fragment.redirects.filter(
+      (r) => r.target !== null && STDOUT_TO_FILE.has(r.op) && (r.fd === undefined || r.fd === '1'),
+    );
+    if (targets.length === 0 || this.characters > MAX_NESTED_CHARACTERS) return; // past the budget it asks anyway
+    const words = new FragmentPaths(fragment.fragment);
+    const expands = (word: string): boolean => words.viewInfo(word)?.expands === true;
+    const texts: string[] = [];
+    for (const view of fragment.views) texts.push(...printedTexts(view, expands));
+    for (const text of texts) this.characters += text.length;
+    if (texts.length === 0 || this.characters > MAX_NESTED_CHARACTERS) return; // it asks anyway
+    for (const r of targets) {
+      const name = fileName(r.target!);
+      const lines = this.written.get(name) ?? new Set<string>();
+      for (const text of texts) lines.add(text);
+      this.written.set(name, lines);
+    }
+  }
+
+  /** The lines in the files the readings run. */
+  linesRunBy(views: readonly (readonly string[])[]): readonly string[] {
+    if (this.written.size === 0) return [];
+    const lines = new Set<string>();
+    for (const view of views) {
+      const file = scriptFileRun(view);
+      if (file !== null) for (const text of this.written.get(fileName(file)) ?? []) lines.add(text);
+    }
+    return [...lines];
+  }
+}
+
+interface Seen {
+  /** Names of the files the command may write. */
+  written: Set<string>;
+  /** Names of the files it runs as scripts (a glob may be any of them). */
+  run: string[];
+  /** It runs a script from a descriptor or a pipe nobody can name. */
+  unnamedRun: boolean;
+}
+
+/** Whether the command, at any depth, runs a script file it may also write. */
+export function writesScriptItRuns(command: AnalyzedCommand): boolean {
+  const seen: Seen = { written: new Set(), run: [], unnamedRun: false };
+  visitCommand(command, seen);
+  if (seen.written.size === 0) return false;
+  return seen.unnamedRun || seen.run.some((file) => hasGlob(file) || seen.written.has(fileName(file)));
+}
+
+function visitCommand(command: AnalyzedCommand, seen: Seen): void {
+  command.fragments.forEach((f, i) => {
+    visitFragment(f.fragment, f.views, command.fragments[i - 1]?.fragment, seen);
+    for (const exec of f.execs) visitFragment(exec, [exec.argv], undefined, seen);
+    for (const nested of f.nested) visitCommand(nested, seen);
+  });
+  for (const sub of command.substitutions) visitCommand(sub, seen);
+}
+
+function visitFragment(
+  fragment: Fragment,
+  views: readonly (readonly string[])[],
+  before: Fragment | undefined,
+  seen: Seen,
+): void {
+  for (const r of fragment.redirects)
+    if (r.target !== null && WRITES_TARGET.has(r.op) && !/^(\d+|-)$/.test(r.target))
+      seen.written.add(fileName(r.target));
+  const runs: string[] = [];
+  for (const view of views) {
+    const file = scriptFileRun(view);
+    if (file !== null) runs.push(file);
+    for (let i = 1; i < view.length - 1; i++) if (SOURCED_BY_OPTION.has(view[i]!)) runs.push(view[i + 1]!);
+    const input = readsCommandsFromInput(view);
+    if (!input && file === null) continue;
+    // `sh < x.sh`, `sh 0<x.sh`, `sh /dev/stdin < x.sh`; `sh <&3`: a descriptor nobody here names.
+    for (const r of fragment.redirects) {
+      if (r.op === '<' && r.target !== null) runs.push(r.target);
+      if (r.op === '<&') seen.unnamedRun = true;
+    }
+    if (!input) continue;
+    // `cat x.sh | sh`: what a producer that only reads names or reads.
+    if (before !== undefined && (before.sep === '|' || before.sep === '|&') && isReadOnly(before.argv)) {
+      for (const word of before.argv.slice(1)) runs.push(word);
+      for (const r of before.redirects) if (r.target !== null) runs.push(r.target);
+    }
+  }
+  for (const word of fragment.argv)
+    if (isAssignment(word) && SOURCED_BY_VARIABLE.test(word)) runs.push(word.slice(word.indexOf('=') + 1));
+  seen.run.push(...runs);
+  // What known writers write (`tee x.sh`, `cp a x.sh`, `sed -i … x.sh`: write-targets.ts).
+  for (const view of views) {
+    const targets = writeTargets(view);
+    for (const path of targets.paths) seen.written.add(fileName(path));
+    for (const name of targets.into?.names ?? []) seen.written.add(fileName(name));
+  }
+}
