@@ -115,15 +115,16 @@ export function installer(argv: readonly string[], verbAt: number, handoffs = 0)
     return op === undefined ? null : `nix-env ${op}`;
   }
   if (T.ALWAYS.has(name)) return rest.some((w) => !w.startsWith('-')) ? destined(name, name, rest) : null;
-  for (const s of starts(name, rest)) {
-    // `gcloud beta config set`: a release track is no subcommand.
-    const raw = name === 'gcloud' && /^(alpha|beta|preview)$/.test(rest[s] ?? '') ? rest.slice(s + 1) : rest.slice(s);
+  for (const s of commandStarts(name, rest)) {
+    const raw = rest.slice(s);
     const words = raw.filter((w) => !w.startsWith('-'));
     if (name === 'uv' && words[0] === 'pip' && PIP_WRITERS.has(words[1]!)) return pip(verb, rest, env, true);
     // `uv run x …` runs x: its words are x's (`uv run tsc --target es2020`), judged as x's own install.
     if (name === 'uv' && words[0] === 'run') {
       const run = rest.slice(s + 1);
-      for (const r of starts('uv run', run, UV_RUN_OPTIONS)) {
+      const runStarts = starts('uv run', run, UV_RUN_OPTIONS);
+      if (runStarts.length > MAX_STARTS) return `uv run (more than ${MAX_STARTS} readings of its options)`;
+      for (const r of runStarts) {
         const inner = installer(run, r, handoffs + 1);
         if (inner !== null) return inner;
       }
@@ -146,6 +147,15 @@ export function installer(argv: readonly string[], verbAt: number, handoffs = 0)
 function starts(name: string, rest: readonly string[], options = CLI_GLOBAL_OPTIONS.get(name) ?? NO_OPTIONS): number[] {
   const words = rest.map((w) => (w.startsWith('+') ? '-+' : w)); // `cargo +nightly install`: a toolchain, no subcommand
   return subcommandStarts([name, ...words], options).map((i) => i - 1);
+}
+
+/** starts(), and for gcloud the starts after a release track too (`gcloud beta --project p auth login`). */
+function commandStarts(name: string, rest: readonly string[]): number[] {
+  const found = starts(name, rest);
+  if (name !== 'gcloud') return found;
+  for (const s of [...found])
+    if (/^(alpha|beta|preview)$/.test(rest[s]!)) for (const t of starts(name, rest.slice(s + 1))) found.push(s + 1 + t);
+  return found;
 }
 
 /**

@@ -26,7 +26,9 @@ const SHELLS: ReadonlySet<string> = new Set([
   'busybox',
 ]);
 /** Options of the shells above that take the next word as their value. */
-const SHELL_VALUE_OPTIONS: ReadonlySet<string> = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
+/** bash's options whose value is a file it runs first (`bash --rcfile x.sh -i`). */
+export const SHELL_FILE_OPTIONS: ReadonlySet<string> = new Set(['--rcfile', '--init-file']);
+const SHELL_VALUE_OPTIONS: ReadonlySet<string> = new Set(['-o', '+o', '-O', '+O', ...SHELL_FILE_OPTIONS]);
 
 /** The reading runs its standard input as shell commands. */
 export function readsCommandsFromInput(view: readonly string[]): boolean {

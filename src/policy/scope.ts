@@ -18,8 +18,9 @@ import { dataWords, PRINTS_ITS_DATA } from './argument-roles.ts';
 import { globalInstall, INSTALL_ENVIRONMENT, installer } from './global-installs.ts';
 import { inputArguments } from './input-arguments.ts';
 import { isAssignment } from './tokenizer.ts';
-import type { Fragment, Redirect } from './tokenizer.ts';
+import type { Fragment } from './tokenizer.ts';
 import { isKnownWriter } from './write-targets.ts';
+import { targetIsPath, writesTarget } from './redirections.ts';
 
 export interface ScopeResult {
   /** The first token (or cwd) found outside the root, null when everything is inside. */
@@ -34,24 +35,6 @@ export interface ScopeResult {
    * unknown directory), a command run inside `.git`. Judged after the scope: not lifted by auto mode.
    */
   protectedName: string | null;
-}
-
-const FD_DUPLICATIONS = new Set(['>&', '<&']);
-// Stryker disable next-line ArrayDeclaration,StringLiteral: a here-document or here-string asks (unsafe_shell_construct) in every mode, whatever its word
-const NOT_PATHS = new Set(['<<', '<<<', '<<-']);
-const WRITE_REDIRECTIONS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
-
-function isFdNumber(word: string): boolean {
-  if (word === '-') return true;
-  if (word === '') return false;
-  for (const c of word) if (c < '0' || c > '9') return false;
-  return true;
-}
-
-/** Whether a redirect's target may name a path (not a here-doc word, not an fd number). */
-function targetIsPath(r: Redirect): r is Redirect & { target: string } {
-  if (r.target === null || NOT_PATHS.has(r.op)) return false;
-  return !(FD_DUPLICATIONS.has(r.op) && isFdNumber(r.target));
 }
 
 function normalizedRoot(rootInput: string): string | null {
@@ -297,7 +280,7 @@ function protectedHits(
     if (
       // `> 2` writes a file named 2; only `>&2` duplicates a descriptor.
       targetIsPath(r) &&
-      WRITE_REDIRECTIONS.has(r.op) &&
+      writesTarget(r) &&
       written(words.redirectPath(r), r.target)
     )
       return;

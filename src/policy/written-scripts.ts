@@ -5,24 +5,24 @@
 import type { AnalyzedCommand, AnalyzedFragment } from './analysis.ts';
 import { MAX_NESTED_CHARACTERS } from './limits.ts';
 import { FragmentPaths } from './path-words.ts';
-import { printedTexts, readsCommandsFromInput, scriptFileRun } from './piped-scripts.ts';
-import { isReadOnly } from './read-only.ts';
+import { printedTexts, readsCommandsFromInput, scriptFileRun, SHELL_FILE_OPTIONS } from './piped-scripts.ts';
+import { readsInputFrom, targetIsPath, writesTarget } from './redirections.ts';
 import { hasGlob, isAssignment } from './tokenizer.ts';
 import { writeTargets } from './write-targets.ts';
 import type { Fragment } from './tokenizer.ts';
 
 /** Redirections that send a fragment's standard output into a file. */
 const STDOUT_TO_FILE: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>']);
-/** Redirections that may write their target (`>&word` is `&>` in bash unless word is a descriptor). */
-const WRITES_TARGET: ReadonlySet<string> = new Set([...STDOUT_TO_FILE, '<>', '>&']);
-/** Files a shell reads as commands besides its operand: options and variables that source one. */
-const SOURCED_BY_OPTION: ReadonlySet<string> = new Set(['--rcfile', '--init-file']);
+/** Variables whose value is a file a shell runs first (`BASH_ENV=x.sh bash -c ls`). */
 const SOURCED_BY_VARIABLE = /^(BASH_ENV|ENV)=/;
 
-/** The file's name, whatever path leads to it (`./x.sh`, `/projects/app/x.sh`, `d/../x.sh`). */
+/**
+ * The file's name, whatever path leads to it (`./x.sh`, `/projects/app/x.sh`, `d/../x.sh`), in
+ * lower case: a case-insensitive file system (macOS) reads `X.SH` as `x.sh`.
+ */
 function fileName(path: string): string {
   const parts = path.split('/').filter((p) => p !== '' && p !== '.');
-  return parts[parts.length - 1] ?? path;
+  return (parts[parts.length - 1] ?? path).toLowerCase();
 }
 
 /**
@@ -79,44 +79,58 @@ export function writesScriptItRuns(command: AnalyzedCommand): boolean {
   const seen: Seen = { written: new Set(), run: [], unnamedRun: false };
   visitCommand(command, seen);
   if (seen.written.size === 0) return false;
-  return seen.unnamedRun || seen.run.some((file) => hasGlob(file) || seen.written.has(fileName(file)));
+  if (seen.unnamedRun) return true;
+  if (seen.run.length === 0) return false;
+  // A glob on either side (`> buil[d].sh`, `sh x.s?`) may be any file.
+  if ([...seen.written].some(hasGlob)) return true;
+  return seen.run.some((file) => hasGlob(file) || seen.written.has(fileName(file)));
 }
 
 function visitCommand(command: AnalyzedCommand, seen: Seen): void {
   command.fragments.forEach((f, i) => {
-    visitFragment(f.fragment, f.views, command.fragments[i - 1]?.fragment, seen);
-    for (const exec of f.execs) visitFragment(exec, [exec.argv], undefined, seen);
+    visitFragment(f.fragment, f.views, () => producers(command, i), seen);
+    for (const exec of f.execs) visitFragment(exec, [exec.argv], () => [], seen);
     for (const nested of f.nested) visitCommand(nested, seen);
   });
   for (const sub of command.substitutions) visitCommand(sub, seen);
 }
 
+/** The fragments that pipe, one into the next, into fragment i. */
+function producers(command: AnalyzedCommand, i: number): Fragment[] {
+  const found: Fragment[] = [];
+  for (let k = i - 1; k >= 0; k--) {
+    const f = command.fragments[k]!.fragment;
+    if (f.sep !== '|' && f.sep !== '|&') break;
+    found.push(f);
+  }
+  return found;
+}
+
 function visitFragment(
   fragment: Fragment,
   views: readonly (readonly string[])[],
-  before: Fragment | undefined,
+  /** The fragments piping into this one (walked back only for a shell that reads its input). */
+  before: () => readonly Fragment[],
   seen: Seen,
 ): void {
-  for (const r of fragment.redirects)
-    if (r.target !== null && WRITES_TARGET.has(r.op) && !/^(\d+|-)$/.test(r.target))
-      seen.written.add(fileName(r.target));
+  for (const r of fragment.redirects) if (targetIsPath(r) && writesTarget(r)) seen.written.add(fileName(r.target));
   const runs: string[] = [];
   for (const view of views) {
     const file = scriptFileRun(view);
     if (file !== null) runs.push(file);
-    for (let i = 1; i < view.length - 1; i++) if (SOURCED_BY_OPTION.has(view[i]!)) runs.push(view[i + 1]!);
+    for (let i = 1; i < view.length - 1; i++) if (SHELL_FILE_OPTIONS.has(view[i]!)) runs.push(view[i + 1]!);
     const input = readsCommandsFromInput(view);
     if (!input && file === null) continue;
     // `sh < x.sh`, `sh 0<x.sh`, `sh /dev/stdin < x.sh`; `sh <&3`: a descriptor nobody here names.
     for (const r of fragment.redirects) {
-      if (r.op === '<' && r.target !== null) runs.push(r.target);
+      if (targetIsPath(r) && readsInputFrom(r)) runs.push(r.target);
       if (r.op === '<&') seen.unnamedRun = true;
     }
     if (!input) continue;
-    // `cat x.sh | sh`: what a producer that only reads names or reads.
-    if (before !== undefined && (before.sep === '|' || before.sep === '|&') && isReadOnly(before.argv)) {
-      for (const word of before.argv.slice(1)) runs.push(word);
-      for (const r of before.redirects) if (r.target !== null) runs.push(r.target);
+    // `cat x.sh | sh`, `sort y | uniq | sh`: what any fragment of the pipeline names or reads.
+    for (const producer of before()) {
+      for (const word of producer.argv.slice(1)) runs.push(word);
+      for (const r of producer.redirects) if (r.target !== null) runs.push(r.target);
     }
   }
   for (const word of fragment.argv)

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { decide } from '../../src/policy/index.ts';
 import { MANUAL, ask, auto, c, deny, runCases, terminalInput } from './adversarial-harness.ts';
 
-const TOOLS = 'echo printf sh bash dash zsh busybox source . tee cat yes head cp cd env';
+const TOOLS = 'echo printf sh bash dash zsh busybox source . tee cat yes head cp cd env sort uniq';
 const PERMS = { allow: TOOLS.split(' ').map((t) => `Terminal(${t}:*)`), deny: [], ask: [] };
 const SETUP = { ...MANUAL, label: 'echo, printf and the shells allowed', permissions: PERMS };
 const ALLOWED = auto('permissions_allow');
@@ -77,6 +77,16 @@ runCases('RN-075 a script the command may write and then runs asks', SETUP, [
     "echo 'git push' > x.sh; sh -c ./x.sh",
     'sh -c "echo \'cat ../secret\' > x.sh"; sh x.sh',
     "echo 'git push' > y.sh; echo 'sh y.sh' > x.sh; sh x.sh",
+    // Found by a reviewer: a number or - as the file, input through <>, longer pipelines, a glob
+    // in the written name, another letter case (macOS).
+    "printf 'git push\\n%e\\n' 1 > 2; sh 2",
+    "echo 'git push' > -; sh ./-",
+    "echo 'git push' > x.sh; sh <> x.sh",
+    "echo 'git push' > x.sh; sh 0<>x.sh",
+    "echo 'git push' > x.sh; cat x.sh | cat | sh",
+    "echo 'git push' > y; sort y | uniq | sh",
+    "printf 'git push' > buil[d].sh; sh build.sh",
+    "echo 'git push' > X.SH; sh x.sh",
   ].map((command) => c(command, WRITTEN_AND_RUN)),
 ]);
 
@@ -88,6 +98,8 @@ runCases('RN-075 what writes no script it runs stays as it was', SETUP, [
   c('sh x.sh > out.log', ALLOWED),
   c("echo 'ls' | sh", ALLOWED),
   c('echo done > status.txt; sh build.sh', ALLOWED),
+  c('sh build.sh < input.txt', ALLOWED),
+  c("echo 'git status' | cat | sh", ALLOWED),
 ]);
 
 describe('RN-075 property: a written script that reads outside never auto-approves', () => {

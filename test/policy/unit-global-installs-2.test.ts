@@ -171,6 +171,8 @@ describe('globalInstall, round 2', () => {
       'gcloud auth application-default login',
     ],
     [['gcloud', 'beta', 'config', 'set', 'project', 'p'], 'gcloud config set'],
+    [['gcloud', 'beta', '--project', 'p', 'auth', 'login'], 'gcloud auth login'],
+    [['gcloud', 'beta', 'config', 'list'], null],
     [['gcloud', 'config', 'get', 'project'], null],
     [['aws', 'configure', 'list'], null],
     [['aws', 'configure', '--profile', 'list', 'set', 'region', 'x'], 'aws configure'],
@@ -189,6 +191,8 @@ describe('globalInstall, round 2', () => {
     const run = (n: number) => ['pip', ...Array.from({ length: n }, () => ['--u', 'x']).flat(), 'list'];
     expect(globalInstall(run(4), 0)).toBeNull();
     expect(globalInstall(run(20), 0)).toBe('pip (more than 16 readings of its options)');
+    const uvRun = ['uv', 'run', ...Array.from({ length: 20 }, () => ['--x', 'python']).flat()];
+    expect(globalInstall(uvRun, 0)).toBe('uv run (more than 16 readings of its options)');
   });
 
   it('a chain of hand-offs longer than the bound is judged outside, unread', () => {
