@@ -12,7 +12,6 @@ const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 export function findExecs(view: readonly string[]): string[][] {
   const found: string[][] = [];
   let i = 1;
-  // Stryker disable next-line EqualityOperator: view[view.length] is neither -delete nor an -exec
   while (i < view.length) {
     if (view[i] === '-delete') found.push(['rm', '-f', '{}']);
     if (!FIND_EXEC.has(view[i]!)) {
@@ -20,7 +19,6 @@ export function findExecs(view: readonly string[]): string[][] {
       continue;
     }
     let j = i + 1;
-    // Stryker disable next-line EqualityOperator: a j one past the end slices the same words
     while (j < view.length && view[j] !== ';' && !(view[j] === '+' && view[j - 1] === '{}')) j++;
     if (j > i + 1) found.push(view.slice(i + 1, j));
     i = j + 1;
@@ -49,7 +47,6 @@ export function sshReadings(view: readonly string[], commandStrings: string[]): 
     const option = word.startsWith('-o') ? (word.length > 2 ? word.slice(2) : view[i + 1]) : undefined;
     if (option !== undefined) {
       const cut = option.search(/[= ]/);
-      // Stryker disable next-line EqualityOperator: an empty key is no local-command key
       if (cut > 0 && SSH_LOCAL_COMMANDS.has(option.slice(0, cut).toLowerCase()))
         commandStrings.push(option.slice(cut + 1));
     }

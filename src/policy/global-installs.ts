@@ -47,7 +47,6 @@ export function globalInstall(argv: readonly string[], verbAt: number): string |
   for (let i = verbAt + 1; i < argv.length && !assigns; i++) assigns = isAssignment(argv[i]!);
   if (!assigns) return null;
   const tail = argv.slice(verbAt);
-  // Stryker disable next-line ConditionalExpression: a shortcut; a command that wraps none has only its own reading, skipped below
   if (!runsWordsAfterOptions(tail)) return null;
   // `env npm_config_global=true npm i x`: the reading behind the wrapper has lost the
   // assignments, so the command behind it is judged here, in the same argv.
@@ -229,7 +228,6 @@ function npmGlobal(verb: string, name: string, rest: readonly string[], env: Env
   for (const s of starts(name, rest)) {
     const raw = rest.slice(s);
     const words = raw.filter((w) => !w.startsWith('-'));
-    // Stryker disable next-line ConditionalExpression: a shortcut; no rule below reads an empty list
     if (words[0] === undefined) continue;
     const home = subcommand(name, raw, T.HOME_WRITERS);
     if (home !== null) return `${name} ${home}`;
@@ -283,7 +281,6 @@ function pythonModule(verb: string, rest: readonly string[], env: Env, handoffs:
       if (w === '--check-hash-based-pycs') i++;
       continue;
     }
-    // Stryker disable next-line EqualityOperator: w[w.length] is undefined, which is neither c nor an option with a value
     for (let k = 1; k < w.length; k++) {
       if (w[k] === 'c') return null;
       if (!'mWX'.includes(w[k]!)) continue;

@@ -89,10 +89,8 @@ function walk(
     // Where an install writes does not depend on the directory: judged once per fragment.
     let install: string | null | undefined;
     for (const dir of dirs) {
-      // Stryker disable next-line ConditionalExpression: as written, only the protected result is read (findProtectedWrite)
       if (!asWritten && result.outside === null) {
         // null is an answer too: `??=` would judge it again for every directory.
-        // Stryker disable next-line ConditionalExpression: a memo; the install answer is the same in every directory
         if (install === undefined) install = installOutside(fragment, analysed, exported);
         judgeScope(words, dir, moved, result, startCwd, data, install);
       }
@@ -105,7 +103,6 @@ function walk(
   const flow = walkDirs(command, startDirs, visit);
   const cdInScope = command.fragments.map((f, i) => {
     const moved = flow.moved[i];
-    // Stryker disable next-line ConditionalExpression: every fragment has an entry in flow.moved
     if (moved === null || moved === undefined || f.fragment.redirects.length > 0) return false;
     const inside = (d: DirNode | null): boolean => d !== null && d.insideRoot();
     return flow.runIn[i]!.every(inside) && moved.every(inside);
@@ -138,7 +135,6 @@ const NONE: ReadonlySet<number> = new Set();
 /** The words of a fragment that are data, not paths (argument-roles.ts), unless they may become paths downstream. */
 function notPaths(fragment: Fragment, verbAt: number, feedsRunner: boolean): ReadonlySet<number> {
   const verb = fragment.argv[verbAt];
-  // Stryker disable next-line ConditionalExpression: a fragment of assignments has no data words
   if (verb === undefined || (feedsRunner && PRINTS_ITS_DATA.has(verb))) return NONE;
   return dataWords(fragment.argv, verbAt);
 }
@@ -153,7 +149,6 @@ function installOutside(
   exported: readonly string[],
 ): string | null {
   const withExported = (words: readonly string[]): readonly string[] =>
-    // Stryker disable next-line ConditionalExpression: a shortcut; no exported words add nothing
     exported.length === 0 ? words : [...exported, ...words];
   // The fragment's own words first, with the assignments a wrapper passes on (`env
   // npm_config_global=true npm i x`); the other readings hold no assignment it has not seen.
@@ -188,7 +183,6 @@ function exportedInstallEnvironment(command: AnalyzedCommand): string[] {
       const assignment = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(word);
       if (assignment === null) continue;
       const name = assignment[1]!;
-      // Stryker disable next-line ConditionalExpression,MethodExpression: the case only keys the last assignment of a name; another variable is no installer's
       if (INSTALL_ENVIRONMENT.has(name.toLowerCase()))
         last.set(name.toLowerCase(), `${name}=${word.slice(assignment[0].length)}`);
     }
@@ -234,7 +228,6 @@ function judgeScope(
       if (data.has(i) && about === undefined) continue;
       // The common case, decided without building a path: a plain word with no `/` and no `..`
       // names nothing outside a directory that is inside.
-      // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut; classifyPath finds a plain word inside a directory that is inside
       if (about === undefined && !word.includes('/') && !word.includes('..')) continue;
       const path = words.path(i);
       if (path !== null && classifyPath(path, dir).outside) result.outside = fragment.argv[i]!;
@@ -330,7 +323,6 @@ function protectedHits(
   // are reads: `cp .git/config backup`), but its options may still write (`--log-file=F`).
   // Outside `.git`, a plain word with neither `/` nor `.` cannot name a protected path (each of
   // `.git` and `permissions.json` has a dot; `config` and `hooks` need a `.git` before them).
-  // Stryker disable next-line ConditionalExpression,BooleanLiteral: a shortcut; without it every word is classified
   const plainIsSafe = dir !== null && !dir.inGit && !dir.hooks;
   for (let i = 0; i < fragment.argv.length; i++) {
     if (i === verbAt) continue;
@@ -342,7 +334,6 @@ function protectedHits(
       result.protectedName = word;
       return;
     }
-    // Stryker disable next-line ConditionalExpression,StringLiteral,BooleanLiteral: a shortcut; classifyPath finds no protected name in a plain word outside .git
     if (plainIsSafe && words.info(i) === undefined && !word.includes('.') && !word.includes('/')) continue;
     for (const path of words.argumentPaths(i)) {
       const c = classifyPath(path, dir, asWritten);

@@ -66,7 +66,6 @@ const RUNNER_CLIS: ReadonlyMap<string, OptionTable> = new Map(
 
 /** Whether argv can have a reading other than itself (a wrapper, a path verb, an assignment...). */
 function mayWrap(argv: readonly string[]): boolean {
-  // Stryker disable StringLiteral,ConditionalExpression,LogicalOperator: a prefilter: a wrong true only costs work (unwrap then finds argv alone)
   const verb = argv[0] ?? '';
   if (verb.includes('/') || verb.includes('=')) return true;
   return (
@@ -79,7 +78,6 @@ function mayWrap(argv: readonly string[]): boolean {
     (TWO_WORD_CLIS.has(verb) && mayBeGlobalOption(argv[1]))
   );
 }
-// Stryker restore StringLiteral,ConditionalExpression,LogicalOperator
 
 /** CLIs with a two-word runner in the table (`uv run`, `poetry run`, `nix develop`); npm, pnpm, yarn and bun have option tables instead. */
 const TWO_WORD_CLIS: ReadonlySet<string> = new Set(
@@ -101,16 +99,14 @@ function mayBeGlobalOption(word: string | undefined): boolean {
  * them starts a reading (one more reading can only find more denies and ceilings).
  */
 function runnerAfterGlobalOptions(view: readonly string[]): number {
-  // Stryker disable UnaryOperator,EqualityOperator: the caller reads only a k of 2 or more; `${name} undefined` is no key
+  // Stryker disable next-line UnaryOperator: +1 reads the view itself, which is dropped as seen
   if (!mayBeGlobalOption(view[1])) return -1;
   const name = basename(view[0]!);
   for (let k = 2; k < view.length; k++) if (WRAPPERS.has(`${name} ${view[k]}`)) return k;
   return -1;
 }
-// Stryker restore UnaryOperator,EqualityOperator
 
 function sameWords(a: readonly string[], b: readonly string[]): boolean {
-  // Stryker disable next-line ConditionalExpression,BooleanLiteral: views with one key have one length
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -119,7 +115,6 @@ function sameWords(a: readonly string[], b: readonly string[]): boolean {
 /** Every reading of `argv` through the wrappers; linear in argv per view, at most MAX_VIEWS views. */
 export function unwrap(argv: readonly string[]): Unwrapped {
   // Most fragments are a plain command: one reading, nothing to allocate but the view itself.
-  // Stryker disable next-line ConditionalExpression: mayWrap is a shortcut; the full reading of a plain command is argv alone
   if (!mayWrap(argv))
     return {
       views: argv.length === 0 ? [] : [argv as string[]],
@@ -166,7 +161,6 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     }
     const verb = view[0]!;
     const name = basename(verb);
-    // Stryker disable next-line ConditionalExpression: the same view again is dropped as seen
     if (name !== verb) addView([name, ...view.slice(1)]); // `/usr/bin/sudo …` is also `sudo …`
     if (name === 'find') {
       for (const inner of findExecs(view)) {
@@ -181,10 +175,8 @@ export function unwrap(argv: readonly string[]): Unwrapped {
     }
     // `pnpm -r exec CMD`, `npm --prefix x exec CMD`: also read without the global options.
     const globals = RUNNER_CLIS.get(name);
-    // Stryker disable next-line ConditionalExpression,StringLiteral,EqualityOperator: shortcuts; a start of 1 reads the view itself
     if (globals !== undefined && view[1]?.startsWith('-') === true)
       for (const at of subcommandStarts(view, globals)) {
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: a start of 1 reads the view itself, dropped as seen
         if (at <= 1) continue;
         // Full: stop before copying the words. A crafted run of unknown options (`npm --u set --u
         // set …`) has a start at every word (80 ms at the cap). addView would also have dropped a
@@ -215,9 +207,7 @@ export function unwrap(argv: readonly string[]): Unwrapped {
  */
 function hasFlag(word: string, flags: ReadonlySet<string>): boolean {
   if (flags.has(word)) return true;
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: shortcuts the pattern repeats (-x alone was looked up above)
   if (word.length < 3 || word[0] !== '-' || !/^-[A-Za-z]+$/.test(word)) return false;
-  // Stryker disable next-line EqualityOperator: -undefined is no flag
   for (let k = 1; k < word.length; k++) if (flags.has(`-${word[k]}`)) return true;
   return false;
 }
@@ -233,7 +223,6 @@ function skipWrapper(
 ): boolean {
   const from = spec.from ?? 1;
   if (spec.startsCommand !== undefined) {
-    // Stryker disable next-line ConditionalExpression: the words before `from` are the wrapper's name, never a flag
     const at = view.findIndex((word, i) => i >= from && hasFlag(word, spec.startsCommand!));
     if (at !== -1) {
       handRest(view.slice(at + 1), spec, view, addView, commandStrings);
@@ -371,7 +360,6 @@ function commandOptionValue(word: string, options: ReadonlySet<string>, table: O
   // A short cluster: flags, then the command option, whose value is the rest of the word or the
   // next word (`su -lc CMD`, `script -qc'CMD'`, `env -iS CMD`; but in `env -uS`, S is -u's value).
   if (word[0] === '-' && word[1] !== '-') {
-    // Stryker disable next-line EqualityOperator: -undefined is no option
     for (let k = 1; k < word.length; k++) {
       if (options.has(`-${word[k]}`)) return word.slice(k + 1);
       if (table.valued.has(`-${word[k]}`)) return undefined;
