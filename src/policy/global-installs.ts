@@ -93,9 +93,9 @@ export function installer(argv: readonly string[], verbAt: number, handoffs = 0)
   const rest = argv.slice(verbAt + 1);
   const env = environment(argv, verbAt);
   // Each unknown option may take the next word: each is one more start, and each start a scan.
-  if (!PYTHON.test(name) && starts(name, rest).length > MAX_STARTS)
-    return `${name} (more than ${MAX_STARTS} readings of its options)`;
-  if (name === 'npm' || name === 'pnpm') return npmGlobal(verb, name, rest, env);
+  const subs = PYTHON.test(name) ? [] : starts(name, rest);
+  if (subs.length > MAX_STARTS) return `${name} (more than ${MAX_STARTS} readings of its options)`;
+  if (name === 'npm' || name === 'pnpm') return npmGlobal(verb, name, rest, env, subs);
 
   if (PYTHON.test(name)) return pythonModule(verb, rest, env, handoffs);
   if (PIP.test(name)) {
@@ -108,13 +108,13 @@ export function installer(argv: readonly string[], verbAt: number, handoffs = 0)
     const flag = option(rest, ['--install-extension', '--uninstall-extension']);
     return flag === undefined ? null : `${name} ${flag.word.split('=')[0]}`;
   }
-  if (T.CONDA_LIKE.has(name)) return conda(name, rest);
+  if (T.CONDA_LIKE.has(name)) return conda(name, rest, subs);
   if (name === 'nix-env') {
     const op = optionWords(rest).find((w) => NIX_ENV_WRITES.test(w));
     return op === undefined ? null : `nix-env ${op}`;
   }
   if (T.ALWAYS.has(name)) return rest.some((w) => !w.startsWith('-')) ? destined(name, name, rest) : null;
-  for (const s of commandStarts(name, rest)) {
+  for (const s of commandStarts(name, rest, subs)) {
     const raw = rest.slice(s);
     const words = raw.filter((w) => !w.startsWith('-'));
     if (name === 'uv' && words[0] === 'pip' && PIP_WRITERS.has(words[1]!)) return pip(verb, rest, env, true);
@@ -148,11 +148,11 @@ function starts(name: string, rest: readonly string[], options = CLI_GLOBAL_OPTI
   return subcommandStarts([name, ...words], options).map((i) => i - 1);
 }
 
-/** starts(), and for gcloud the starts after a release track too (`gcloud beta --project p auth login`). */
-function commandStarts(name: string, rest: readonly string[]): number[] {
-  const found = starts(name, rest);
-  if (name !== 'gcloud') return found;
-  for (const s of [...found])
+/** The starts, and for gcloud the starts after a release track too (`gcloud beta --project p auth login`). */
+function commandStarts(name: string, rest: readonly string[], subs: readonly number[]): readonly number[] {
+  if (name !== 'gcloud') return subs;
+  const found = [...subs];
+  for (const s of subs)
     if (/^(alpha|beta|preview)$/.test(rest[s]!)) for (const t of starts(name, rest.slice(s + 1))) found.push(s + 1 + t);
   return found;
 }
@@ -224,8 +224,15 @@ function flagged(name: string, raw: readonly string[], rest: readonly string[]):
   return sub === 'link' && raw.every((w, i) => i === 0 || w.startsWith('-')) ? 'bun link' : null;
 }
 
-function npmGlobal(verb: string, name: string, rest: readonly string[], env: Env): string | null {
-  for (const s of starts(name, rest)) {
+/** `subs`: where npm's (or pnpm's) command may start in rest. */
+function npmGlobal(
+  verb: string,
+  name: string,
+  rest: readonly string[],
+  env: Env,
+  subs: readonly number[],
+): string | null {
+  for (const s of subs) {
     const raw = rest.slice(s);
     const words = raw.filter((w) => !w.startsWith('-'));
     if (words[0] === undefined) continue;
@@ -318,8 +325,8 @@ function moduleInstall(
 }
 
 /** conda's writers go into a named or the base environment unless told a folder (`-p ./env`). */
-function conda(name: string, rest: readonly string[]): string | null {
-  for (const s of starts(name, rest)) {
+function conda(name: string, rest: readonly string[], subs: readonly number[]): string | null {
+  for (const s of subs) {
     const [sub, second] = rest.slice(s).filter((w) => !w.startsWith('-'));
     const writes =
       sub === 'env'

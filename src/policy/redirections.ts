@@ -9,6 +9,8 @@ const NOT_PATHS: ReadonlySet<string> = new Set(['<<', '<<<', '<<-']);
 const WRITES: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 /** Standard input from a file: `<`, `<>` (with no descriptor, or 0). */
 const READS: ReadonlySet<string> = new Set(['<', '<>']);
+/** Standard output into a file (with no descriptor, or 1). */
+const PRINTS: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>']);
 
 function isFdNumber(word: string): boolean {
   if (word === '-') return true;
@@ -31,4 +33,9 @@ export function writesTarget(r: Redirect): boolean {
 /** Whether the redirect (with a path target) is the command's standard input. */
 export function readsInputFrom(r: Redirect): boolean {
   return READS.has(r.op) && (r.fd === undefined || r.fd === '0');
+}
+
+/** Whether the redirect (with a path target) sends the command's standard output into it. */
+export function printsInto(r: Redirect): boolean {
+  return PRINTS.has(r.op) && (r.fd === undefined || r.fd === '1');
 }

@@ -6,13 +6,11 @@ import type { AnalyzedCommand, AnalyzedFragment } from './analysis.ts';
 import { MAX_NESTED_CHARACTERS } from './limits.ts';
 import { FragmentPaths } from './path-words.ts';
 import { printedTexts, readsCommandsFromInput, scriptFileRun, SHELL_FILE_OPTIONS } from './piped-scripts.ts';
-import { readsInputFrom, targetIsPath, writesTarget } from './redirections.ts';
+import { printsInto, readsInputFrom, targetIsPath, writesTarget } from './redirections.ts';
 import { hasGlob, isAssignment } from './tokenizer.ts';
 import { writeTargets } from './write-targets.ts';
 import type { Fragment } from './tokenizer.ts';
 
-/** Redirections that send a fragment's standard output into a file. */
-const STDOUT_TO_FILE: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>']);
 /** Variables whose value is a file a shell runs first (`BASH_ENV=x.sh bash -c ls`). */
 const SOURCED_BY_VARIABLE = /^(BASH_ENV|ENV)=/;
 
@@ -35,9 +33,7 @@ export class WrittenScripts {
 
   /** Records what `fragment` prints into files. */
   add(fragment: AnalyzedFragment): void {
-    const targets = fragment.fragment.redirects.filter(
-      (r) => r.target !== null && STDOUT_TO_FILE.has(r.op) && (r.fd === undefined || r.fd === '1'),
-    );
+    const targets = fragment.fragment.redirects.filter((r) => targetIsPath(r) && printsInto(r));
     if (targets.length === 0 || this.characters > MAX_NESTED_CHARACTERS) return; // past the budget it asks anyway
     const words = new FragmentPaths(fragment.fragment);
     const expands = (word: string): boolean => words.viewInfo(word)?.expands === true;
@@ -66,8 +62,8 @@ export class WrittenScripts {
 }
 
 interface Seen {
-  /** Names of the files the command may write. */
-  written: Set<string>;
+  /** The readings of every fragment, for what they write: read only when something runs a script. */
+  writers: Array<{ fragment: Fragment; views: readonly (readonly string[])[] }>;
   /** Names of the files it runs as scripts (a glob may be any of them). */
   run: string[];
   /** It runs a script from a descriptor or a pipe nobody can name. */
@@ -76,14 +72,29 @@ interface Seen {
 
 /** Whether the command, at any depth, runs a script file it may also write. */
 export function writesScriptItRuns(command: AnalyzedCommand): boolean {
-  const seen: Seen = { written: new Set(), run: [], unnamedRun: false };
+  const seen: Seen = { writers: [], run: [], unnamedRun: false };
   visitCommand(command, seen);
-  if (seen.written.size === 0) return false;
+  if (seen.run.length === 0 && !seen.unnamedRun) return false; // most commands run no script
+  const written = writtenNames(seen.writers);
+  if (written.size === 0) return false;
   if (seen.unnamedRun) return true;
-  if (seen.run.length === 0) return false;
   // A glob on either side (`> buil[d].sh`, `sh x.s?`) may be any file.
-  if ([...seen.written].some(hasGlob)) return true;
-  return seen.run.some((file) => hasGlob(file) || seen.written.has(fileName(file)));
+  if ([...written].some(hasGlob)) return true;
+  return seen.run.some((file) => hasGlob(file) || written.has(fileName(file)));
+}
+
+/** The names of the files the fragments may write: redirect targets and what known writers write (write-targets.ts). */
+function writtenNames(writers: Seen['writers']): Set<string> {
+  const written = new Set<string>();
+  for (const { fragment, views } of writers) {
+    for (const r of fragment.redirects) if (targetIsPath(r) && writesTarget(r)) written.add(fileName(r.target));
+    for (const view of views) {
+      const targets = writeTargets(view);
+      for (const path of targets.paths) written.add(fileName(path));
+      for (const name of targets.into?.names ?? []) written.add(fileName(name));
+    }
+  }
+  return written;
 }
 
 function visitCommand(command: AnalyzedCommand, seen: Seen): void {
@@ -113,33 +124,29 @@ function visitFragment(
   before: () => readonly Fragment[],
   seen: Seen,
 ): void {
-  for (const r of fragment.redirects) if (targetIsPath(r) && writesTarget(r)) seen.written.add(fileName(r.target));
-  const runs: string[] = [];
+  seen.writers.push({ fragment, views });
+  let shell = false;
+  let readsInput = false;
   for (const view of views) {
     const file = scriptFileRun(view);
-    if (file !== null) runs.push(file);
-    for (let i = 1; i < view.length - 1; i++) if (SHELL_FILE_OPTIONS.has(view[i]!)) runs.push(view[i + 1]!);
+    if (file !== null) seen.run.push(file);
+    for (let i = 1; i < view.length - 1; i++) if (SHELL_FILE_OPTIONS.has(view[i]!)) seen.run.push(view[i + 1]!);
     const input = readsCommandsFromInput(view);
-    if (!input && file === null) continue;
-    // `sh < x.sh`, `sh 0<x.sh`, `sh /dev/stdin < x.sh`; `sh <&3`: a descriptor nobody here names.
+    shell ||= input || file !== null;
+    readsInput ||= input;
+  }
+  // `sh < x.sh`, `sh 0<x.sh`, `sh /dev/stdin < x.sh`; `sh <&3`: a descriptor nobody here names.
+  if (shell)
     for (const r of fragment.redirects) {
-      if (targetIsPath(r) && readsInputFrom(r)) runs.push(r.target);
+      if (targetIsPath(r) && readsInputFrom(r)) seen.run.push(r.target);
       if (r.op === '<&') seen.unnamedRun = true;
     }
-    if (!input) continue;
-    // `cat x.sh | sh`, `sort y | uniq | sh`: what any fragment of the pipeline names or reads.
+  // `cat x.sh | sh`, `sort y | uniq | sh`: what any fragment of the pipeline names or reads.
+  if (readsInput)
     for (const producer of before()) {
-      for (const word of producer.argv.slice(1)) runs.push(word);
-      for (const r of producer.redirects) if (r.target !== null) runs.push(r.target);
+      for (const word of producer.argv.slice(1)) seen.run.push(word);
+      for (const r of producer.redirects) if (r.target !== null) seen.run.push(r.target);
     }
-  }
   for (const word of fragment.argv)
-    if (isAssignment(word) && SOURCED_BY_VARIABLE.test(word)) runs.push(word.slice(word.indexOf('=') + 1));
-  seen.run.push(...runs);
-  // What known writers write (`tee x.sh`, `cp a x.sh`, `sed -i … x.sh`: write-targets.ts).
-  for (const view of views) {
-    const targets = writeTargets(view);
-    for (const path of targets.paths) seen.written.add(fileName(path));
-    for (const name of targets.into?.names ?? []) seen.written.add(fileName(name));
-  }
+    if (isAssignment(word) && SOURCED_BY_VARIABLE.test(word)) seen.run.push(word.slice(word.indexOf('=') + 1));
 }
