@@ -146,3 +146,19 @@ describe('every wrapper reads its own options', () => {
     expect(commandStrings.filter(wrong)).toEqual([]);
   });
 });
+
+// An unknown option forks a reading, and past MAX_FORKS (8) the command is unsafe (truncated): a
+// flag the table lists is no such option, however often it is given (an empty flag list would make
+// nine of them too many).
+describe('a listed flag is not an unknown option, given nine times', () => {
+  it.each(ROWS.filter(([kind]) => kind === 'flag'))('%s: %j', (_kind, argv, rest) => {
+    const flagAt = argv.findIndex((w) => w.startsWith('-'));
+    const flag = argv[flagAt]!;
+    const repeated = [...argv.slice(0, flagAt), ...Array<string>(9).fill(flag), ...argv.slice(flagAt + 1)];
+    const { views, commandStrings, truncated } = unwrap(repeated);
+    expect(truncated).toBe(false);
+    const command = rest === 'subcommand' ? [argv[0]!, 'exec', 'cmd', 'arg'] : ['cmd', 'arg'];
+    if (rest === 'shell') expect(commandStrings).toContain('cmd arg');
+    else expect(views.some((view) => same(view, command))).toBe(true);
+  });
+});
