@@ -139,7 +139,7 @@ function commandOptions(argv: readonly string[], synonyms: Synonyms): CommandOpt
     for (const c of canonicalOptions(word, synonyms)) canonical.add(c);
     // Only long words can abbreviate a long name. (Stryker: a short word pushed too is the prefix
     // of no name, which all start with `--` or are two letters; the filter saves hasOption() work.)
-    // Stryker disable next-line ConditionalExpression,StringLiteral: see above
+    // Stryker disable next-line StringLiteral: see above
     if (word.startsWith('--')) {
       const eq = word.indexOf('=');
       longs.push(eq === -1 ? word : word.slice(0, eq));
@@ -169,7 +169,6 @@ export function matchNormalForm(form: NormalForm, argv: readonly string[]): Form
   const verbWord = argv[0];
   if (verbWord === undefined || basename(verbWord) !== form.verb) return null;
   const synonyms = synonymsOf(form.verb);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut, every() of no options is true
   if (form.options.length > 0) {
     const have = commandOptions(argv, synonyms);
     if (!form.options.every((o) => hasOption(o, have, synonyms))) return null;
@@ -180,7 +179,7 @@ export function matchNormalForm(form: NormalForm, argv: readonly string[]): Form
     // Several readings come only from an ambiguous npm abbreviation in the pattern (`npm p`), each
     // a full command name; no command matches an earlier one uncertainly and a later one
     // certainly, so ending at the first certain one is a shortcut.
-    // Stryker disable next-line ConditionalExpression,StringLiteral: see above
+    // Stryker disable next-line StringLiteral: see above (comparing with another text never stops early)
     if (found === 'certain') return found;
     best ??= found;
   }
@@ -197,7 +196,7 @@ const UNCERTAIN = 2;
  */
 function positionalsMatch(form: NormalForm, words: readonly string[], argv: readonly string[]): FormMatch {
   const m = words.length;
-  // Stryker disable next-line ConditionalExpression: a shortcut (start marks accept at once), for option-only patterns (`rm -rf`)
+  // A shortcut (start marks accept at once), for option-only patterns (`rm -rf`).
   if (m === 0) return 'certain';
   const n = argv.length;
   const width = m + 1;
@@ -209,7 +208,8 @@ function positionalsMatch(form: NormalForm, words: readonly string[], argv: read
     else reach[i * width + j]! |= flag;
   };
   const table = CLI_GLOBAL_OPTIONS.get(form.verb);
-  // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut, subcommandStarts() of a command whose second word is no option is [1]
+  // A shortcut: subcommandStarts() of a command whose second word is no option is [1].
+  // Stryker disable next-line StringLiteral: startsWith of another text is that shortcut not taken
   const starts = table !== undefined && argv[1]?.startsWith('-') === true ? subcommandStarts(argv, table) : [1];
   for (const s of starts) {
     mark(s, 0, CERTAIN);
@@ -221,12 +221,12 @@ function positionalsMatch(form: NormalForm, words: readonly string[], argv: read
       if (same) mark(s + r.consumed, r.words.length, r.certain ? CERTAIN : UNCERTAIN);
     }
   }
-  // Stryker disable next-line ConditionalExpression: stopping at a certain match is a shortcut
+  // Stopping at a certain match is a shortcut.
   for (let i = 1; i < n && (accepted & CERTAIN) === 0; i++) {
-    // Stryker disable next-line EqualityOperator: slot m of a row is never marked (mark() accepts there)
+    // Slot m of a row is never marked (mark() accepts there).
     for (let j = 0; j < m; j++) {
       const flag = reach[i * width + j]!;
-      // Stryker disable next-line ConditionalExpression: a shortcut, a zero flag marks nothing
+      // A shortcut: a zero flag marks nothing.
       if (flag === 0) continue;
       const word = argv[i]!;
       if (word === '--') {

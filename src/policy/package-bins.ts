@@ -5,7 +5,7 @@
 // find more denies and ceilings. Its own commands are not (`pnpm install` is not `install`).
 import { isNpmCommand } from './subcommand-aliases.ts';
 
-// Stryker disable next-line all: the lists below hold no empty word however they are split, and an empty word after a package manager runs nothing either way.
+// Stryker disable next-line MethodExpression,StringLiteral: the lists below hold no empty word however they are split, and an empty word after a package manager runs nothing either way.
 const words = (list: string): ReadonlySet<string> => new Set(list.split(/\s+/).filter((w) => w !== ''));
 
 /** Each package manager's own commands (pnpm 10, yarn 1 and 4, bun 1.2), with their aliases. */

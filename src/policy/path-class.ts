@@ -68,9 +68,8 @@ interface ComponentFacts {
 const FACTS = new Map<string, ComponentFacts>();
 const FACTS_LIMIT = 4096;
 
-// The memos' mutants cannot change an answer, only the time it takes (unit-path-class-memo
-// checks they answer the same); they are marked equivalent.
-// Stryker disable ConditionalExpression,EqualityOperator,BlockStatement,CallExpression
+// The memos' mutants that only skip or empty a memo cannot change an answer, only the time it
+// takes (unit-path-class-memo checks they answer the same); they are marked equivalent.
 function componentFacts(component: string): ComponentFacts {
   let facts = FACTS.get(component);
   if (facts === undefined) {
@@ -78,12 +77,13 @@ function componentFacts(component: string): ComponentFacts {
     const dotDot = pattern && couldMatch(component, '..', true);
     // Stryker disable next-line LogicalOperator: `could` is read only for a pattern, and a `..` one is anything
     facts = { pattern, dotDot, could: pattern && !dotDot ? namesMatched(component) : 0 };
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: a memo cleared sooner, later or never
     if (FACTS.size >= FACTS_LIMIT) FACTS.clear();
+    // Stryker disable next-line CallExpression: a memo never filled
     FACTS.set(component, facts);
   }
   return facts;
 }
-// Stryker restore ConditionalExpression,EqualityOperator,BlockStatement,CallExpression
 
 // Anything inside a `.git` folder is protected, so of the protected names only `.git` itself and
 // the root's `permissions.json` need a bit of their own (`hooks` and `config` count inside `.git`).
@@ -115,13 +115,12 @@ export function classifyPath(word: PathWord, dir: DirNode | null, asWritten = fa
   const slots = (dir.pathAnswers ??= []);
   const answers = (slots[(word.glob === null ? 0 : 2) + (asWritten ? 1 : 0)] ??= new Map()) as Map<string, PathClass>;
   const cached = answers.get(source);
-  // Stryker disable next-line ConditionalExpression: a memo
   if (cached !== undefined) return cached;
   const shape = wordShape(source, word.glob !== null);
   let node = absolute ? dir.top : dir;
   for (let n = shape.ups; n > 0; n--) node = node.up(); // `..` of / is /
   const result = shape.dotDot ? EVERYTHING : judge(node, shape.extra, asWritten);
-  // Stryker disable next-line CallExpression: a memo
+  // Stryker disable next-line CallExpression: a memo never filled
   answers.set(source, result);
   return result;
 }
@@ -150,13 +149,12 @@ const SHAPES_LIMIT = 4096;
 function wordShape(source: string, globbed: boolean): WordShape {
   const shapes = globbed ? GLOB_SHAPES : SHAPES;
   let shape = shapes.get(source);
-  // Stryker disable next-line ConditionalExpression: a memo
   if (shape !== undefined) return shape;
   const extra: Segment[] = [];
   let ups = 0;
   let dotDot = false;
   forEachSegment(source, (component) => {
-    // Stryker disable next-line ConditionalExpression: a shortcut, nothing after a `..` glob changes the answer
+    // A shortcut: nothing after a `..` glob changes the answer.
     if (dotDot) return;
     const facts = globbed ? componentFacts(component) : null;
     const pattern = facts?.pattern === true ? component : null;
@@ -175,9 +173,9 @@ function wordShape(source: string, globbed: boolean): WordShape {
     else extra.push({ exact: component, folded: component, could: facts!.could, pattern });
   });
   shape = { ups, extra, dotDot };
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: a memo
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: a memo cleared sooner, later or never
   if (shapes.size >= SHAPES_LIMIT) shapes.clear();
-  // Stryker disable next-line CallExpression: a memo
+  // Stryker disable next-line CallExpression: a memo never filled
   shapes.set(source, shape);
   return shape;
 }
@@ -195,7 +193,7 @@ function judge(node: DirNode, extra: readonly Segment[], asWritten: boolean): Pa
 function isOutside(node: DirNode, extra: readonly Segment[]): boolean {
   const root = node.root.exact;
   const k = node.depth;
-  // Stryker disable next-line EqualityOperator: at k === root.length both branches answer "is node the root"
+  // At k === root.length both branches answer "is node the root".
   if (k >= root.length) return !node.insideRoot();
   if (node.rootMatch !== k) return true;
   for (let j = k; j < root.length; j++) {

@@ -97,7 +97,6 @@ export function scriptSideEffect(view: readonly string[]): string | null {
       if (role !== null) value = eq === -1 ? view[++i] : word.slice(eq + 1);
     } else {
       // A cluster (`-nf prog`, `-ne'w x'`): the first letter taking a value takes the rest or the next word.
-      // Stryker disable next-line EqualityOperator: word[length] is undefined, a letter no option string holds
       for (let k = 1; k < word.length && role === null; k++) {
         const c = word[k]!;
         if (name === 'sed' && c === 'i') break; // -i[SUFFIX] takes the rest of the cluster
