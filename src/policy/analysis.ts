@@ -87,8 +87,8 @@ export function analyzeCommand(
     }
     // `alias ls='cat ../s'⏎ls`: dash (/bin/sh) expands an alias defined on an earlier line.
     for (const view of unwrapped.views) {
-      if (view[0] === undefined || basename(view[0]) !== 'alias' || !view.slice(1).some((w) => w.includes('=')))
-        continue;
+      // A reading is never empty (unwrap drops empty ones).
+      if (basename(view[0]!) !== 'alias' || !view.slice(1).some((w) => w.includes('='))) continue;
       findings.push({ kind: 'alias_definition', what: UNSAFE_WHAT.alias_definition });
       break;
     }
