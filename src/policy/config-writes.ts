@@ -29,12 +29,15 @@ export function npmConfigWrite(
 ): string | null {
   // The action is the first writer's word after `config`: an option's value may stand between (`npm config --location user set`).
   const action = names.includes('config')
-    ? words.slice(1).find((w) => NPM_CONFIG_WRITERS.has(w))
+    ? // Stryker disable next-line MethodExpression: words[0] is the command word (config, c), no writer
+      words.slice(1).find((w) => NPM_CONFIG_WRITERS.has(w))
     : names.includes('set')
       ? 'set'
       : undefined;
   const login = names.find((n) => NPM_LOGINS.has(n));
+  // Stryker disable next-line StringLiteral: no other text is a writer either
   if (login === undefined && !NPM_CONFIG_WRITERS.has(action ?? '')) return null;
+  // Stryker disable next-line ConditionalExpression: with no action (a login) words[0] is the login word, no key
   const keys = words.slice(action === undefined ? 1 : words.indexOf(action) + 1).map((w) => w.split('=')[0]!);
   const found = login ?? `config ${action}${keys[0] === undefined ? '' : ` ${keys[0]}`}`;
   if (!inProjectConfig(rest, env)) return `${verb} ${found}`;
@@ -60,7 +63,8 @@ export function pipConfigWrite(verb: string, args: readonly string[]): string | 
   const at = words.findIndex((w) => PIP_CONFIG_WRITERS.has(w)); // past `--editor vi`'s value too
   if (at === -1) return null;
   const [action, key] = words.slice(at);
-  return `${verb} config ${action}${key === undefined ? '' : ` ${key.split('=')[0]}`}`;
+  // `edit` takes no key (`pip config edit --editor vi`: vi is the editor).
+  return `${verb} config ${action}${key === undefined || action === 'edit' ? '' : ` ${key.split('=')[0]}`}`;
 }
 
 /**
@@ -78,6 +82,6 @@ export function userConfigWrite(name: string, words: readonly string[], rest: re
   const bundleVerb = name === 'bundle' && (first === 'set' || first === 'unset');
   const changes =
     ['--unset', '--delete', '--migrate'].some((o) => opts.includes(o)) || (bundleVerb && first === 'unset');
-  const keyAndValue = (bundleVerb ? after : [first, ...after]).filter((w) => w !== undefined).length >= 2;
+  const keyAndValue = (bundleVerb ? after : [first, ...after]).length >= 2; // with no first word there is no after
   return changes || keyAndValue ? `${name} config` : null;
 }

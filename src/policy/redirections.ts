@@ -3,7 +3,6 @@
 import type { Redirect } from './tokenizer.ts';
 
 const FD_DUPLICATIONS: ReadonlySet<string> = new Set(['>&', '<&']);
-// Stryker disable next-line ArrayDeclaration,StringLiteral: a here-document or here-string asks (unsafe_shell_construct) in every mode, whatever its word
 const NOT_PATHS: ReadonlySet<string> = new Set(['<<', '<<<', '<<-']);
 /** `>&word` is `&>word` in bash unless word is a descriptor. */
 const WRITES: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
