@@ -10,7 +10,7 @@ import { analyzeCommand } from '../../src/policy/analysis.ts';
 import { MAX_NESTED_CHARACTERS } from '../../src/policy/limits.ts';
 import { MANUAL, ask, auto, c, deny, runCases } from './adversarial-harness.ts';
 
-const TOOLS = 'echo printf sh bash dash cat tee sort cp cd env find nice';
+const TOOLS = 'echo printf sh bash dash cat tee sort cp cd env find nice xargs';
 const PERMS = { allow: TOOLS.split(' ').map((t) => `Terminal(${t}:*)`), deny: [], ask: [] };
 const SETUP = { ...MANUAL, label: 'echo, printf, find and the shells allowed', permissions: PERMS };
 const ALLOWED = auto('permissions_allow');
@@ -52,12 +52,21 @@ runCases('RN-075 a script written another way, or a file nobody names, asks', SE
     'echo ls > x.sh; find . -exec bash ./{} +',
     "echo ls > x.sh; find . -exec sh -c 'sh {}' \\;",
     'echo ls > x.sh; find . -execdir dash {} \\;',
+    'echo ls > x.sh; find . -name x.sh -exec bash -e {} +',
+    'echo ls > x.sh; find . -ok sh ./{} \\;',
+    'echo ls > x.sh; echo x.sh | xargs -I{} sh {}',
+    "echo ls > x.sh; find . -name '*.sh' | xargs sh",
     // A glob in one of several written names may be the name run.
     'echo a > a.txt; echo x > b[x].sh; sh build.sh',
     // tee writes the file the shell reads through the pipe.
     'tee x.sh < in.txt | sh',
     'echo ls > x.sh; cat x.sh |& sh',
   ].map((command) => c(command, WRITTEN_AND_RUN)),
+]);
+
+runCases('RN-075 a file handed on by name through a variable or xargs input is outside the scope', SETUP, [
+  c('echo ls > x.sh; find . -name x.sh -exec sh -c \'sh "$1"\' _ {} \\;', ask('ceiling_path_scope')),
+  c('echo ls > x.sh; cat list | xargs sh', ask('ceiling_path_scope')),
 ]);
 
 runCases('RN-075 a command that runs no file it writes stays as it was', SETUP, [
