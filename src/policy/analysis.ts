@@ -70,10 +70,11 @@ export function analyzeCommand(
     // `echo 'git push' | sh`: the line the shell reads from the pipe is a command line too.
     const piped = pipedCommandLines(done, unwrapped.views);
     const written = scripts.linesRunBy(unwrapped.views);
+    const imported = importedFunctions(fragment.argv);
     const lines =
-      piped.length === 0 && written.length === 0
+      piped.length === 0 && written.length === 0 && imported.length === 0
         ? unwrapped.commandStrings
-        : [...unwrapped.commandStrings, ...piped, ...written];
+        : [...unwrapped.commandStrings, ...piped, ...written, ...imported];
     const nested: AnalyzedCommand[] = lines.length === 0 ? NO_COMMANDS : [];
     for (const text of lines) {
       const analysed = below(text);
@@ -124,6 +125,20 @@ export function analyzeCommand(
 }
 
 const NO_LINES: readonly string[] = Object.freeze([]);
+
+/**
+ * `env 'BASH_FUNC_true%%=() { rm -rf /; }' bash -c true`: bash imports a function from such a
+ * variable and runs its body when the name is called, so the value is a command line too.
+ */
+function importedFunctions(argv: readonly string[]): readonly string[] {
+  let found: string[] | null = null;
+  for (const word of argv) {
+    if (!word.startsWith('BASH_FUNC_')) continue;
+    const eq = word.indexOf('=');
+    if (eq !== -1) (found ??= []).push(word.slice(eq + 1));
+  }
+  return found ?? NO_LINES;
+}
 
 /**
  * The command lines the fragments before hand, through a pipe, a consumer that runs its input

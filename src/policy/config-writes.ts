@@ -37,7 +37,6 @@ export function npmConfigWrite(
   const login = names.find((n) => NPM_LOGINS.has(n));
   // Stryker disable next-line StringLiteral: no other text is a writer either
   if (login === undefined && !NPM_CONFIG_WRITERS.has(action ?? '')) return null;
-  // Stryker disable next-line ConditionalExpression: with no action (a login) words[0] is the login word, no key
   const keys = words.slice(action === undefined ? 1 : words.indexOf(action) + 1).map((w) => w.split('=')[0]!);
   const found = login ?? `config ${action}${keys[0] === undefined ? '' : ` ${keys[0]}`}`;
   if (!inProjectConfig(rest, env)) return `${verb} ${found}`;

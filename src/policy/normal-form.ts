@@ -179,7 +179,6 @@ export function matchNormalForm(form: NormalForm, argv: readonly string[]): Form
     // Several readings come only from an ambiguous npm abbreviation in the pattern (`npm p`), each
     // a full command name; no command matches an earlier one uncertainly and a later one
     // certainly, so ending at the first certain one is a shortcut.
-    // Stryker disable next-line StringLiteral: see above (comparing with another text never stops early)
     if (found === 'certain') return found;
     best ??= found;
   }

@@ -323,11 +323,18 @@ function handRest(
       // with each argument appended (past the nested-command budget the line is unsafe).
       // After `::::` come files of arguments, not arguments.
       const template = rest.slice(0, end).join(' ');
+      const replaced = replacementString(view);
       // Stryker disable next-line BooleanLiteral: the first word read is the separator, which sets it
       let files = false;
       for (const word of rest.slice(end)) {
         if (spec.endsCommand.has(word)) files = word.startsWith('::::');
-        else if (!files) commandStrings.push(end === 0 ? word : `${template} ${word}`);
+        else if (end === 0) commandStrings.push(word);
+        else if (!files) {
+          commandStrings.push(`${template} ${word}`);
+          // `parallel -I% sh % ::: x.sh` runs `sh x.sh`.
+          if (replaced !== undefined && template.includes(replaced))
+            commandStrings.push(template.replaceAll(replaced, word));
+        }
       }
     }
     if (end !== -1) rest = rest.slice(0, end);
@@ -343,6 +350,17 @@ function handRest(
   } else {
     addView(rest);
   }
+}
+
+/** parallel's own replacement string (`-I %`, `-I%`, `--replace=%`), which stands for each argument. */
+function replacementString(view: readonly string[]): string | undefined {
+  for (let i = 1; i < view.length; i++) {
+    const word = view[i]!;
+    if (word === '-I') return view[i + 1];
+    if (word.startsWith('-I')) return word.slice(2);
+    if (word.startsWith('--replace=')) return word.slice('--replace='.length);
+  }
+  return undefined;
 }
 
 interface Fork {

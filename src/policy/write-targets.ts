@@ -39,6 +39,33 @@ const INTO = new Set(['cp', 'install', 'rsync', 'mv', 'ln']);
 /** Source names that, arriving in a folder, can land on a protected file. */
 const LANDING_NAMES = new Set(['permissions.json', 'hooks', 'config', '.git']);
 const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
+/** sort's short options that take a value: the first in a cluster takes the rest or the next word. */
+const SORT_VALUED = 'kotST';
+
+/** `sort -o F`, `-uoF`, `--output=F`, `--out F` (any prefix of --output): the file sort writes. */
+function sortOutputs(argv: readonly string[]): string[] {
+  const found: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      const name = eq === -1 ? word : word.slice(0, eq);
+      if (name.length < 3 || !'--output'.startsWith(name)) continue;
+      const value = eq === -1 ? argv[++i] : word.slice(eq + 1);
+      if (value !== undefined) found.push(value);
+      continue;
+    }
+    if (!word.startsWith('-')) continue;
+    for (let k = 1; k < word.length; k++) {
+      if (!SORT_VALUED.includes(word[k]!)) continue;
+      const value = k === word.length - 1 ? argv[++i] : word.slice(k + 1);
+      if (word[k] === 'o' && value !== undefined) found.push(value);
+      break;
+    }
+  }
+  return found;
+}
 
 function operands(argv: readonly string[]): { words: string[]; targetDir: string | null } {
   const words: string[] = [];
@@ -117,6 +144,7 @@ export function writeTargets(argv: readonly string[]): WriteTargets {
     for (let i = 1; i + 1 < argv.length; i++) if (FIND_WRITES.has(argv[i]!)) paths.push(argv[i + 1]!);
     return { paths, into: null };
   }
+  if (name === 'sort') return { paths: sortOutputs(argv), into: null };
   if (name === 'dd') {
     return {
       paths: argv.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)),

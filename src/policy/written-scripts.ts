@@ -13,6 +13,14 @@ import type { Fragment } from './tokenizer.ts';
 
 /** Variables whose value is a file a shell runs first (`BASH_ENV=x.sh bash -c ls`). */
 const SOURCED_BY_VARIABLE = /^(BASH_ENV|ENV)=/;
+/**
+ * Variables naming the folder of the files a shell or a tool reads at start (`env HOME=. bash -lc
+ * true` runs ./.bash_profile, `env ZDOTDIR=. zsh` ./.zshenv, `env HOME=. git status` ./.gitconfig):
+ * any file written may be one of them.
+ */
+const STARTUP_FOLDER_VARIABLE = /^(HOME|ZDOTDIR|XDG_CONFIG_HOME)=/;
+/** A run file that stands for any file (a glob). */
+const ANY_FILE = '*';
 
 /**
  * The file's name, whatever path leads to it (`./x.sh`, `/projects/app/x.sh`, `d/../x.sh`), in
@@ -20,8 +28,8 @@ const SOURCED_BY_VARIABLE = /^(BASH_ENV|ENV)=/;
  */
 function fileName(path: string): string {
   const parts = path.split('/').filter((p) => p !== '');
-  // Stryker disable next-line MethodExpression: upper case folds as lower case does (names are only compared with each other)
-  return (parts[parts.length - 1] ?? path).toLowerCase();
+  // macOS file systems also ignore Unicode normalization (é written as one code point or two).
+  return (parts[parts.length - 1] ?? path).normalize('NFC').toLowerCase();
 }
 
 /**
@@ -38,7 +46,6 @@ export class WrittenScripts {
     if (targets.length === 0) return;
     const words = new FragmentPaths(fragment.fragment);
     const expands = (word: string): boolean => words.viewInfo(word)?.expands === true;
-    // Stryker disable next-line ArrayDeclaration: a junk line only adds a check, and such a command asks anyway (script_written_and_run)
     const texts: string[] = [];
     for (const view of fragment.views) texts.push(...printedTexts(view, expands));
     for (const text of texts) this.characters += text.length;
@@ -150,6 +157,9 @@ function visitFragment(
       for (const word of producer.argv.slice(1)) seen.run.push(word);
       for (const r of producer.redirects) if (r.target !== null) seen.run.push(r.target);
     }
-  for (const word of fragment.argv)
-    if (isAssignment(word) && SOURCED_BY_VARIABLE.test(word)) seen.run.push(word.slice(word.indexOf('=') + 1));
+  for (const word of fragment.argv) {
+    if (!isAssignment(word)) continue;
+    if (SOURCED_BY_VARIABLE.test(word)) seen.run.push(word.slice(word.indexOf('=') + 1));
+    if (STARTUP_FOLDER_VARIABLE.test(word)) seen.run.push(ANY_FILE);
+  }
 }

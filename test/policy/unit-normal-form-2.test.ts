@@ -141,6 +141,8 @@ describe('issue 9 A.4 matchNormalForm: what a CLI reads as the pattern', () => {
     ['git stash drop', 'git stash drop:x', null],
     ['docker container rm x', 'docker rm x', 'certain'],
     ['rm -f', 'cp -f x y', null],
+    // An ambiguous npm abbreviation: `pr` may be prefix (uncertain), then publish matches certainly.
+    ['npm p', 'npm --zzz pr publish', 'certain'],
   ])('pattern %s vs %s -> %s', (pattern, command, expected) => {
     expect(match(pattern, command)).toBe(expected);
   });

@@ -33,6 +33,33 @@ describe('issue 9 A.3 writeTargets: every operand of these commands is written',
   });
 });
 
+describe('writeTargets: sort writes only its output file', () => {
+  it.each([
+    ['sort -o out in', paths('out')],
+    ['sort -oout in', paths('out')],
+    ['sort -uo out in', paths('out')],
+    ['sort -ruoout in', paths('out')],
+    ['sort --output=out in', paths('out')],
+    ['sort --output out in', paths('out')],
+    ['sort --out=out in', paths('out')],
+    ['sort --ou out in', paths('out')],
+    ['sort in -o out', paths('out')],
+    // Another valued letter first takes the rest: `-to` is the separator o, `-k1o` a key.
+    ['sort -to in', paths()],
+    ['sort -t o in', paths()],
+    ['sort -k 1o in', paths()],
+    ['sort -So out', paths()],
+    ['sort -T o in', paths()],
+    ['sort --parallel=2 in', paths()],
+    ['sort -- -o in', paths()],
+    ['sort -o', paths()],
+    ['sort --output', paths()],
+    ['sort in', paths()],
+  ])('%s', (command, expected) => {
+    expect(writeTargets(words(command))).toEqual(expected);
+  });
+});
+
 describe('issue 9 A.3 writeTargets: copiers write only their destination', () => {
   it.each([
     ['cp a b c', paths('c')],
