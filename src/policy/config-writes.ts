@@ -40,6 +40,7 @@ export function npmConfigWrite(
   const keys = words.slice(action === undefined ? 1 : words.indexOf(action) + 1).map((w) => w.split('=')[0]!);
   const found = login ?? `config ${action}${keys[0] === undefined ? '' : ` ${keys[0]}`}`;
   if (!inProjectConfig(rest, env)) return `${verb} ${found}`;
+  if (login !== undefined) return null; // the token goes into the project's .npmrc
   const key = keys.find((k) => T.NPM_GLOBAL_KEYS.has(k));
   return key === undefined ? null : `${verb} config ${action} ${key}`;
 }

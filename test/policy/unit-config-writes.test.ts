@@ -44,6 +44,8 @@ describe('user config writes, named', () => {
     'npm config list',
     'npm config set registry x --location=project',
     'npm login --location=project',
+    'npm login --location=project --registry prefix',
+    'npm adduser --location project --scope @x',
     'pip config get global.index-url',
     'pip config list',
     'poetry config k',
