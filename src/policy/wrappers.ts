@@ -328,8 +328,9 @@ function handRest(
       let files = false;
       for (const word of rest.slice(end)) {
         if (spec.endsCommand.has(word)) files = word.startsWith('::::');
+        else if (files) continue;
         else if (end === 0) commandStrings.push(word);
-        else if (!files) {
+        else {
           commandStrings.push(`${template} ${word}`);
           // `parallel -I% sh % ::: x.sh` runs `sh x.sh`.
           if (replaced !== undefined && template.includes(replaced))

@@ -72,6 +72,8 @@ describe('wrappers that hand a line to a shell', () => {
     [['parallel', ':::+', 'cmd arg'], { strings: ['cmd arg'] }],
     [['parallel', 'cmd', '::::', 'args.txt'], { strings: ['cmd'], absent: ['cmd args.txt'] }],
     [['parallel', 'cmd', '::::+', 'args.txt'], { strings: ['cmd'], absent: ['cmd args.txt'] }],
+    [['parallel', '::::', 'args.txt'], { absent: ['args.txt'] }],
+    [['parallel', '-I%', 'sh', '%', ':::', 'x.sh'], { strings: ['sh % x.sh', 'sh x.sh'] }],
   ]);
   rows('watch', [
     [['watch', '--interval', 'VAL', 'cmd', 'arg'], { strings: ['cmd arg'] }],
