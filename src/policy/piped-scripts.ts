@@ -77,10 +77,9 @@ function shellRuns(view: readonly string[]): typeof INPUT | string | null {
     const cluster = /^[-+][A-Za-z]+$/.test(word);
     // `-c`: the command is an argument (read through the wrappers table), not the input.
     if (cluster && word.includes('c')) return null;
-    // Each o or O of a cluster takes the next word (`bash -euo pipefail x.sh`).
-    const values = cluster ? word.replace(/[^oO]/g, '').length : 0;
     if (cluster && word.includes('s')) return INPUT;
-    i += values;
+    // Each o or O of a cluster takes the next word (`bash -euo pipefail x.sh`).
+    if (cluster) i += word.replace(/[^oO]/g, '').length;
     if (word.startsWith('-') || word.startsWith('+')) continue;
     return word; // a script file: it is run, the input is its data
   }

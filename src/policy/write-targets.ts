@@ -39,6 +39,16 @@ const INTO = new Set(['cp', 'install', 'rsync', 'mv', 'ln']);
 /** Source names that, arriving in a folder, can land on a protected file. */
 const LANDING_NAMES = new Set(['permissions.json', 'hooks', 'config', '.git']);
 const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
+/**
+ * Whether a `--name[=value]` word is the long option `long` or a prefix of it: getopt takes any
+ * unique prefix (`--out` for --output, `--targ=DIR` for --target-directory); `--` abbreviates nothing.
+ */
+function abbreviates(word: string, long: string): boolean {
+  const eq = word.indexOf('=');
+  const name = eq === -1 ? word : word.slice(0, eq);
+  return name.length > 2 && long.startsWith(name);
+}
+
 /** sort's short options that take a value: the first in a cluster takes the rest or the next word. */
 const SORT_VALUED = 'kotST';
 
@@ -49,9 +59,8 @@ function sortOutputs(argv: readonly string[]): string[] {
     const word = argv[i]!;
     if (word === '--') break;
     if (word.startsWith('--')) {
+      if (!abbreviates(word, '--output')) continue;
       const eq = word.indexOf('=');
-      const name = eq === -1 ? word : word.slice(0, eq);
-      if (name.length < 3 || !'--output'.startsWith(name)) continue;
       const value = eq === -1 ? argv[++i] : word.slice(eq + 1);
       if (value !== undefined) found.push(value);
       continue;
@@ -82,10 +91,8 @@ function operands(argv: readonly string[]): { words: string[]; targetDir: string
       continue;
     }
     if (word.startsWith('--')) {
-      // getopt takes any unique prefix: `--t`, `--targ=DIR` are --target-directory.
+      if (!abbreviates(word, '--target-directory')) continue; // `--t`, `--targ=DIR`
       const eq = word.indexOf('=');
-      const name = eq === -1 ? word : word.slice(0, eq);
-      if (name.length < 3 || !'--target-directory'.startsWith(name)) continue;
       targetDir = eq === -1 ? (argv[++i] ?? null) : word.slice(eq + 1);
       continue;
     }
@@ -119,8 +126,7 @@ function editsInPlace(argv: readonly string[], stopLetters: string, digitLetters
     const word = argv[i]!;
     if (word === '--') return false;
     // GNU sed takes any prefix of --in-place (`--in`, `--i=.bak`): no other long option starts with i.
-    const long = word.startsWith('--') ? word.slice(0, word.indexOf('=') > 0 ? word.indexOf('=') : word.length) : '';
-    if (long.length > 2 && '--in-place'.startsWith(long)) return true;
+    if (word.startsWith('--') && abbreviates(word, '--in-place')) return true;
     if (!word.startsWith('-') || word.startsWith('--')) continue;
     for (let k = 1; k < word.length; k++) {
       if (word[k] === 'i') return true;

@@ -16,11 +16,9 @@ const SOURCED_BY_VARIABLE = /^(BASH_ENV|ENV)=/;
 /**
  * Variables naming the folder of the files a shell or a tool reads at start (`env HOME=. bash -lc
  * true` runs ./.bash_profile, `env ZDOTDIR=. zsh` ./.zshenv, `env HOME=. git status` ./.gitconfig):
- * any file written may be one of them.
+ * any file written may be one of them, a run nobody can name.
  */
 const STARTUP_FOLDER_VARIABLE = /^(HOME|ZDOTDIR|XDG_CONFIG_HOME)=/;
-/** A run file that stands for any file (a glob). */
-const ANY_FILE = '*';
 
 /**
  * The file's name, whatever path leads to it (`./x.sh`, `/projects/app/x.sh`, `d/../x.sh`), in
@@ -75,7 +73,7 @@ interface Seen {
   writers: Array<{ fragment: Fragment; views: readonly (readonly string[])[] }>;
   /** Names of the files it runs as scripts (a glob may be any of them). */
   run: string[];
-  /** It runs a script from a descriptor or a pipe nobody can name. */
+  /** It runs a script nobody can name: from a descriptor, or a start-up file in a folder a variable names. */
   unnamedRun: boolean;
 }
 
@@ -160,6 +158,6 @@ function visitFragment(
   for (const word of fragment.argv) {
     if (!isAssignment(word)) continue;
     if (SOURCED_BY_VARIABLE.test(word)) seen.run.push(word.slice(word.indexOf('=') + 1));
-    if (STARTUP_FOLDER_VARIABLE.test(word)) seen.run.push(ANY_FILE);
+    if (STARTUP_FOLDER_VARIABLE.test(word)) seen.unnamedRun = true;
   }
 }
